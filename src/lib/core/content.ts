@@ -1,0 +1,105 @@
+/**
+ * How a command changes what an order card shows: contract section 3 and the full and partial
+ * update rules of 4.2. Pure functions over plain data; the order machine's actions call them.
+ */
+import type { KdsItem, Order, PartialOrder } from './schema';
+
+/** An item as the screen shows it. */
+export interface ItemView extends KdsItem {
+	/** Removed by an update: stays on the card, struck through. */
+	deleted?: true;
+	/** Added or changed by an update (not by the create), and when: the card highlights it. */
+	change?: 'added' | 'updated';
+	changedAt?: number;
+}
+
+/** Everything on the card except the items: the latest order fields. */
+export type OrderFields = Omit<Order, 'items'>;
+
+export interface OrderContent {
+	fields: OrderFields;
+	items: ItemView[];
+}
+
+export function contentFromOrder(order: Order): OrderContent {
+	const { items, ...fields } = order;
+	return { fields, items: items.map((item) => ({ ...item })) };
+}
+
+function sameItem(a: KdsItem, b: KdsItem): boolean {
+	return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function liveItem(item: ItemView): KdsItem {
+	const { deleted: _d, change: _c, changedAt: _t, ...rest } = item;
+	return rest;
+}
+
+/**
+ * Full update (4.2 full-update rules, 4.5 rule 1): every field is replaced; items are matched by
+ * lineId. A lineId absent from the request is flagged deleted (kept, struck through); a new lineId
+ * adds an item; a known lineId takes the new content. A deleted line that comes back is restored.
+ */
+export function applyFullUpdate(prev: OrderContent, order: Order, at: number): OrderContent {
+	const { items: nextItems, ...fields } = order;
+	const incoming = new Map(nextItems.map((item) => [item.lineId, item]));
+	const items: ItemView[] = [];
+	const seen = new Set<string>();
+	for (const old of prev.items) {
+		const next = incoming.get(old.lineId);
+		seen.add(old.lineId);
+		if (!next) {
+			items.push(old.deleted ? old : { ...old, deleted: true, changedAt: at });
+		} else if (old.deleted) {
+			items.push({ ...next, change: 'added', changedAt: at });
+		} else if (sameItem(liveItem(old), next)) {
+			items.push(old);
+		} else {
+			items.push({ ...next, change: 'updated', changedAt: at });
+		}
+	}
+	for (const item of nextItems) {
+		if (!seen.has(item.lineId)) {
+			seen.add(item.lineId);
+			items.push({ ...item, change: 'added', changedAt: at });
+		}
+	}
+	return { fields: { ...fields, id: prev.fields.id }, items };
+}
+
+const PATCH_ITEM_KEYS = new Set(['id', 'itemsToAdd', 'itemsToUpdate', 'itemsToRemove']);
+
+/**
+ * Partial update (4.2 partial-update rules): a field that is present overwrites, a field that is
+ * null or absent leaves the value unchanged (the schema turns null into absent). itemsToAdd with a
+ * lineId that already exists is ignored; itemsToUpdate and itemsToRemove with an unknown lineId are
+ * ignored. A removed line no longer exists, so it can be added again.
+ */
+export function applyPartialUpdate(prev: OrderContent, patch: PartialOrder, at: number): OrderContent {
+	const fields: Record<string, unknown> = { ...prev.fields };
+	for (const [key, value] of Object.entries(patch)) {
+		if (value !== undefined && !PATCH_ITEM_KEYS.has(key)) fields[key] = value;
+	}
+	const items = prev.items.slice();
+	const indexOfLive = (lineId: string) =>
+		items.findIndex((item) => item.lineId === lineId && !item.deleted);
+
+	for (const lineId of patch.itemsToRemove ?? []) {
+		const i = indexOfLive(lineId);
+		if (i >= 0) items[i] = { ...items[i], deleted: true, changedAt: at };
+	}
+	for (const next of patch.itemsToUpdate ?? []) {
+		const i = indexOfLive(next.lineId);
+		if (i >= 0 && !sameItem(liveItem(items[i]), next)) {
+			items[i] = { ...next, change: 'updated', changedAt: at };
+		}
+	}
+	for (const next of patch.itemsToAdd ?? []) {
+		if (indexOfLive(next.lineId) >= 0) continue;
+		const gone = items.findIndex((item) => item.lineId === next.lineId);
+		const added: ItemView = { ...next, change: 'added', changedAt: at };
+		if (gone >= 0) items[gone] = added;
+		else items.push(added);
+	}
+	return { fields: fields as OrderFields, items };
+}

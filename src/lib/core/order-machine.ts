@@ -1,0 +1,150 @@
+/**
+ * The life of one order on one screen. The agent applies it with XState's pure `transition` to
+ * stored snapshots; the UI runs one actor per order from the same definition, fed the same
+ * events, so no lifecycle rule is written twice.
+ *
+ * States (and the tags the UI renders):
+ *   held      'held'                 waiting in the screen's holds list
+ *   active    'visible'              on the screen, in the queue
+ *   cancelled 'visible', 'cancelled' still on the screen, red banner, still bumpable
+ *   bumped    'done'                 done and off the screen; kept for recall
+ */
+import { assign, setup, type SnapshotFrom } from 'xstate';
+import type { Order, PartialOrder } from './schema';
+import {
+	applyFullUpdate,
+	applyPartialUpdate,
+	contentFromOrder,
+	type OrderContent
+} from './content';
+
+export interface OrderContext extends OrderContent {
+	id: string;
+	/** Position in arrival order; the queue shows priority orders first, then by seq. */
+	seq: number;
+	/** When the order reached the screen (ms since epoch). */
+	receivedAt: number;
+	/** When it entered the queue: receivedAt, or when it was fired from the holds list. */
+	queuedAt: number;
+	updatedAt: number;
+	cancelledAt?: number;
+	bumpedAt?: number;
+	/** Set when the order was brought back by a recall; the card is marked. */
+	recalledAt?: number;
+}
+
+export interface OrderInput {
+	order: Order;
+	at: number;
+	seq: number;
+	/** Start in the holds list rather than the queue. */
+	held?: boolean;
+}
+
+export type OrderEvent =
+	| { type: 'order.updated'; order: Order; at: number }
+	| { type: 'order.patched'; patch: PartialOrder; at: number }
+	| { type: 'order.cancelled'; at: number }
+	| { type: 'order.fired'; at: number; seq: number }
+	| { type: 'order.bumped'; at: number }
+	| { type: 'order.recalled'; at: number };
+
+export const orderMachine = setup({
+	types: {
+		context: {} as OrderContext,
+		events: {} as OrderEvent,
+		input: {} as OrderInput
+	},
+	actions: {
+		replaceContent: assign(({ context, event }) => {
+			if (event.type !== 'order.updated') return {};
+			return { ...applyFullUpdate(context, event.order, event.at), updatedAt: event.at };
+		}),
+		patchContent: assign(({ context, event }) => {
+			if (event.type !== 'order.patched') return {};
+			return { ...applyPartialUpdate(context, event.patch, event.at), updatedAt: event.at };
+		}),
+		markCancelled: assign({ cancelledAt: ({ event }) => event.at, updatedAt: ({ event }) => event.at }),
+		markQueued: assign(({ context, event }) => ({
+			queuedAt: event.at,
+			updatedAt: event.at,
+			// Released from hold: to the end of the queue, timer starting now.
+			seq: event.type === 'order.fired' ? event.seq : context.seq
+		})),
+		markBumped: assign({
+			bumpedAt: ({ event }) => event.at,
+			recalledAt: () => undefined,
+			updatedAt: ({ event }) => event.at
+		}),
+		markRecalled: assign({
+			recalledAt: ({ event }) => event.at,
+			bumpedAt: () => undefined,
+			updatedAt: ({ event }) => event.at
+		})
+	},
+	guards: {
+		startsHeld: ({ context }) => context.queuedAt < 0,
+		wasCancelled: ({ context }) => context.cancelledAt !== undefined
+	}
+}).createMachine({
+	id: 'order',
+	context: ({ input }) => ({
+		id: input.order.id,
+		...contentFromOrder(input.order),
+		seq: input.seq,
+		receivedAt: input.at,
+		queuedAt: input.held ? -1 : input.at,
+		updatedAt: input.at
+	}),
+	initial: 'arriving',
+	states: {
+		arriving: {
+			always: [{ guard: 'startsHeld', target: 'held' }, { target: 'active' }]
+		},
+		held: {
+			tags: ['held'],
+			on: {
+				'order.updated': { actions: 'replaceContent' },
+				'order.patched': { actions: 'patchContent' },
+				'order.fired': { target: 'active', actions: 'markQueued' },
+				'order.cancelled': { target: 'cancelled', actions: ['markCancelled', 'markQueued'] }
+			}
+		},
+		active: {
+			tags: ['visible'],
+			on: {
+				'order.updated': { actions: 'replaceContent' },
+				'order.patched': { actions: 'patchContent' },
+				'order.cancelled': { target: 'cancelled', actions: 'markCancelled' },
+				'order.bumped': { target: 'bumped', actions: 'markBumped' }
+			}
+		},
+		cancelled: {
+			tags: ['visible', 'cancelled'],
+			on: {
+				'order.updated': { actions: 'replaceContent' },
+				'order.patched': { actions: 'patchContent' },
+				'order.bumped': { target: 'bumped', actions: 'markBumped' }
+			}
+		},
+		bumped: {
+			tags: ['done'],
+			on: {
+				'order.recalled': [
+					{ guard: 'wasCancelled', target: 'cancelled', actions: 'markRecalled' },
+					{ target: 'active', actions: 'markRecalled' }
+				]
+			}
+		}
+	}
+});
+
+export type OrderMachine = typeof orderMachine;
+export type OrderSnapshot = SnapshotFrom<OrderMachine>;
+export type OrderStateName = 'held' | 'active' | 'cancelled' | 'bumped';
+
+/** The stored and transmitted form of one order on one screen. */
+export interface OrderRecord {
+	state: OrderStateName;
+	context: OrderContext;
+}

@@ -1,0 +1,299 @@
+/**
+ * The one place where order input is validated: the HTTP bodies and the TCP messages of
+ * kds-interface.md section 2 and 4.5. Everything behind these parsers trusts their output.
+ *
+ * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
+ */
+import { z } from 'zod';
+
+export const ORDER_MODES = ['For Here', 'ToGo', 'Pickup', 'DriveThru', 'Delivery', 'Curbside'] as const;
+export const COURSE_STATUSES = ['straightFire', 'hold', 'fire', 'pickup'] as const;
+export const TCP_COMMANDS = [
+	'create-order',
+	'update-order',
+	'partial-update-order',
+	'cancel-order'
+] as const;
+
+/** Optional field that also accepts null; both mean "absent" (contract 4.2, partial rule 3). */
+function opt<T extends z.ZodType>(schema: T) {
+	return schema.nullish().transform((v) => (v === null ? undefined : v)) as unknown as z.ZodOptional<T>;
+}
+
+const str = () => z.string({ error: (i) => expected('a string', i.input) });
+const nonEmpty = () =>
+	z
+		.string({ error: (i) => expected('a non-empty string', i.input) })
+		.min(1, { error: 'expected a non-empty string' });
+const bool = () => z.boolean({ error: (i) => expected('true or false', i.input) });
+const int = (min = 0) =>
+	z
+		.number({ error: (i) => expected('an integer', i.input) })
+		.int({ error: (i) => expected('an integer', i.input) })
+		.min(min, { error: `expected an integer >= ${min}` });
+
+/** ISO 8601 date-time with a time zone or Z, as Date.parse understands it; kept as given. */
+const isoDateTime = () =>
+	z
+		.string({ error: (i) => expected('an ISO 8601 date-time string', i.input) })
+		.refine((s) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
+			error: (i) => expected('an ISO 8601 date-time string, e.g. 2026-11-22T18:04:00Z', i.input)
+		});
+const ISO_DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** ISO 8601 duration such as PT30M or P1DT2H; weeks form PnW too. */
+export const ISO_DURATION =
+	/^P(?!$)(\d+(?:\.\d+)?Y)?(\d+(?:\.\d+)?M)?(\d+(?:\.\d+)?W)?(\d+(?:\.\d+)?D)?(T(?=\d)(\d+(?:\.\d+)?H)?(\d+(?:\.\d+)?M)?(\d+(?:\.\d+)?S)?)?$/;
+const isoDuration = () =>
+	z
+		.string({ error: (i) => expected('an ISO 8601 duration string', i.input) })
+		.regex(ISO_DURATION, { error: 'expected an ISO 8601 duration string, e.g. PT30M' });
+
+function expected(what: string, input: unknown): string {
+	if (input === undefined) return `required (${what})`;
+	return `expected ${what}, got ${describe(input)}`;
+}
+
+/** A short rendering of a bad value for error messages. */
+export function describe(input: unknown): string {
+	if (input === undefined) return 'nothing';
+	if (input === null) return 'null';
+	if (Array.isArray(input)) return 'an array';
+	if (typeof input === 'object') return 'an object';
+	const text = JSON.stringify(input);
+	return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+export const ModifierSchema = z.object({
+	name: str(),
+	qty: opt(int())
+});
+
+/** Modifier objects, or plain strings for backwards compatibility (section 9). */
+const ModifierInput = z.union([str().transform((name) => ({ name })), ModifierSchema], {
+	error: (i) => expected('a modifier object {name, qty?} or a string', i.input)
+});
+
+export const ItemGroupSchema = z.object({
+	id: str(),
+	name: str(),
+	note: opt(str())
+});
+
+export const KdsItemSchema = z.object({
+	lineId: nonEmpty(),
+	name: str(),
+	qty: int(),
+	price: opt(str()),
+	mods: z.array(ModifierInput, { error: (i) => expected('an array of modifiers', i.input) }),
+	specialInstructions: opt(str()),
+	course: opt(str()),
+	courseStatus: opt(
+		z.enum(COURSE_STATUSES, {
+			error: (i) => expected(`one of ${COURSE_STATUSES.join(', ')}`, i.input)
+		})
+	),
+	seat: opt(str()),
+	itemGroup: opt(ItemGroupSchema)
+});
+
+const AdditionalFeeSchema = z.object({ name: str(), amount: str() });
+const PromoCodeSchema = z.object({ name: opt(str()), amount: str() });
+
+export const CostsSchema = z.object({
+	subtotal: opt(str()),
+	tax: opt(str()),
+	deliveryFee: opt(str()),
+	surcharge: opt(str()),
+	convenienceFee: opt(str()),
+	tip: opt(str()),
+	additionalFees: opt(z.array(AdditionalFeeSchema)),
+	total: opt(str()),
+	promoCodes: opt(z.array(PromoCodeSchema))
+});
+
+export const DeliveryServiceSchema = z.object({
+	name: str(),
+	orderId: str(),
+	driverPhone: opt(str())
+});
+
+const modeSchema = () =>
+	z.enum(ORDER_MODES, { error: (i) => expected(`one of ${ORDER_MODES.join(', ')}`, i.input) });
+
+/** Fields shared by the full order (2.1) and the partial order (2.7), all optional here. */
+const sharedOptional = {
+	pickupTime: opt(isoDateTime()),
+	phoneNumber: opt(str()),
+	deliveryAddress: opt(str()),
+	deliveryHandoff: opt(bool()),
+	server: opt(str()),
+	specialInstructions: opt(str()),
+	vehicleModel: opt(str()),
+	vehicleColor: opt(str()),
+	costs: opt(CostsSchema),
+	deliveryService: opt(DeliveryServiceSchema),
+	originSource: opt(str()),
+	checkNumber: opt(str()),
+	priority: opt(bool()),
+	prepTimeDuration: opt(isoDuration()),
+	covers: opt(int()),
+	loyaltyMember: opt(bool()),
+	onlineOrder: opt(bool()),
+	isPaid: opt(bool())
+};
+
+const orderFields = {
+	id: nonEmpty(),
+	name: str(),
+	mode: modeSchema(),
+	items: z.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) }),
+	optInForSms: opt(bool()),
+	terminal: opt(str()),
+	customerArrivedUrl: opt(str()),
+	...sharedOptional
+};
+
+/** HTTP order (2.1): time is an ISO 8601 string. */
+export const HttpOrderSchema = z.object({ ...orderFields, time: isoDateTime() });
+
+/**
+ * TCP order (2.1): time is declared int ms since epoch, but the vendor's own sample sends an
+ * ISO 8601 string, so both are accepted. Normalised to an ISO string.
+ */
+export const TcpOrderSchema = z.object({
+	...orderFields,
+	time: z.union(
+		[int().transform((ms) => new Date(ms).toISOString()), isoDateTime()],
+		{ error: (i) => expected('milliseconds since epoch or an ISO 8601 date-time string', i.input) }
+	)
+});
+
+/** Partial order (2.7). */
+export const PartialOrderSchema = z.object({
+	id: nonEmpty(),
+	name: opt(str()),
+	mode: opt(modeSchema()),
+	itemsToAdd: opt(z.array(KdsItemSchema)),
+	itemsToUpdate: opt(z.array(KdsItemSchema)),
+	itemsToRemove: opt(z.array(str())),
+	...sharedOptional
+});
+
+/** Cancel order (2.8). */
+export const CancelOrderSchema = z.object({ id: nonEmpty() });
+
+export type Modifier = z.output<typeof ModifierSchema>;
+export type ItemGroup = z.output<typeof ItemGroupSchema>;
+export type KdsItem = z.output<typeof KdsItemSchema>;
+export type Costs = z.output<typeof CostsSchema>;
+export type DeliveryService = z.output<typeof DeliveryServiceSchema>;
+export type OrderMode = (typeof ORDER_MODES)[number];
+export type CourseStatus = (typeof COURSE_STATUSES)[number];
+/** A validated order, from HTTP or TCP; time is an ISO 8601 string. */
+export type Order = z.output<typeof HttpOrderSchema>;
+export type PartialOrder = z.output<typeof PartialOrderSchema>;
+export type CancelOrder = z.output<typeof CancelOrderSchema>;
+export type TcpCommandName = (typeof TCP_COMMANDS)[number];
+
+/** A command to one screen, whichever interface it came from. */
+export type OrderCommand =
+	| { command: 'create-order'; order: Order }
+	| { command: 'update-order'; order: Order }
+	| { command: 'partial-update-order'; order: PartialOrder }
+	| { command: 'cancel-order'; order: CancelOrder };
+
+export interface FieldError {
+	/** Field path such as `order.items[1].qty`; empty for the message as a whole. */
+	path: string;
+	message: string;
+}
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+
+/** `items[1].qty` style path. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+	let out = '';
+	for (const key of path) {
+		if (typeof key === 'number') out += `[${key}]`;
+		else out += out ? `.${String(key)}` : String(key);
+	}
+	return out;
+}
+
+function toFieldErrors(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldError[] {
+	return error.issues.map((issue) => {
+		return { path: formatPath([...prefix, ...issue.path]), message: issue.message };
+	});
+}
+
+/** Validate with one of the schemas above; errors carry field paths. */
+export function parseWith<S extends z.ZodType>(
+	schema: S,
+	input: unknown,
+	prefix: ReadonlyArray<PropertyKey> = []
+): ParseResult<z.output<S>> {
+	const result = schema.safeParse(input);
+	if (result.success) return { ok: true, value: result.data };
+	return { ok: false, errors: toFieldErrors(result.error, prefix) };
+}
+
+/** One line naming every offending field: `items[1].qty: expected an integer, got "2x"`. */
+export function formatErrors(errors: FieldError[]): string {
+	return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
+}
+
+const ORDER_SCHEMA_BY_COMMAND = {
+	'create-order': TcpOrderSchema,
+	'update-order': TcpOrderSchema,
+	'partial-update-order': PartialOrderSchema,
+	'cancel-order': CancelOrderSchema
+} as const;
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Parse one TCP message (already framed, as text) into a command.
+ *
+ * - `{command, order}` is the envelope of screens since 2.21.30; a missing command means
+ *   create-order.
+ * - An object with no `order` wrapper is a bare order from older screens: create-order.
+ */
+export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
+	let json: unknown;
+	try {
+		json = JSON.parse(text);
+	} catch (err) {
+		return { ok: false, errors: [{ path: '', message: `not valid JSON (${(err as Error).message})` }] };
+	}
+	return parseTcpValue(json);
+}
+
+/** As parseTcpMessage, for an already decoded JSON value. */
+export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
+	if (!isPlainObject(json)) {
+		return { ok: false, errors: [{ path: '', message: `expected a JSON object, got ${describe(json)}` }] };
+	}
+	const enveloped = 'order' in json || 'command' in json;
+	if (!enveloped) {
+		const parsed = parseWith(TcpOrderSchema, json);
+		return parsed.ok ? { ok: true, value: { command: 'create-order', order: parsed.value } } : parsed;
+	}
+	const command = json.command ?? 'create-order';
+	if (typeof command !== 'string' || !(TCP_COMMANDS as readonly string[]).includes(command)) {
+		return {
+			ok: false,
+			errors: [{ path: 'command', message: expected(`one of ${TCP_COMMANDS.join(', ')}`, command) }]
+		};
+	}
+	if (!isPlainObject(json.order)) {
+		return { ok: false, errors: [{ path: 'order', message: expected('an object', json.order) }] };
+	}
+	const name = command as TcpCommandName;
+	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order']);
+	if (!parsed.ok) return parsed;
+	return { ok: true, value: { command: name, order: parsed.value } as OrderCommand };
+}

@@ -1,0 +1,213 @@
+/**
+ * The rules that apply a command to one screen: every row of the state table in contract
+ * section 3, plus the screen actions bump and recall. `decide` computes the reply and the
+ * changes without touching the screen, so the agent can commit them durably before it applies
+ * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
+ * queue through `queueOf`.
+ */
+import { initialTransition, transition } from 'xstate';
+import type { OrderCommand } from './schema';
+import {
+	orderMachine,
+	type OrderEvent,
+	type OrderInput,
+	type OrderRecord,
+	type OrderSnapshot,
+	type OrderStateName
+} from './order-machine';
+
+/** How many bumped orders a screen keeps for recall. */
+export const RECALL_LIMIT = 50;
+
+export interface ScreenState {
+	orders: Map<string, OrderRecord>;
+	/** Next queue position. */
+	nextSeq: number;
+}
+
+export function createScreenState(records: Iterable<OrderRecord> = []): ScreenState {
+	const orders = new Map<string, OrderRecord>();
+	let nextSeq = 1;
+	for (const record of records) {
+		orders.set(record.context.id, record);
+		nextSeq = Math.max(nextSeq, record.context.seq + 1);
+	}
+	return { orders, nextSeq };
+}
+
+/** The reply codes of contract sections 4.5 and 7. */
+export type RejectCode = 'DUPLICATE_ORDER_ID' | 'ORDER_DOES_NOT_EXIST';
+
+/** A change to one screen: the UI replays exactly these. */
+export type ScreenChange =
+	| { type: 'order.created'; input: OrderInput; record: OrderRecord }
+	| { type: 'order.event'; event: OrderEvent; record: OrderRecord }
+	| { type: 'order.removed'; id: string };
+
+export type Decision =
+	| { ok: true; id: string; changes: ScreenChange[] }
+	| { ok: false; id: string; code: RejectCode };
+
+export interface DecideOptions {
+	/** Put a new order in the holds list instead of the queue (auto hold future orders). */
+	hold?: (command: Extract<OrderCommand, { command: 'create-order' }>) => boolean;
+}
+
+function snapshotOf(record: OrderRecord): OrderSnapshot {
+	return orderMachine.resolveState({ value: record.state, context: record.context });
+}
+
+function recordOf(snapshot: OrderSnapshot): OrderRecord {
+	return { state: snapshot.value as OrderStateName, context: snapshot.context };
+}
+
+export function createRecord(input: OrderInput): OrderRecord {
+	const [snapshot] = initialTransition(orderMachine, input);
+	return recordOf(snapshot);
+}
+
+/**
+ * Apply one machine event to a record. Returns null when the order's current state does not
+ * accept the event (for example a cancel after a bump).
+ */
+export function step(record: OrderRecord, event: OrderEvent): OrderRecord | null {
+	const snapshot = snapshotOf(record);
+	if (!snapshot.can(event)) return null;
+	const [next] = transition(orderMachine, snapshot, event);
+	return recordOf(next);
+}
+
+/** On the screen or on hold: what counts for duplicates and for updates. */
+export function isLive(record: OrderRecord): boolean {
+	return record.state !== 'bumped';
+}
+
+function reject(id: string, code: RejectCode): Decision {
+	return { ok: false, id, code };
+}
+
+function eventChange(record: OrderRecord, event: OrderEvent): ScreenChange[] | null {
+	const next = step(record, event);
+	return next ? [{ type: 'order.event', event, record: next }] : null;
+}
+
+/** Decide what a command does to a screen, at time `at` (ms since epoch). Does not mutate. */
+export function decide(
+	screen: ScreenState,
+	command: OrderCommand,
+	at: number,
+	options: DecideOptions = {}
+): Decision {
+	const id = command.order.id;
+	const existing = screen.orders.get(id);
+	const live = existing !== undefined && isLive(existing);
+
+	switch (command.command) {
+		case 'create-order': {
+			if (live) return reject(id, 'DUPLICATE_ORDER_ID');
+			const input: OrderInput = {
+				order: command.order,
+				at,
+				seq: screen.nextSeq,
+				held: options.hold?.(command) ?? false
+			};
+			// A bumped order with the same id is done; the new order replaces it in the recall list.
+			const changes: ScreenChange[] = existing ? [{ type: 'order.removed', id }] : [];
+			changes.push({ type: 'order.created', input, record: createRecord(input) });
+			return { ok: true, id, changes };
+		}
+		case 'update-order': {
+			if (!live) return reject(id, 'ORDER_DOES_NOT_EXIST');
+			const changes = eventChange(existing, { type: 'order.updated', order: command.order, at });
+			return changes ? { ok: true, id, changes } : reject(id, 'ORDER_DOES_NOT_EXIST');
+		}
+		case 'partial-update-order': {
+			if (!live) return reject(id, 'ORDER_DOES_NOT_EXIST');
+			const changes = eventChange(existing, { type: 'order.patched', patch: command.order, at });
+			return changes ? { ok: true, id, changes } : reject(id, 'ORDER_DOES_NOT_EXIST');
+		}
+		case 'cancel-order': {
+			if (!existing) return reject(id, 'ORDER_DOES_NOT_EXIST');
+			// Cancelling a bumped or already cancelled order is ignored, and still answered with the id.
+			return { ok: true, id, changes: eventChange(existing, { type: 'order.cancelled', at }) ?? [] };
+		}
+	}
+}
+
+export type ScreenAction = 'bump' | 'recall' | 'fire';
+
+/**
+ * A screen action on one order (bump = done, recall = bring back a bumped order, fire = release
+ * from the holds list). Returns null when the order is unknown or its state refuses the action.
+ */
+export function decideAction(
+	screen: ScreenState,
+	action: ScreenAction,
+	id: string,
+	at: number
+): ScreenChange[] | null {
+	const record = screen.orders.get(id);
+	if (!record) return null;
+	const event: OrderEvent =
+		action === 'bump'
+			? { type: 'order.bumped', at }
+			: action === 'recall'
+				? { type: 'order.recalled', at }
+				: { type: 'order.fired', at, seq: screen.nextSeq };
+	const changes = eventChange(record, event);
+	if (!changes) return null;
+	if (action === 'bump') changes.push(...evictions(screen, id));
+	return changes;
+}
+
+/** The id of the most recently bumped order, for the recall key. */
+export function lastBumped(screen: ScreenState): string | undefined {
+	let best: OrderRecord | undefined;
+	for (const record of screen.orders.values()) {
+		if (record.state !== 'bumped') continue;
+		if (!best || (record.context.bumpedAt ?? 0) >= (best.context.bumpedAt ?? 0)) best = record;
+	}
+	return best?.context.id;
+}
+
+/** Bumped orders beyond RECALL_LIMIT leave the screen for good, oldest first. */
+function evictions(screen: ScreenState, bumping: string): ScreenChange[] {
+	const bumped = [...screen.orders.values()]
+		.filter((r) => r.state === 'bumped' && r.context.id !== bumping)
+		.sort((a, b) => (a.context.bumpedAt ?? 0) - (b.context.bumpedAt ?? 0));
+	const excess = bumped.length + 1 - RECALL_LIMIT;
+	return bumped.slice(0, Math.max(0, excess)).map((r) => ({ type: 'order.removed', id: r.context.id }));
+}
+
+/** Apply decided changes to the screen. */
+export function applyChanges(screen: ScreenState, changes: readonly ScreenChange[]): void {
+	for (const change of changes) {
+		if (change.type === 'order.removed') {
+			screen.orders.delete(change.id);
+		} else {
+			screen.orders.set(change.record.context.id, change.record);
+			screen.nextSeq = Math.max(screen.nextSeq, change.record.context.seq + 1);
+		}
+	}
+}
+
+/** Queue order: priority orders first, then by arrival. */
+export function compareQueue(a: OrderRecord, b: OrderRecord): number {
+	const pa = a.context.fields.priority ? 1 : 0;
+	const pb = b.context.fields.priority ? 1 : 0;
+	return pb - pa || a.context.seq - b.context.seq;
+}
+
+/** The cards on the screen, in display order. */
+export function queueOf(records: Iterable<OrderRecord>): OrderRecord[] {
+	const visible: OrderRecord[] = [];
+	for (const r of records) if (r.state === 'active' || r.state === 'cancelled') visible.push(r);
+	return visible.sort(compareQueue);
+}
+
+/** The holds list, oldest first. */
+export function holdsOf(records: Iterable<OrderRecord>): OrderRecord[] {
+	const held: OrderRecord[] = [];
+	for (const r of records) if (r.state === 'held') held.push(r);
+	return held.sort((a, b) => a.context.seq - b.context.seq);
+}

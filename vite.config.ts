@@ -1,0 +1,24 @@
+import { sveltekit } from '@sveltejs/kit/vite';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig } from 'vitest/config';
+
+// `npm run dev` serves the UI with hot reload and forwards the agent's routes to a running agent.
+const agent = process.env.KDS_AGENT_URL ?? 'http://127.0.0.1:8104';
+
+export default defineConfig({
+	plugins: [tailwindcss(), sveltekit()],
+	server: {
+		proxy: {
+			'/ws': { target: agent, ws: true },
+			'/api': agent,
+			'/integrators': agent,
+			'/openapi.json': agent
+		}
+	},
+	test: {
+		include: ['src/**/*.spec.ts', 'agent/**/*.spec.ts', 'tests/unit/**/*.spec.ts'],
+		expect: { requireAssertions: true },
+		testTimeout: 20_000,
+		hookTimeout: 20_000
+	}
+});
