@@ -41,7 +41,7 @@ export type RejectCode = 'DUPLICATE_ORDER_ID' | 'ORDER_DOES_NOT_EXIST';
 /** A change to one screen: the UI replays exactly these. */
 export type ScreenChange =
 	| { type: 'order.created'; input: OrderInput; record: OrderRecord }
-	| { type: 'order.event'; event: OrderEvent; record: OrderRecord }
+	| { type: 'order.event'; id: string; event: OrderEvent; record: OrderRecord }
 	| { type: 'order.removed'; id: string };
 
 export type Decision =
@@ -88,7 +88,7 @@ function reject(id: string, code: RejectCode): Decision {
 
 function eventChange(record: OrderRecord, event: OrderEvent): ScreenChange[] | null {
 	const next = step(record, event);
-	return next ? [{ type: 'order.event', event, record: next }] : null;
+	return next ? [{ type: 'order.event', id: record.context.id, event, record: next }] : null;
 }
 
 /** Decide what a command does to a screen, at time `at` (ms since epoch). Does not mutate. */

@@ -1,0 +1,59 @@
+/**
+ * The WebSocket protocol between the agent and a browser showing one screen (`/ws?screen=<id>`).
+ *
+ * On connect the agent sends a `snapshot` of the screen; then one `change` per screen change, in
+ * order, each with the next `seq`. A browser that sees a gap (or reconnects) asks again and gets a
+ * fresh snapshot, which replaces everything it had. Changes carry machine events, not results:
+ * the browser replays them on its own order actors (the shared order machine), so agent and UI
+ * apply the same rules.
+ */
+import type { OrderEvent, OrderInput, OrderRecord } from './order-machine';
+import type { ScreenChange } from './screen';
+
+/** A change as relayed: the machine input or event, without the agent's computed record. */
+export type RelayChange =
+	| { type: 'order.created'; id: string; input: OrderInput }
+	| { type: 'order.event'; id: string; event: OrderEvent }
+	| { type: 'order.removed'; id: string };
+
+export interface ScreenTimers {
+	/** Seconds after which a ticket turns yellow, and red. */
+	warnAfter: number;
+	lateAfter: number;
+}
+
+/** Per-screen settings the browser needs. */
+export interface ScreenSettings {
+	timers: ScreenTimers & { byMode?: Partial<Record<string, ScreenTimers>> };
+	autoHoldFutureOrders: boolean;
+	/** Key (KeyboardEvent.key) to action: 'bump:1'..'bump:9', 'select:prev', 'select:next', 'bump:selected', 'recall'. */
+	keymap: Record<string, string>;
+}
+
+export interface ScreenInfo {
+	id: string;
+	name: string;
+	locationId: string;
+	locationName: string;
+	settings: ScreenSettings;
+}
+
+export type ServerMessage =
+	| { type: 'snapshot'; seq: number; screen: ScreenInfo; records: OrderRecord[]; now: number }
+	| { type: 'change'; seq: number; change: RelayChange; now: number }
+	| { type: 'error'; code: string; message: string };
+
+export type ClientMessage =
+	| { type: 'resync' }
+	| { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
+
+export function toRelayChange(change: ScreenChange): RelayChange {
+	switch (change.type) {
+		case 'order.created':
+			return { type: 'order.created', id: change.record.context.id, input: change.input };
+		case 'order.event':
+			return { type: 'order.event', id: change.id, event: change.event };
+		case 'order.removed':
+			return change;
+	}
+}
