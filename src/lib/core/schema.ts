@@ -8,6 +8,9 @@ import { z } from 'zod';
 
 export const ORDER_MODES = ['For Here', 'ToGo', 'Pickup', 'DriveThru', 'Delivery', 'Curbside'] as const;
 export const COURSE_STATUSES = ['straightFire', 'hold', 'fire', 'pickup'] as const;
+/** The TCP reply to a message that cannot be parsed (contract sections 4.5 and 7). */
+export const UNABLE_TO_PARSE = 'Unable to parse data';
+
 export const TCP_COMMANDS = [
 	'create-order',
 	'update-order',
@@ -155,6 +158,9 @@ const orderFields = {
 	...sharedOptional
 };
 
+/** The largest time a Date can hold (ECMA-262 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
 /** HTTP order (2.1): time is an ISO 8601 string. */
 export const HttpOrderSchema = z.object({ ...orderFields, time: isoDateTime() });
 
@@ -165,7 +171,13 @@ export const HttpOrderSchema = z.object({ ...orderFields, time: isoDateTime() })
 export const TcpOrderSchema = z.object({
 	...orderFields,
 	time: z.union(
-		[int().transform((ms) => new Date(ms).toISOString()), isoDateTime()],
+		[
+			// Past 8.64e15 ms a Date is invalid and toISOString would throw instead of failing.
+			int()
+				.max(MAX_DATE_MS, { error: `expected milliseconds since epoch <= ${MAX_DATE_MS}` })
+				.transform((ms) => new Date(ms).toISOString()),
+			isoDateTime()
+		],
 		{ error: (i) => expected('milliseconds since epoch or an ISO 8601 date-time string', i.input) }
 	)
 });

@@ -1,0 +1,141 @@
+/**
+ * Start a whole simulator in this process: store, engine, one TCP listener per screen, and the
+ * HTTP port (UI, WebSocket relay, APIs). Used by the CLI (agent/main.ts) and by test fixtures,
+ * which start isolated simulators on OS-chosen ports with an in-memory store.
+ */
+import type { FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import {
+	DEFAULT_CONFIG,
+	DEFAULT_HTTP_PORT,
+	parseConfig,
+	withTcpOverrides,
+	type SimConfig
+} from './config.ts';
+import { Engine } from './engine.ts';
+import { createHttpServer } from './http/server.ts';
+import { createLogger, type Logger, type LogLevel } from './log.ts';
+import { attachRelay, type Relay } from './relay.ts';
+import { Store, type SyncMode } from './store.ts';
+import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+
+export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
+export const DEFAULT_DATA_DIR = 'data';
+
+export interface AgentOptions {
+	/** A config object (validated here); default: the embedded defaults. */
+	config?: unknown;
+	/** Keep orders in memory only (tests). */
+	memory?: boolean;
+	/** Directory of the SQLite store; default ./data. */
+	dataDir?: string;
+	sync?: SyncMode;
+	httpHost?: string;
+	/** 0 lets the OS pick. */
+	httpPort?: number;
+	/** Override every screen's TCP host. */
+	tcpHost?: string;
+	/** First screen's TCP port, the next screens count up; 0 lets the OS pick for each. */
+	tcpPort?: number;
+	/** Directory of the built UI; null serves none. */
+	uiDir?: string | null;
+	logLevel?: LogLevel;
+	logger?: Logger;
+	/** The clock every rule and timer reads. */
+	now?: () => number;
+}
+
+export interface RunningScreen {
+	id: string;
+	name: string;
+	locationId: string;
+	tcp: { host: string; port: number };
+}
+
+export interface RunningAgent {
+	httpUrl: string;
+	/** The first brand's integration token. */
+	token: string;
+	config: SimConfig;
+	screens: RunningScreen[];
+	engine: Engine;
+	http: FastifyInstance;
+	relay: Relay;
+	close(): Promise<void>;
+}
+
+export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
+	const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
+	const config = withTcpOverrides(
+		options.config === undefined ? parseConfig(DEFAULT_CONFIG, 'embedded defaults') : parseConfig(options.config),
+		options.tcpHost,
+		options.tcpPort
+	);
+	const store = new Store({ dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR), sync: options.sync });
+	const engine = new Engine({ config, store, logger, now: options.now });
+
+	const tcpServers: TcpScreenServer[] = [];
+	let http: FastifyInstance | undefined;
+	let relay: Relay | undefined;
+	try {
+		for (const screen of engine.screens.values()) {
+			if (screen.config.deleted) continue;
+			const id = screen.config.id;
+			const server = await listenTcpScreen({
+				host: screen.config.tcp.host,
+				port: screen.config.tcp.port,
+				logger,
+				handle: (text, source) => engine.handleTcpMessage(id, text, source)
+			}).catch((err: NodeJS.ErrnoException) => {
+				throw new Error(
+					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
+				);
+			});
+			engine.endpoints.set(id, { host: server.host, port: server.port });
+			tcpServers.push(server);
+		}
+		http = await createHttpServer({
+			engine,
+			logger,
+			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
+		});
+		relay = attachRelay(http.server, engine, logger);
+		const host = options.httpHost ?? '127.0.0.1';
+		await http.listen({ host, port: options.httpPort ?? DEFAULT_HTTP_PORT }).catch((err: NodeJS.ErrnoException) => {
+			throw new Error(`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`);
+		});
+	} catch (err) {
+		relay?.close();
+		await http?.close();
+		await Promise.all(tcpServers.map((s) => s.close()));
+		store.close();
+		throw err;
+	}
+
+	const address = http.server.address();
+	const port = typeof address === 'object' && address ? address.port : 0;
+	const hostForUrl = (options.httpHost ?? '127.0.0.1').includes(':') ? `[${options.httpHost}]` : (options.httpHost ?? '127.0.0.1');
+	const finalRelay = relay;
+	const finalHttp = http;
+	let closed: Promise<void> | undefined;
+	return {
+		httpUrl: `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`,
+		token: config.brands[0].token,
+		config,
+		screens: [...engine.screens.values()]
+			.filter((s) => !s.config.deleted)
+			.map((s) => ({ id: s.config.id, name: s.config.name, locationId: s.location.id, tcp: engine.tcpEndpoint(s.config.id) })),
+		engine,
+		http: finalHttp,
+		relay: finalRelay,
+		close() {
+			closed ??= (async () => {
+				finalRelay.close();
+				await Promise.all(tcpServers.map((s) => s.close()));
+				await finalHttp.close();
+				store.close();
+			})();
+			return closed;
+		}
+	};
+}

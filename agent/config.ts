@@ -1,0 +1,180 @@
+/**
+ * Simulator configuration: brands (token), locations, screens (TCP endpoint, settings).
+ * Embedded defaults when no file is given; a JSON file replaces them; flags and environment
+ * variables override the listening addresses and storage. Every bad value is refused at
+ * start-up with one sentence naming the setting, the value and what is expected.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { describe, formatErrors, parseWith } from '../src/lib/core/schema.ts';
+import type { ScreenSettings } from '../src/lib/core/relay.ts';
+
+const port = () =>
+	z
+		.number({ error: (i) => `expected a port number 0-65535, got ${describe(i.input)}` })
+		.int({ error: 'expected a port number 0-65535' })
+		.min(0, { error: 'expected a port number 0-65535' })
+		.max(65535, { error: 'expected a port number 0-65535' });
+const text = () => z.string({ error: (i) => `expected a string, got ${describe(i.input)}` });
+const seconds = () =>
+	z.number({ error: (i) => `expected a number of seconds, got ${describe(i.input)}` }).positive();
+
+const TimersSchema = z.object({ warnAfter: seconds(), lateAfter: seconds() });
+
+const SettingsSchema = z
+	.object({
+		autoHoldFutureOrders: z.boolean().default(false),
+		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }).default({
+			warnAfter: 300,
+			lateAfter: 480
+		}),
+		keymap: z.record(z.string(), z.string()).default({})
+	})
+	.default({ autoHoldFutureOrders: false, timers: { warnAfter: 300, lateAfter: 480 }, keymap: {} });
+
+const ScreenSchema = z.object({
+	id: text().min(1),
+	name: text(),
+	type: text().default('android'),
+	version: text().default('2.21.30'),
+	tcp: z.object({ host: text().default('127.0.0.1'), port: port() }),
+	deleted: z.boolean().default(false),
+	settings: SettingsSchema
+});
+
+const LocationSchema = z.object({
+	id: text().min(1),
+	number: text(),
+	name: text(),
+	address: z.object({
+		line1: text(),
+		line2: text().nullable().default(null),
+		city: text(),
+		state: text(),
+		zip: text()
+	}),
+	timezone: text(),
+	activeSubscription: z.boolean().default(true),
+	screens: z.array(ScreenSchema)
+});
+
+const BrandSchema = z.object({
+	id: text().min(1),
+	name: text(),
+	token: text().min(8, { error: 'expected a token of at least 8 characters' }),
+	locations: z.array(LocationSchema)
+});
+
+export const ConfigSchema = z.object({
+	brands: z.array(BrandSchema).min(1, { error: 'expected at least one brand' })
+});
+
+export type SimConfig = z.output<typeof ConfigSchema>;
+export type BrandConfig = SimConfig['brands'][number];
+export type LocationConfig = BrandConfig['locations'][number];
+export type ScreenConfig = LocationConfig['screens'][number];
+export type { ScreenSettings };
+
+export const DEFAULT_TOKEN = 'kds-demo-token';
+export const DEFAULT_HTTP_PORT = 8104;
+export const DEFAULT_TCP_PORT = 9104;
+
+/** One brand, one active location, two screens on TCP 9104 and 9105. */
+export const DEFAULT_CONFIG = {
+	brands: [
+		{
+			id: 'brand-1',
+			name: 'Demo Brand',
+			token: DEFAULT_TOKEN,
+			locations: [
+				{
+					id: 'loc-1',
+					number: '1',
+					name: 'Demo Kitchen',
+					address: { line1: '1 Main Street', line2: null, city: 'Springfield', state: 'IL', zip: '62701' },
+					timezone: 'America/Chicago',
+					activeSubscription: true,
+					screens: [
+						{ id: 'kds-1', name: 'Grill', type: 'android', version: '2.21.30', tcp: { port: 9104 } },
+						{ id: 'kds-2', name: 'Expo', type: 'android', version: '2.21.30', tcp: { port: 9105 } }
+					]
+				}
+			]
+		}
+	]
+};
+
+export class ConfigError extends Error {
+	readonly code = 'KDS_ERR_CONFIG';
+}
+
+/** Validate a config object; `source` names it in the error ("config file kds.json"). */
+export function parseConfig(input: unknown, source = 'config'): SimConfig {
+	const parsed = parseWith(ConfigSchema, input);
+	if (!parsed.ok) throw new ConfigError(`Invalid ${source}: ${formatErrors(parsed.errors)}`);
+	const config = parsed.value;
+	const screenIds = new Set<string>();
+	const tokens = new Set<string>();
+	const endpoints = new Set<string>();
+	for (const brand of config.brands) {
+		if (tokens.has(brand.token)) throw new ConfigError(`Invalid ${source}: two brands share a token`);
+		tokens.add(brand.token);
+		for (const location of brand.locations) {
+			for (const screen of location.screens) {
+				if (screenIds.has(screen.id)) {
+					throw new ConfigError(`Invalid ${source}: screen id "${screen.id}" is used twice`);
+				}
+				screenIds.add(screen.id);
+				const endpoint = `${screen.tcp.host}:${screen.tcp.port}`;
+				if (screen.tcp.port !== 0 && !screen.deleted) {
+					if (endpoints.has(endpoint)) {
+						throw new ConfigError(`Invalid ${source}: TCP endpoint ${endpoint} is given to two screens`);
+					}
+					endpoints.add(endpoint);
+				}
+			}
+		}
+	}
+	return config;
+}
+
+export function loadConfigFile(path: string): SimConfig {
+	let raw: string;
+	try {
+		raw = readFileSync(path, 'utf8');
+	} catch (err) {
+		throw new ConfigError(`Cannot read config file ${path}: ${(err as Error).message}`);
+	}
+	let json: unknown;
+	try {
+		json = JSON.parse(raw);
+	} catch (err) {
+		throw new ConfigError(`Invalid config file ${path}: not valid JSON (${(err as Error).message})`);
+	}
+	return parseConfig(json, `config file ${path}`);
+}
+
+/** Every screen of the config with its place, in config order. */
+export function allScreens(config: SimConfig) {
+	return config.brands.flatMap((brand) =>
+		brand.locations.flatMap((location) => location.screens.map((screen) => ({ brand, location, screen })))
+	);
+}
+
+/**
+ * Override every screen's TCP endpoint: `host` for all, and ports from `port` upwards in config
+ * order (port 0: the OS picks a free port for each).
+ */
+export function withTcpOverrides(config: SimConfig, host?: string, port?: number): SimConfig {
+	if (host === undefined && port === undefined) return config;
+	const copy: SimConfig = structuredClone(config);
+	let next = port;
+	for (const { screen } of allScreens(copy)) {
+		if (host !== undefined) screen.tcp.host = host;
+		if (next !== undefined) {
+			screen.tcp.port = next;
+			if (next !== 0) next += 1;
+		}
+	}
+	return parseConfig(copy, 'TCP settings');
+}

@@ -1,0 +1,64 @@
+/**
+ * The agent's one HTTP port: the simulator API, the integrator API, the WebSocket relay and the
+ * built SvelteKit UI. Fastify does the routing, body parsing and limits.
+ */
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Engine } from '../engine.ts';
+import type { Logger } from '../log.ts';
+import { registerSimulatorApi } from './simulator-api.ts';
+
+/** Largest accepted HTTP body. */
+export const HTTP_BODY_LIMIT = 1024 * 1024;
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+
+export interface HttpServerOptions {
+	engine: Engine;
+	logger: Logger;
+	/** Directory of the adapter-node build (with handler.js); null serves no UI. */
+	uiDir: string | null;
+	/** Extra route plugins (the integrator API registers itself here). */
+	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
+}
+
+async function loadUi(uiDir: string | null, logger: Logger): Promise<NodeHandler | null> {
+	if (!uiDir) return null;
+	const file = join(resolve(uiDir), 'handler.js');
+	if (!existsSync(file)) {
+		logger.warn(`No built UI at ${file}; run "npm run build" (npm start does it for you)`);
+		return null;
+	}
+	const mod = (await import(pathToFileURL(file).href)) as { handler: NodeHandler };
+	return mod.handler;
+}
+
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+	const app = Fastify({
+		loggerInstance: options.logger as FastifyBaseLogger,
+		// Per-request logs would cost on the hot path; errors are still logged.
+		logController: new LogController({ disableRequestLogging: true }),
+		bodyLimit: HTTP_BODY_LIMIT,
+		forceCloseConnections: true,
+		return503OnClosing: true
+	});
+	registerSimulatorApi(app, options.engine);
+	for (const plugin of options.plugins ?? []) await plugin(app);
+
+	const ui = await loadUi(options.uiDir, options.logger);
+	app.setNotFoundHandler((req, reply) => {
+		const path = req.url.split('?')[0];
+		if (!ui || path.startsWith('/api/') || path.startsWith('/integrators/')) {
+			return reply.code(404).send({ code: 'NOT_FOUND', message: `No route ${req.method} ${path}` });
+		}
+		reply.hijack();
+		ui(req.raw, reply.raw, () => {
+			reply.raw.statusCode = 404;
+			reply.raw.end('Not found');
+		});
+	});
+	return app;
+}

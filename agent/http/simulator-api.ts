@@ -1,0 +1,59 @@
+/**
+ * The simulator's own API for its UI and for tests (not part of the integrator contract):
+ * locations and screens with live order counts, screen settings, and screen actions.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Engine } from '../engine.ts';
+
+function notFound(what: string) {
+	return { code: 'NOT_FOUND', message: what };
+}
+
+export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void {
+	app.get('/api/locations', async () => {
+		const byLocation = new Map<string, { id: string; name: string; brand: string; screens: unknown[] }>();
+		for (const screen of engine.screens.values()) {
+			if (screen.config.deleted) continue;
+			let entry = byLocation.get(screen.location.id);
+			if (!entry) {
+				entry = { id: screen.location.id, name: screen.location.name, brand: screen.brand.name, screens: [] };
+				byLocation.set(screen.location.id, entry);
+			}
+			entry.screens.push({
+				id: screen.config.id,
+				name: screen.config.name,
+				orderCount: engine.queue(screen.config.id).length,
+				tcp: engine.tcpEndpoint(screen.config.id)
+			});
+		}
+		return [...byLocation.values()];
+	});
+
+	app.get<{ Params: { id: string } }>('/api/screens/:id', async (req, reply) => {
+		const screen = engine.screen(req.params.id);
+		if (!screen || screen.config.deleted) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+		return engine.info(screen);
+	});
+
+	app.post<{ Params: { id: string }; Body: { action?: string; orderId?: string } }>(
+		'/api/screens/:id/actions',
+		async (req, reply) => {
+			const screen = engine.screen(req.params.id);
+			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+			const { action, orderId } = req.body ?? {};
+			if (action !== 'bump' && action !== 'recall' && action !== 'fire') {
+				return reply.code(422).send({
+					code: 'VALIDATION_FAILED',
+					message: 'action: expected one of bump, recall, fire',
+					errors: [{ path: 'action', message: 'expected one of bump, recall, fire' }]
+				});
+			}
+			if (!engine.act(screen.config.id, action, orderId)) {
+				return reply
+					.code(409)
+					.send({ code: 'ACTION_REFUSED', message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so` });
+			}
+			return { ok: true };
+		}
+	);
+}

@@ -1,0 +1,103 @@
+/**
+ * WebSocket hub: browsers showing a screen connect to /ws?screen=<id>, get a snapshot, then every
+ * change. Clients are pinged and dropped when they stop answering; a client that cannot keep up
+ * is dropped too, and resyncs from a fresh snapshot when it reconnects.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ClientMessage } from '../src/lib/core/relay.ts';
+import type { Engine } from './engine.ts';
+import type { Logger } from './log.ts';
+
+export interface RelayOptions {
+	heartbeatMs?: number;
+	/** Drop a client whose unsent data exceeds this many bytes. */
+	maxBufferedBytes?: number;
+}
+
+export interface Relay {
+	/** Browsers showing this screen now. */
+	connected(screenId: string): number;
+	close(): void;
+}
+
+export function attachRelay(server: Server, engine: Engine, logger: Logger, options: RelayOptions = {}): Relay {
+	const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+	const counts = new Map<string, number>();
+	const alive = new WeakMap<WebSocket, boolean>();
+	const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
+
+	server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+		const url = new URL(req.url ?? '/', 'http://localhost');
+		if (url.pathname !== '/ws') return; // other upgrade handlers (Vite in dev) may want it
+		const screenId = url.searchParams.get('screen') ?? '';
+		if (!engine.screen(screenId)) {
+			socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n');
+			return;
+		}
+		wss.handleUpgrade(req, socket, head, (ws) => serve(ws, screenId));
+	});
+
+	function serve(ws: WebSocket, screenId: string) {
+		alive.set(ws, true);
+		counts.set(screenId, (counts.get(screenId) ?? 0) + 1);
+		ws.on('pong', () => alive.set(ws, true));
+		const send = (encoded: string) => {
+			if (ws.bufferedAmount > maxBuffered) {
+				logger.warn({ screen: screenId }, 'browser too slow; dropping it (it will resync)');
+				ws.terminate();
+				return;
+			}
+			ws.send(encoded);
+		};
+		send(JSON.stringify(engine.snapshot(screenId)));
+		const unsubscribe = engine.subscribe(screenId, (_message, encoded) => send(encoded));
+		ws.on('message', (data) => {
+			let message: ClientMessage;
+			try {
+				message = JSON.parse(String(data));
+			} catch {
+				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'not valid JSON' }));
+				return;
+			}
+			if (message?.type === 'resync') {
+				send(JSON.stringify(engine.snapshot(screenId)));
+			} else if (message?.type === 'action' && ['bump', 'recall', 'fire'].includes(message.action)) {
+				const ok = engine.act(screenId, message.action, message.orderId);
+				if (!ok) {
+					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
+					send(JSON.stringify({ type: 'error', code: 'ACTION_REFUSED', message: `${message.action}: ${what} cannot be changed so` }));
+				}
+			} else {
+				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'expected {type: "resync"} or {type: "action", action, orderId?}' }));
+			}
+		});
+		ws.on('close', () => {
+			unsubscribe();
+			counts.set(screenId, (counts.get(screenId) ?? 1) - 1);
+		});
+		ws.on('error', (err) => logger.debug({ err, screen: screenId }, 'websocket error'));
+	}
+
+	const heartbeat = setInterval(() => {
+		for (const ws of wss.clients) {
+			if (alive.get(ws) === false) {
+				ws.terminate();
+				continue;
+			}
+			alive.set(ws, false);
+			ws.ping();
+		}
+	}, options.heartbeatMs ?? 10_000);
+	heartbeat.unref();
+
+	return {
+		connected: (screenId) => counts.get(screenId) ?? 0,
+		close() {
+			clearInterval(heartbeat);
+			for (const ws of wss.clients) ws.terminate();
+			wss.close();
+		}
+	};
+}

@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer';
+
+const encoder = new TextEncoder();
+const bytes = (text: string): Uint8Array => encoder.encode(text);
+
+const msg = (text: string): Frame => ({ kind: 'message', text });
+const garbage = (text: string): Frame => ({ kind: 'garbage', text });
+const eol: Frame = { kind: 'eol' };
+
+/** Feeds the chunks to a fresh framer, then end(); returns every frame in order. */
+function feed(chunks: Uint8Array[], maxMessageBytes?: number): Frame[] {
+	const framer = new Framer({ maxMessageBytes });
+	const frames: Frame[] = [];
+	for (const chunk of chunks) frames.push(...framer.push(chunk));
+	frames.push(...framer.end());
+	return frames;
+}
+
+function oneByteAtATime(data: Uint8Array): Uint8Array[] {
+	const chunks: Uint8Array[] = [];
+	for (let i = 0; i < data.length; i++) chunks.push(data.subarray(i, i + 1));
+	return chunks;
+}
+
+const tricky = JSON.stringify({
+	open: '{',
+	close: '}}',
+	quote: 'say "hi" }',
+	backslash: 'C:\\',
+	both: '\\"{',
+	brackets: '[[',
+	name: 'Crème brûlée 🍔'
+});
+const pretty = JSON.stringify(
+	{ command: 'create-order', order: { id: 'A1', items: [{ name: 'Fries', qty: 2 }] } },
+	null,
+	2
+);
+const nested = '{"a":[{"b":[1,[2,{"c":{}}]]}],"d":{"e":[]},"f":"]"}';
+
+const cases: { name: string; input: string; expected: Frame[] }[] = [
+	{
+		name: 'newline-delimited objects',
+		input: '{"a":1}\n{"b":2}\n',
+		expected: [msg('{"a":1}'), eol, msg('{"b":2}'), eol]
+	},
+	{
+		name: 'back to back, no delimiter',
+		input: '{"a":1}{"b":[2]}{}',
+		expected: [msg('{"a":1}'), msg('{"b":[2]}'), msg('{}')]
+	},
+	{
+		name: 'CRLF and blanks between objects',
+		input: ' \t{"a":1}\r\n\r\n{"b":2} \r\n',
+		expected: [msg('{"a":1}'), eol, eol, msg('{"b":2}'), eol]
+	},
+	{
+		name: 'pretty-printed multi-line object',
+		input: `${pretty}\n`,
+		expected: [msg(pretty), eol]
+	},
+	{
+		name: 'strings holding braces, quotes, backslashes and unicode',
+		input: `${tricky}\n${tricky}`,
+		expected: [msg(tricky), eol, msg(tricky)]
+	},
+	{
+		name: 'garbage between messages',
+		input: 'hello\n{"a":1}\nxx{"b":2}}]  {"c":3}\r\nbye \r\n',
+		expected: [
+			garbage('hello'),
+			eol,
+			msg('{"a":1}'),
+			eol,
+			garbage('xx'),
+			msg('{"b":2}'),
+			garbage('}]  '),
+			msg('{"c":3}'),
+			eol,
+			garbage('bye \r'),
+			eol
+		]
+	},
+	{
+		name: 'nested arrays and objects',
+		input: nested,
+		expected: [msg(nested)]
+	},
+	{
+		name: 'truncated message, then end()',
+		input: '{"a":1}\n{"b":[1,{"c":"}',
+		expected: [msg('{"a":1}'), eol, garbage('{"b":[1,{"c":"}')]
+	},
+	{
+		name: 'garbage run left open at end()',
+		input: '{"a":1} oops',
+		expected: [msg('{"a":1}'), garbage('oops')]
+	},
+	{
+		name: 'raw newline inside a string resyncs at the next line',
+		input: '{"a":"cut\n{"b":2}\n',
+		expected: [garbage('{"a":"cut'), eol, msg('{"b":2}'), eol]
+	},
+	{
+		name: 'whitespace only',
+		input: ' \t\r\n\n',
+		expected: [eol, eol]
+	}
+];
+
+describe('Framer', () => {
+	describe.each(cases)('$name', ({ input, expected }) => {
+		const data = bytes(input);
+
+		it('gives the expected frames when fed whole', () => {
+			expect(feed([data])).toEqual(expected);
+		});
+
+		it('gives the same frames when split in two at every byte boundary', () => {
+			for (let k = 0; k <= data.length; k++) {
+				const split = feed([data.subarray(0, k), data.subarray(k)]);
+				expect(split, `split at byte ${k}`).toEqual(expected);
+			}
+		});
+
+		it('gives the same frames when fed one byte at a time', () => {
+			expect(feed(oneByteAtATime(data))).toEqual(expected);
+		});
+	});
+
+	it('decodes a multi-byte character split across chunks', () => {
+		const data = bytes('{"name":"🍔"}');
+		const framer = new Framer();
+		// The burger is 4 bytes starting at offset 9: cut after its second byte.
+		expect(framer.push(data.subarray(0, 11))).toEqual([]);
+		expect(framer.buffered).toBe(11);
+		expect(framer.push(data.subarray(11))).toEqual([msg('{"name":"🍔"}')]);
+		expect(framer.buffered).toBe(0);
+	});
+
+	it('keeps message texts parseable', () => {
+		const frames = feed([bytes(`${tricky}${pretty}`)]);
+		expect(frames.map((f) => (f.kind === 'message' ? JSON.parse(f.text) : f))).toEqual([
+			JSON.parse(tricky),
+			JSON.parse(pretty)
+		]);
+	});
+
+	it('accepts Node Buffers', () => {
+		const framer = new Framer();
+		expect(framer.push(Buffer.from('{"a":'))).toEqual([]);
+		expect(framer.push(Buffer.from('1}\n'))).toEqual([msg('{"a":1}'), eol]);
+	});
+
+	describe('end()', () => {
+		it('turns an unfinished message into garbage and resets', () => {
+			const framer = new Framer();
+			expect(framer.push(bytes('{"order":{"id":"A'))).toEqual([]);
+			expect(framer.buffered).toBe(17);
+			expect(framer.end()).toEqual([garbage('{"order":{"id":"A')]);
+			expect(framer.buffered).toBe(0);
+			expect(framer.push(bytes('{"b":2}'))).toEqual([msg('{"b":2}')]);
+		});
+
+		it('gives nothing after complete input', () => {
+			const framer = new Framer();
+			expect(framer.push(bytes('{"a":1}\n{"b":2}'))).toEqual([msg('{"a":1}'), eol, msg('{"b":2}')]);
+			expect(framer.end()).toEqual([]);
+			expect(framer.end()).toEqual([]);
+		});
+	});
+
+	describe('oversize', () => {
+		const max = 64;
+		// 200 bytes, with braces and quotes in strings and nested objects past the limit, so the
+		// discard scan must still track strings and depth to find the end.
+		const head = '{"pad":"';
+		const tail = '","more":{"s":"}}\\"}"},"x":[{}]}';
+		const big = head + 'x'.repeat(200 - head.length - tail.length) + tail;
+		const input = `${big}\n{"ok":true}\n`;
+		const expected: Frame[] = [{ kind: 'oversize', bytes: max + 1 }, eol, msg('{"ok":true}'), eol];
+
+		it('reports a 200-byte object once and still emits the next one', () => {
+			expect(bytes(big).length).toBe(200);
+			expect(feed([bytes(input)], max)).toEqual(expected);
+		});
+
+		it('keeps buffered <= maxMessageBytes when fed one byte at a time', () => {
+			const framer = new Framer({ maxMessageBytes: max });
+			const frames: Frame[] = [];
+			let most = 0;
+			for (const chunk of oneByteAtATime(bytes(input))) {
+				frames.push(...framer.push(chunk));
+				most = Math.max(most, framer.buffered);
+			}
+			frames.push(...framer.end());
+			expect(frames).toEqual(expected);
+			expect(most).toBe(max);
+		});
+
+		it('gives the same frames at every split', () => {
+			const data = bytes(input);
+			for (let k = 0; k <= data.length; k++) {
+				expect(feed([data.subarray(0, k), data.subarray(k)], max), `split at ${k}`).toEqual(
+					expected
+				);
+			}
+		});
+
+		it('accepts a message of exactly maxMessageBytes, rejects one byte more', () => {
+			const exact = `{"p":"${'x'.repeat(max - 8)}"}`;
+			const over = `{"p":"${'x'.repeat(max - 7)}"}`;
+			expect(bytes(exact).length).toBe(max);
+			expect(feed([bytes(exact + over + exact)], max)).toEqual([
+				msg(exact),
+				{ kind: 'oversize', bytes: max + 1 },
+				msg(exact)
+			]);
+		});
+
+		it('gives nothing at end() for an oversize message left open', () => {
+			const framer = new Framer({ maxMessageBytes: max });
+			expect(framer.push(bytes(`{"p":"${'x'.repeat(100)}`))).toEqual([
+				{ kind: 'oversize', bytes: max + 1 }
+			]);
+			expect(framer.buffered).toBe(0);
+			expect(framer.end()).toEqual([]);
+		});
+
+		it('resyncs on a raw newline inside a string of an oversize message', () => {
+			expect(feed([bytes(`{"p":"${'x'.repeat(100)}\n{"b":2}`)], max)).toEqual([
+				{ kind: 'oversize', bytes: max + 1 },
+				eol,
+				msg('{"b":2}')
+			]);
+		});
+
+		it('caps the text kept for a long garbage run', () => {
+			const framer = new Framer({ maxMessageBytes: max });
+			let most = 0;
+			const frames: Frame[] = [];
+			for (const chunk of oneByteAtATime(bytes(`${'z'.repeat(500)}{}`))) {
+				frames.push(...framer.push(chunk));
+				most = Math.max(most, framer.buffered);
+			}
+			expect(most).toBe(max);
+			expect(frames).toEqual([garbage('z'.repeat(max)), msg('{}')]);
+		});
+	});
+
+	it('rejects a nonsensical maxMessageBytes', () => {
+		expect(() => new Framer({ maxMessageBytes: 0 })).toThrow(RangeError);
+		expect(() => new Framer({ maxMessageBytes: 1.5 })).toThrow(RangeError);
+		expect(() => new Framer({ maxMessageBytes: Infinity })).toThrow(RangeError);
+	});
+
+	it('frames a 1 MiB message fed one byte at a time in linear time', () => {
+		const head = '{"items":"';
+		const tail = '"}';
+		const data = bytes(
+			head + 'x'.repeat(DEFAULT_MAX_MESSAGE_BYTES - head.length - tail.length) + tail
+		);
+		expect(data.length).toBe(DEFAULT_MAX_MESSAGE_BYTES);
+		const framer = new Framer();
+		let frames: Frame[] = [];
+		const started = performance.now();
+		for (let i = 0; i < data.length; i++) {
+			const out = framer.push(data.subarray(i, i + 1));
+			if (out.length > 0) frames = frames.concat(out);
+		}
+		const elapsed = performance.now() - started;
+		expect(frames).toHaveLength(1);
+		expect(frames[0]).toEqual({ kind: 'message', text: new TextDecoder().decode(data) });
+		// A sanity guard against quadratic re-scanning, not a benchmark.
+		expect(elapsed).toBeLessThan(5000);
+	});
+});

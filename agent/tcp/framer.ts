@@ -1,0 +1,283 @@
+/**
+ * Splits the byte stream of a TCP order connection (port 9104) into top-level JSON objects.
+ * Clients send one object per connection, one per line, back to back with no delimiter, or one
+ * object over many segments (field notes, "TCP order interface"); this class handles all of
+ * them. No I/O: the connection feeds bytes in and acts on the frames that come out.
+ *
+ * The scan tracks brace/bracket depth and JSON strings (with backslash escapes), never parses,
+ * never re-scans a byte, and holds at most `maxMessageBytes` bytes whatever the peer sends.
+ * Text is decoded only once a message (or garbage run) is complete, so a chunk may end anywhere,
+ * including inside a multi-byte UTF-8 character.
+ */
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+
+export type Frame =
+	/** One complete top-level `{...}` text, not yet parsed (it may still be invalid JSON). */
+	| { kind: 'message'; text: string }
+	/**
+	 * Bytes that cannot start or continue a message: a run at depth 0 up to the next `\n` or `{`
+	 * (raw, so `hello\r\n` gives `hello\r`), a message cut by a raw newline inside a string, or
+	 * a message left unfinished at end(). Text is capped at `maxMessageBytes` bytes.
+	 */
+	| { kind: 'garbage'; text: string }
+	/**
+	 * A message grew past `maxMessageBytes`: reported once, as soon as the limit is crossed
+	 * (`bytes` is then `maxMessageBytes + 1`); the rest of that object is skipped unbuffered.
+	 */
+	| { kind: 'oversize'; bytes: number }
+	/** A newline at depth 0, outside any message. */
+	| { kind: 'eol' };
+
+export interface FramerOptions {
+	/** Largest message accepted, in bytes; also caps the text kept for a garbage run. */
+	maxMessageBytes?: number;
+}
+
+const NL = 0x0a;
+const CR = 0x0d;
+const TAB = 0x09;
+const SPACE = 0x20;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+
+/** Between messages. */
+const IDLE = 0;
+/** Inside a run of bytes that cannot start a message. */
+const GARBAGE = 1;
+/** Inside a message, buffering its bytes. */
+const MESSAGE = 2;
+/** Inside an oversize message: tracking depth only, until it closes. */
+const DISCARD = 3;
+type Mode = typeof IDLE | typeof GARBAGE | typeof MESSAGE | typeof DISCARD;
+
+/** What stopped scan(). */
+const RAN_OUT = 0;
+const CLOSED = 1;
+const NEWLINE_IN_STRING = 2;
+
+/** A buffer bigger than this is released once its message is done, so idle connections are light. */
+const KEEP_BUFFER_BYTES = 64 * 1024;
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+export class Framer {
+	readonly maxMessageBytes: number;
+
+	private mode: Mode = IDLE;
+	private depth = 0;
+	private inString = false;
+	private escaped = false;
+	/** Bytes of the current message scanned so far (MESSAGE mode). */
+	private count = 0;
+	/** Bytes of the unfinished message or garbage run carried over from earlier chunks. */
+	private buf: Uint8Array | undefined;
+	private bufLen = 0;
+	/** Set by scan(). */
+	private stop: typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING = RAN_OUT;
+
+	constructor(options: FramerOptions = {}) {
+		const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+		if (!Number.isSafeInteger(max) || max < 1) {
+			throw new RangeError(`maxMessageBytes must be a positive integer, got ${max}`);
+		}
+		this.maxMessageBytes = max;
+	}
+
+	/** Bytes held for an unfinished message (or garbage run); never more than maxMessageBytes. */
+	get buffered(): number {
+		return this.bufLen;
+	}
+
+	/** Feeds the next bytes of the stream; returns the frames they complete, in order. */
+	push(chunk: Uint8Array): Frame[] {
+		const frames: Frame[] = [];
+		const n = chunk.length;
+		const max = this.maxMessageBytes;
+		/** Where the current message or garbage run starts in this chunk (0 if carried over). */
+		let start = 0;
+		let i = 0;
+		while (i < n) {
+			switch (this.mode) {
+				case IDLE: {
+					const b = chunk[i];
+					if (b === LBRACE) {
+						this.mode = MESSAGE;
+						this.depth = 1;
+						this.inString = false;
+						this.escaped = false;
+						this.count = 1;
+						start = i;
+					} else if (b === NL) {
+						frames.push({ kind: 'eol' });
+					} else if (b !== SPACE && b !== TAB && b !== CR) {
+						this.mode = GARBAGE;
+						start = i;
+					}
+					i++;
+					break;
+				}
+				case GARBAGE: {
+					let j = i;
+					while (j < n) {
+						const b = chunk[j];
+						if (b === NL || b === LBRACE) break;
+						j++;
+					}
+					i = j;
+					if (j < n) {
+						// The terminator is handled in IDLE on the next turn.
+						frames.push({ kind: 'garbage', text: this.take(chunk, start, j) });
+						this.mode = IDLE;
+					}
+					break;
+				}
+				case MESSAGE: {
+					const room = max - this.count;
+					if (room === 0) {
+						// One more byte and the message is over the limit.
+						frames.push({ kind: 'oversize', bytes: max + 1 });
+						this.release();
+						this.mode = DISCARD;
+						break;
+					}
+					const to = n - i < room ? n : i + room;
+					const j = this.scan(chunk, i, to);
+					if (this.stop === CLOSED) {
+						frames.push({ kind: 'message', text: this.take(chunk, start, j + 1) });
+						this.mode = IDLE;
+						i = j + 1;
+					} else if (this.stop === NEWLINE_IN_STRING) {
+						// Illegal JSON: give up on this message and resync; the newline is an eol.
+						frames.push({ kind: 'garbage', text: this.take(chunk, start, j) });
+						this.mode = IDLE;
+						i = j;
+					} else {
+						this.count += to - i;
+						i = to;
+					}
+					break;
+				}
+				case DISCARD: {
+					const j = this.scan(chunk, i, n);
+					if (this.stop === CLOSED) {
+						this.mode = IDLE;
+						i = j + 1;
+					} else if (this.stop === NEWLINE_IN_STRING) {
+						// Already reported as oversize; just resync.
+						this.mode = IDLE;
+						i = j;
+					} else {
+						i = n;
+					}
+					break;
+				}
+			}
+		}
+		if (this.mode === MESSAGE || this.mode === GARBAGE) this.append(chunk, start, n);
+		return frames;
+	}
+
+	/**
+	 * The peer half-closed: flushes what is pending. An unfinished message or garbage run becomes
+	 * a garbage frame; the rest of an oversize message (already reported) gives nothing. The
+	 * framer is then back at its initial state.
+	 */
+	end(): Frame[] {
+		const frames: Frame[] = [];
+		if (this.mode === MESSAGE || this.mode === GARBAGE) {
+			frames.push({ kind: 'garbage', text: decoder.decode(this.held()) });
+		}
+		this.mode = IDLE;
+		this.depth = 0;
+		this.inString = false;
+		this.escaped = false;
+		this.count = 0;
+		this.release();
+		return frames;
+	}
+
+	/**
+	 * Scans chunk[from, to) inside an object, updating depth and string state. Returns the index of
+	 * the byte that closed the object (stop = CLOSED), of a raw newline inside a string
+	 * (stop = NEWLINE_IN_STRING, the newline not consumed), or `to` (stop = RAN_OUT).
+	 */
+	private scan(chunk: Uint8Array, from: number, to: number): number {
+		let depth = this.depth;
+		let inString = this.inString;
+		let escaped = this.escaped;
+		let stop: typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING = RAN_OUT;
+		let j = from;
+		for (; j < to; j++) {
+			const b = chunk[j];
+			if (inString) {
+				if (b === NL) {
+					stop = NEWLINE_IN_STRING;
+					inString = false;
+					escaped = false;
+					depth = 0;
+					break;
+				}
+				if (escaped) escaped = false;
+				else if (b === BACKSLASH) escaped = true;
+				else if (b === QUOTE) inString = false;
+			} else if (b === QUOTE) {
+				inString = true;
+			} else if (b === LBRACE || b === LBRACKET) {
+				depth++;
+			} else if (b === RBRACE || b === RBRACKET) {
+				if (--depth === 0) {
+					stop = CLOSED;
+					break;
+				}
+			}
+		}
+		this.depth = depth;
+		this.inString = inString;
+		this.escaped = escaped;
+		this.stop = stop;
+		return j;
+	}
+
+	/** Decodes the held bytes plus chunk[from, to) (capped at maxMessageBytes) and clears them. */
+	private take(chunk: Uint8Array, from: number, to: number): string {
+		let text: string;
+		if (this.bufLen === 0) {
+			text = decoder.decode(chunk.subarray(from, Math.min(to, from + this.maxMessageBytes)));
+		} else {
+			this.append(chunk, from, to);
+			text = decoder.decode(this.held());
+		}
+		this.release();
+		return text;
+	}
+
+	/** Holds chunk[from, to), as much as fits under maxMessageBytes. */
+	private append(chunk: Uint8Array, from: number, to: number): void {
+		const len = Math.min(to - from, this.maxMessageBytes - this.bufLen);
+		if (len <= 0) return;
+		const need = this.bufLen + len;
+		let buf = this.buf;
+		if (buf === undefined || buf.length < need) {
+			const size = Math.min(this.maxMessageBytes, Math.max(need, 256, (buf?.length ?? 0) * 2));
+			const grown = new Uint8Array(size);
+			if (buf !== undefined) grown.set(buf.subarray(0, this.bufLen));
+			this.buf = buf = grown;
+		}
+		buf.set(chunk.subarray(from, from + len), this.bufLen);
+		this.bufLen = need;
+	}
+
+	private held(): Uint8Array {
+		return this.buf === undefined ? new Uint8Array(0) : this.buf.subarray(0, this.bufLen);
+	}
+
+	private release(): void {
+		this.bufLen = 0;
+		if (this.buf !== undefined && this.buf.length > KEEP_BUFFER_BYTES) this.buf = undefined;
+	}
+}
