@@ -35,6 +35,13 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		return engine.info(screen);
 	});
 
+	/** Everything the screen holds now: the same snapshot a browser gets on connect. */
+	app.get<{ Params: { id: string } }>('/api/screens/:id/state', async (req, reply) => {
+		const screen = engine.screen(req.params.id);
+		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+		return engine.snapshot(screen.config.id);
+	});
+
 	app.post<{ Params: { id: string }; Body: { action?: string; orderId?: string } }>(
 		'/api/screens/:id/actions',
 		async (req, reply) => {

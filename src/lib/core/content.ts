@@ -73,7 +73,8 @@ const PATCH_ITEM_KEYS = new Set(['id', 'itemsToAdd', 'itemsToUpdate', 'itemsToRe
  * Partial update (4.2 partial-update rules): a field that is present overwrites, a field that is
  * null or absent leaves the value unchanged (the schema turns null into absent). itemsToAdd with a
  * lineId that already exists is ignored; itemsToUpdate and itemsToRemove with an unknown lineId are
- * ignored. A removed line no longer exists, so it can be added again.
+ * ignored. A removed line no longer exists, so it can be added again. The lists are applied
+ * in the order add, update, remove, each judged against the order as it was before the patch.
  */
 export function applyPartialUpdate(prev: OrderContent, patch: PartialOrder, at: number): OrderContent {
 	const fields: Record<string, unknown> = { ...prev.fields };
@@ -84,9 +85,13 @@ export function applyPartialUpdate(prev: OrderContent, patch: PartialOrder, at: 
 	const indexOfLive = (lineId: string) =>
 		items.findIndex((item) => item.lineId === lineId && !item.deleted);
 
-	for (const lineId of patch.itemsToRemove ?? []) {
-		const i = indexOfLive(lineId);
-		if (i >= 0) items[i] = { ...items[i], deleted: true, changedAt: at };
+	// "Already exists" is judged against the order as it was before this patch: add first.
+	for (const next of patch.itemsToAdd ?? []) {
+		if (indexOfLive(next.lineId) >= 0) continue;
+		const gone = items.findIndex((item) => item.lineId === next.lineId);
+		const added: ItemView = { ...next, change: 'added', changedAt: at };
+		if (gone >= 0) items[gone] = added;
+		else items.push(added);
 	}
 	for (const next of patch.itemsToUpdate ?? []) {
 		const i = indexOfLive(next.lineId);
@@ -94,12 +99,9 @@ export function applyPartialUpdate(prev: OrderContent, patch: PartialOrder, at: 
 			items[i] = { ...next, change: 'updated', changedAt: at };
 		}
 	}
-	for (const next of patch.itemsToAdd ?? []) {
-		if (indexOfLive(next.lineId) >= 0) continue;
-		const gone = items.findIndex((item) => item.lineId === next.lineId);
-		const added: ItemView = { ...next, change: 'added', changedAt: at };
-		if (gone >= 0) items[gone] = added;
-		else items.push(added);
+	for (const lineId of patch.itemsToRemove ?? []) {
+		const i = indexOfLive(lineId);
+		if (i >= 0) items[i] = { ...items[i], deleted: true, changedAt: at };
 	}
 	return { fields: fields as OrderFields, items };
 }

@@ -42,8 +42,10 @@ const ev = {
 		order: order(o),
 		at: at(m)
 	}),
-	patched: (m: number, patch: Omit<Extract<OrderEvent, { type: 'order.patched' }>['patch'], 'id'>) =>
-		({ type: 'order.patched', patch: { id: 'A-1', ...patch }, at: at(m) }) as OrderEvent,
+	patched: (
+		m: number,
+		patch: Omit<Extract<OrderEvent, { type: 'order.patched' }>['patch'], 'id'>
+	) => ({ type: 'order.patched', patch: { id: 'A-1', ...patch }, at: at(m) }) as OrderEvent,
 	cancelled: (m: number): OrderEvent => ({ type: 'order.cancelled', at: at(m) }),
 	fired: (m: number, seq: number): OrderEvent => ({ type: 'order.fired', at: at(m), seq }),
 	bumped: (m: number): OrderEvent => ({ type: 'order.bumped', at: at(m) }),
@@ -205,7 +207,12 @@ describe('order machine: bump and recall', () => {
 		['a held order cannot be bumped', true, [ev.bumped(1)], 'held'],
 		['an active order cannot be recalled', false, [ev.recalled(1)], 'active'],
 		['an active order cannot be fired', false, [ev.fired(1, 9)], 'active'],
-		['a bumped order ignores updates', false, [ev.bumped(1), ev.updated(2, { name: 'X' })], 'bumped'],
+		[
+			'a bumped order ignores updates',
+			false,
+			[ev.bumped(1), ev.updated(2, { name: 'X' })],
+			'bumped'
+		],
 		['a bumped order ignores fire', false, [ev.bumped(1), ev.fired(2, 9)], 'bumped']
 	] as const)('%s', (_label, held, events, state) => {
 		const actor = start({ held });
