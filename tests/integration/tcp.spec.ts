@@ -9,7 +9,7 @@ import { startAgent, type RunningAgent } from '../../agent/app.ts';
 import { createRecord } from '../../src/lib/core/screen.ts';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
 
-const sample = (name: string) => readFileSync(new URL(`../../../shared/samples/${name}`, import.meta.url), 'utf8');
+const sample = (name: string) => readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), 'utf8');
 
 let agent: RunningAgent;
 let host: string;
