@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { Order } from '../../src/lib/core/schema.ts';
 import { createRecord } from '../../src/lib/core/screen.ts';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
 
@@ -49,7 +50,7 @@ describe('state table (contract section 3) over TCP', () => {
 
 	it('create of an id that is on hold answers DUPLICATE_ORDER_ID', async () => {
 		// Put an order in the holds list the way auto-hold does: created held.
-		const input = { order: { ...order('H1'), time: '2026-11-22T18:00:00.000Z', mode: 'For Here' as const }, at: 1, seq: 1, held: true };
+		const input = { order: { ...order('H1'), time: '2026-11-22T18:00:00.000Z' } as Order, at: 1, seq: 1, held: true };
 		const screenId = agent.screens[0].id;
 		agent.engine.apply([{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }]);
 		expect(record('H1')?.state).toBe('held');

@@ -74,7 +74,7 @@ export const ModifierSchema = z.object({
 });
 
 /** Modifier objects, or plain strings for backwards compatibility (section 9). */
-const ModifierInput = z.union([str().transform((name) => ({ name })), ModifierSchema], {
+const ModifierInput = z.union([str().transform((name): Modifier => ({ name })), ModifierSchema], {
 	error: (i) => expected('a modifier object {name, qty?} or a string', i.input)
 });
 

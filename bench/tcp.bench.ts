@@ -1,0 +1,206 @@
+/**
+ * TCP benchmark (issue 2): create-order round trips against the agent (durable store on, in a
+ * temporary directory, its own process) and against a bare Node TCP server answering a fixed
+ * string, measured in the same run; the figure that counts is the ratio. Also: the agent's
+ * resident memory holding 10,000 active orders over two screens, and the time from process
+ * start to accepting TCP.
+ *
+ * Run: npm run bench:tcp
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
+import { TcpSession } from '../tests/helpers/tcp.ts';
+import { fmt, percentile, rssMiB, spawnTs } from './lib.ts';
+
+const SEQUENTIAL_REQUESTS = 3000;
+const CONCURRENT_CONNECTIONS = 50;
+const CONCURRENT_SECONDS = 4;
+
+let counter = 0;
+function orderLine(): string {
+	const id = `B-${process.pid}-${++counter}`;
+	return `${JSON.stringify({
+		command: 'create-order',
+		order: {
+			id,
+			name: `Bench ${counter}`,
+			time: Date.now(),
+			mode: 'ToGo',
+			items: Array.from({ length: 5 }, (_, i) => ({
+				lineId: String(i + 1),
+				name: `Item ${i + 1}`,
+				qty: 1,
+				mods: [{ name: 'No onion' }]
+			}))
+		}
+	})}\n`;
+}
+
+interface Result {
+	requests: number;
+	seconds: number;
+	perSecond: number;
+	p50: number;
+	p99: number;
+}
+
+function summarise(latencies: number[], seconds: number): Result {
+	latencies.sort((a, b) => a - b);
+	return {
+		requests: latencies.length,
+		seconds,
+		perSecond: latencies.length / seconds,
+		p50: percentile(latencies, 50),
+		p99: percentile(latencies, 99)
+	};
+}
+
+async function sequential(host: string, port: number): Promise<Result> {
+	const session = await TcpSession.open(host, port);
+	const latencies: number[] = [];
+	const start = performance.now();
+	for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) {
+		const line = orderLine();
+		const t = performance.now();
+		session.write(line);
+		await session.nextLine();
+		latencies.push(performance.now() - t);
+	}
+	const seconds = (performance.now() - start) / 1000;
+	await session.close();
+	return summarise(latencies, seconds);
+}
+
+async function concurrent(host: string, port: number): Promise<Result> {
+	const sessions = await Promise.all(Array.from({ length: CONCURRENT_CONNECTIONS }, () => TcpSession.open(host, port)));
+	const latencies: number[] = [];
+	const start = performance.now();
+	const until = start + CONCURRENT_SECONDS * 1000;
+	await Promise.all(
+		sessions.map(async (session) => {
+			while (performance.now() < until) {
+				const t = performance.now();
+				session.write(orderLine());
+				await session.nextLine();
+				latencies.push(performance.now() - t);
+			}
+		})
+	);
+	const seconds = (performance.now() - start) / 1000;
+	await Promise.all(sessions.map((s) => s.close()));
+	return summarise(latencies, seconds);
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const s = createServer().listen(0, '127.0.0.1', () => {
+			const address = s.address();
+			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/** Spawn the CLI and poll its TCP port until it accepts: process start to accepting TCP. */
+async function startupMs(dataDir: string): Promise<number> {
+	const port = await freePort();
+	const t0 = performance.now();
+	const agent = spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port), '--log-level', 'silent']);
+	for (;;) {
+		const ok = await new Promise<boolean>((resolve) => {
+			const s = connect({ host: '127.0.0.1', port }, () => {
+				s.destroy();
+				resolve(true);
+			});
+			s.on('error', () => resolve(false));
+		});
+		if (ok) break;
+		await new Promise((r) => setTimeout(r, 2));
+	}
+	const ms = performance.now() - t0;
+	const started = await agent;
+	started.child.kill('SIGTERM');
+	await waitForExit(started.child);
+	return ms;
+}
+
+async function fill(host: string, port: number, count: number): Promise<void> {
+	const sessions = await Promise.all(Array.from({ length: 20 }, () => TcpSession.open(host, port)));
+	let left = count;
+	await Promise.all(
+		sessions.map(async (s) => {
+			while (left-- > 0) await s.request(orderLine().trimEnd());
+		})
+	);
+	await Promise.all(sessions.map((s) => s.close()));
+}
+
+export async function runTcpBench() {
+	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-'));
+	const lines: string[] = [];
+	try {
+		const bare = await spawnTs('bench/bare-tcp-server.ts');
+		const barePort = Number(bare.firstLine);
+		const agent = await spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
+		const [first, second] = [...agent.tcp.values()];
+
+		// Warm both up.
+		await sequential('127.0.0.1', barePort);
+		await sequential(first.host, first.port);
+
+		const bareSeq = await sequential('127.0.0.1', barePort);
+		const agentSeq = await sequential(first.host, first.port);
+		const bareConc = await concurrent('127.0.0.1', barePort);
+		const agentConc = await concurrent(first.host, first.port);
+		bare.child.kill();
+
+		// Memory with 10,000 active orders over two screens (on top of those the load created).
+		await agent.child.kill('SIGTERM');
+		await waitForExit(agent.child);
+		rmSync(dataDir, { recursive: true, force: true });
+		const fresh = await spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
+		const [a, b] = [...fresh.tcp.values()];
+		await fill(a.host, a.port, 5000);
+		await fill(b.host, b.port, 5000);
+		await new Promise((r) => setTimeout(r, 500));
+		const rss = rssMiB(fresh.child.pid!);
+		fresh.child.kill('SIGTERM');
+		await waitForExit(fresh.child);
+
+		const startMs = await startupMs(mkdtempSync(join(tmpdir(), 'kds-bench-start-')));
+		void second;
+
+		const row = (name: string, r: Result) =>
+			`${name.padEnd(34)} ${fmt(r.perSecond).padStart(8)} /s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   (${r.requests} round trips)`;
+		lines.push(
+			'TCP create-order round trips (agent: durable SQLite store, WAL, synchronous=NORMAL)',
+			row('bare server, 1 connection', bareSeq),
+			row('agent, 1 connection', agentSeq),
+			row(`bare server, ${CONCURRENT_CONNECTIONS} connections`, bareConc),
+			row(`agent, ${CONCURRENT_CONNECTIONS} connections`, agentConc),
+			`ratio agent/bare throughput: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%   (target >= 40%)`,
+			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
+			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB   (target <= 80 MB)`,
+			`process start to accepting TCP: ${fmt(startMs)} ms   (target <= 1000 ms)`
+		);
+		const json = {
+			bench: 'tcp',
+			sequentialRatio: agentSeq.perSecond / bareSeq.perSecond,
+			concurrentRatio: agentConc.perSecond / bareConc.perSecond,
+			agentP99ms: agentConc.p99,
+			rssMiB: rss,
+			startupMs: startMs
+		};
+		return { lines, json };
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const { lines, json } = await runTcpBench();
+	console.log(lines.join('\n'));
+	console.log(JSON.stringify(json));
+}
