@@ -85,7 +85,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				host: screen.config.tcp.host,
 				port: screen.config.tcp.port,
 				logger,
-				handle: (text, source) => engine.handleTcpMessage(id, text, source)
+				handle: (text, source, reply) => engine.handleTcpMessage(id, text, source, reply)
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
@@ -97,6 +97,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		http = await createHttpServer({
 			engine,
 			logger,
+			plugins: [async (app) => (await import('./http/integrators/index.ts')).registerIntegratorApi(app, { engine, config })],
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
 		});
 		relay = attachRelay(http.server, engine, logger);

@@ -52,6 +52,8 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	private store: Store;
+	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> = [];
+	private flushScheduled = false;
 	private logger: Logger;
 
 	constructor(options: EngineOptions) {
@@ -81,46 +83,104 @@ export class Engine {
 	}
 
 	/**
-	 * Commit changes to one or more screens in one transaction, then apply and relay them.
-	 * Throws (and changes nothing) when the store cannot commit.
+	 * Apply changes to one or more screens as one unit, and call `done` once they are committed.
+	 *
+	 * Changes take effect in memory at once, so the next command sees them; they are committed
+	 * in one SQLite transaction together with every other change submitted in the same turn of
+	 * the event loop (group commit), and only then relayed to browsers and acknowledged through
+	 * `done(true)`. If the commit fails, memory is reloaded from the store, browsers resync, and
+	 * `done(false)` tells the caller that nothing was acknowledged.
 	 */
-	apply(batches: readonly ScreenBatch[]): void {
+	submit(batches: readonly ScreenBatch[], done: (committed: boolean) => void = () => {}): void {
 		const nonEmpty = batches.filter((b) => b.changes.length > 0);
-		if (nonEmpty.length === 0) return;
-		this.store.commit(nonEmpty);
-		for (const { screenId, changes } of nonEmpty) {
-			const screen = this.mustGet(screenId);
-			applyChanges(screen.state, changes);
-			this.publish(screen, changes);
+		for (const { screenId, changes } of nonEmpty) applyChanges(this.mustGet(screenId).state, changes);
+		this.pending.push({ batches: nonEmpty, done });
+		if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			setImmediate(() => this.flush());
 		}
 	}
 
-	/** Run one command on one screen: the TCP path. */
-	execute(screenId: string, command: OrderCommand): Decision {
+	/** As submit, as a promise; rejects when the store could not commit. */
+	apply(batches: readonly ScreenBatch[]): Promise<void> {
+		return new Promise((resolve, reject) =>
+			this.submit(batches, (ok) => (ok ? resolve() : reject(new Error('The store could not commit')))),
+		);
+	}
+
+	/** Commit everything submitted so far, then relay and acknowledge it. */
+	flush(): void {
+		this.flushScheduled = false;
+		const work = this.pending;
+		if (work.length === 0) return;
+		this.pending = [];
+		try {
+			this.store.commit(work.flatMap((w) => w.batches));
+		} catch (err) {
+			this.logger.error({ err }, 'store commit failed; reloading the screens from the store');
+			this.reload();
+			for (const w of work) w.done(false);
+			return;
+		}
+		for (const w of work) {
+			for (const { screenId, changes } of w.batches) this.publish(this.mustGet(screenId), changes);
+		}
+		for (const w of work) w.done(true);
+	}
+
+	/** Run one command on one screen: the TCP path. `done` gets the decision once committed. */
+	execute(screenId: string, command: OrderCommand, done: (decision: Decision | null) => void): void {
 		const decision = this.decide(screenId, command);
-		if (decision.ok) this.apply([{ screenId, changes: decision.changes }]);
-		return decision;
+		if (!decision.ok || decision.changes.length === 0) {
+			this.afterPending(() => done(decision));
+			return;
+		}
+		this.submit([{ screenId, changes: decision.changes }], (ok) => done(ok ? decision : null));
 	}
 
 	/**
-	 * Handle one framed TCP message and return the contract's reply string: the order id,
-	 * `Unable to parse data`, `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`.
+	 * Handle one framed TCP message; `reply` gets the contract's reply string (the order id,
+	 * `Unable to parse data`, `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the
+	 * store failed and nothing was acknowledged.
 	 */
-	handleTcpMessage(screenId: string, text: string, source = ''): string {
+	handleTcpMessage(screenId: string, text: string, source: string, reply: (text: string | null) => void): void {
 		const parsed = parseTcpMessage(text);
 		if (!parsed.ok) {
 			this.logger.info(
 				{ screen: screenId, source, errors: parsed.errors },
 				`TCP message refused: ${formatErrors(parsed.errors)}`
 			);
-			return UNABLE_TO_PARSE;
+			this.afterPending(() => reply(UNABLE_TO_PARSE));
+			return;
 		}
-		const decision = this.execute(screenId, parsed.value);
-		this.logger.debug(
-			{ screen: screenId, source, command: parsed.value.command, id: decision.id },
-			decision.ok ? 'accepted' : decision.code
-		);
-		return decision.ok ? decision.id : decision.code;
+		this.execute(screenId, parsed.value, (decision) => {
+			if (!decision) return reply(null);
+			this.logger.debug(
+				{ screen: screenId, source, command: parsed.value.command, id: decision.id },
+				decision.ok ? 'accepted' : decision.code
+			);
+			reply(decision.ok ? decision.id : decision.code);
+		});
+	}
+
+	/**
+	 * Run `fn` after everything submitted so far is committed: an answer that depends on the
+	 * current state (a rejection) must not overtake the acknowledgement of what made it so.
+	 */
+	private afterPending(fn: () => void): void {
+		if (this.pending.length === 0) fn();
+		else this.pending.push({ batches: [], done: () => fn() });
+	}
+
+	private reload(): void {
+		const stored = this.store.load();
+		for (const screen of this.screens.values()) {
+			screen.state = createScreenState(stored.get(screen.config.id) ?? []);
+			screen.seq += 1;
+			const snapshot = this.snapshot(screen.config.id);
+			const encoded = JSON.stringify(snapshot);
+			for (const listener of screen.listeners) listener(snapshot, encoded);
+		}
 	}
 
 	/**
@@ -133,7 +193,7 @@ export class Engine {
 		if (id === undefined) return false;
 		const changes = decideAction(screen.state, action, id, this.now());
 		if (!changes) return false;
-		this.apply([{ screenId, changes }]);
+		this.submit([{ screenId, changes }]);
 		return true;
 	}
 
@@ -176,6 +236,7 @@ export class Engine {
 
 	/** Forget a screen's orders (or every screen's), for tests and the reset control. */
 	reset(screenId?: string): void {
+		this.flush();
 		this.store.clear(screenId);
 		for (const screen of this.screens.values()) {
 			if (screenId && screen.config.id !== screenId) continue;

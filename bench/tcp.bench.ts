@@ -13,8 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { fmt, percentile, rssMiB, spawnTs } from './lib.ts';
+import { execSync } from 'node:child_process';
+import { fmt, percentile, ROOT, rssMiB, spawnTs } from './lib.ts';
 
+/** The agent as npm start runs it: the production bundle (extra V8 flags: KDS_BENCH_NODE_ARGS). */
+const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** The low-memory V8 flags the README suggests for a Raspberry Pi. */
+const LOW_MEMORY_ARGS = ['--max-semi-space-size=1', '--optimize-for-size'];
+const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>
+	spawnAgent(args, {}, { bundle: true, nodeArgs });
+
+const progress = (text: string) => process.stderr.write(`  tcp bench: ${text}\n`);
 const SEQUENTIAL_REQUESTS = 3000;
 const CONCURRENT_CONNECTIONS = 50;
 const CONCURRENT_SECONDS = 4;
@@ -107,7 +116,7 @@ function freePort(): Promise<number> {
 async function startupMs(dataDir: string): Promise<number> {
 	const port = await freePort();
 	const t0 = performance.now();
-	const agent = spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port), '--log-level', 'silent']);
+	const agent = startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port), '--log-level', 'silent']);
 	for (;;) {
 		const ok = await new Promise<boolean>((resolve) => {
 			const s = connect({ host: '127.0.0.1', port }, () => {
@@ -138,51 +147,65 @@ async function fill(host: string, port: number, count: number): Promise<void> {
 }
 
 export async function runTcpBench() {
+	execSync('npm run --silent build:agent', { cwd: ROOT, stdio: 'inherit' });
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-'));
 	const lines: string[] = [];
 	try {
 		const bare = await spawnTs('bench/bare-tcp-server.ts');
 		const barePort = Number(bare.firstLine);
-		const agent = await spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
+		const agent = await startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
 		const [first, second] = [...agent.tcp.values()];
 
+		progress('warming up');
 		// Warm both up.
 		await sequential('127.0.0.1', barePort);
 		await sequential(first.host, first.port);
 
+		progress('1 connection');
 		const bareSeq = await sequential('127.0.0.1', barePort);
 		const agentSeq = await sequential(first.host, first.port);
+		progress(`${CONCURRENT_CONNECTIONS} connections`);
 		const bareConc = await concurrent('127.0.0.1', barePort);
 		const agentConc = await concurrent(first.host, first.port);
 		bare.child.kill();
 
+		progress('memory with 10,000 orders');
 		// Memory with 10,000 active orders over two screens (on top of those the load created).
 		await agent.child.kill('SIGTERM');
 		await waitForExit(agent.child);
-		rmSync(dataDir, { recursive: true, force: true });
-		const fresh = await spawnAgent(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
-		const [a, b] = [...fresh.tcp.values()];
-		await fill(a.host, a.port, 5000);
-		await fill(b.host, b.port, 5000);
-		await new Promise((r) => setTimeout(r, 500));
-		const rss = rssMiB(fresh.child.pid!);
-		fresh.child.kill('SIGTERM');
-		await waitForExit(fresh.child);
+		const memoryWith = async (nodeArgs: string[]) => {
+			rmSync(dataDir, { recursive: true, force: true });
+			const fresh = await startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'], nodeArgs);
+			const idle = rssMiB(fresh.child.pid!);
+			const [a, b] = [...fresh.tcp.values()];
+			await fill(a.host, a.port, 5000);
+			await fill(b.host, b.port, 5000);
+			await new Promise((r) => setTimeout(r, 500));
+			const full = rssMiB(fresh.child.pid!);
+			fresh.child.kill('SIGTERM');
+			await waitForExit(fresh.child);
+			return { idle, full };
+		};
+		const mem = await memoryWith(AGENT_NODE_ARGS);
+		const lowMem = await memoryWith(LOW_MEMORY_ARGS);
+		const rss = mem.full;
 
+		progress('start-up time');
 		const startMs = await startupMs(mkdtempSync(join(tmpdir(), 'kds-bench-start-')));
 		void second;
 
 		const row = (name: string, r: Result) =>
 			`${name.padEnd(34)} ${fmt(r.perSecond).padStart(8)} /s   p50 ${fmt(r.p50, 2).padStart(6)} ms   p99 ${fmt(r.p99, 2).padStart(6)} ms   (${r.requests} round trips)`;
 		lines.push(
-			'TCP create-order round trips (agent: durable SQLite store, WAL, synchronous=NORMAL)',
+			`TCP create-order round trips (agent: dist/agent.js with ${AGENT_NODE_ARGS.join(' ') || 'no V8 flags'}; durable SQLite store, WAL, synchronous=NORMAL)`,
 			row('bare server, 1 connection', bareSeq),
 			row('agent, 1 connection', agentSeq),
 			row(`bare server, ${CONCURRENT_CONNECTIONS} connections`, bareConc),
 			row(`agent, ${CONCURRENT_CONNECTIONS} connections`, agentConc),
 			`ratio agent/bare throughput: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%   (target >= 40%)`,
 			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
-			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB   (target <= 80 MB)`,
+			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
+			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
 			`process start to accepting TCP: ${fmt(startMs)} ms   (target <= 1000 ms)`
 		);
 		const json = {
@@ -191,6 +214,7 @@ export async function runTcpBench() {
 			concurrentRatio: agentConc.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
 			rssMiB: rss,
+			rssLowMemoryMiB: lowMem.full,
 			startupMs: startMs
 		};
 		return { lines, json };

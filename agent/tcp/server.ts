@@ -15,8 +15,11 @@ import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer.ts';
 export interface TcpScreenOptions {
 	host: string;
 	port: number;
-	/** Handle one whole message; returns the reply string. Throwing drops the connection. */
-	handle: (text: string, source: string) => string;
+	/**
+	 * Handle one whole message and call `reply` with the reply string once the command is
+	 * committed; null means nothing was acknowledged, and the connection is dropped.
+	 */
+	handle: (text: string, source: string, reply: (text: string | null) => void) => void;
 	logger: Logger;
 	maxMessageBytes?: number;
 	/** Close a connection that sends nothing for this long (ms). */
@@ -30,47 +33,76 @@ export interface TcpScreenOptions {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 
+/** One reply owed to the client, in message order. */
+interface Slot {
+	reply: string | null;
+	/** '\n' when the message was followed by a newline, '' when not, null while unknown. */
+	terminator: string | null;
+}
+
 export function serveConnection(socket: Socket, options: TcpScreenOptions): void {
 	const framer = new Framer({ maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES });
 	const source = `${socket.remoteAddress}:${socket.remotePort}`;
 	const wait = options.terminatorWaitMs ?? 25;
-	let pending: string | null = null;
+	const slots: Slot[] = [];
+	let ended = false;
 	let timer: NodeJS.Timeout | undefined;
 
-	const flush = (terminator: string) => {
-		if (timer) clearTimeout(timer);
-		timer = undefined;
-		if (pending === null) return;
-		const reply = pending + terminator;
-		pending = null;
-		if (!socket.destroyed) socket.write(reply);
+	// Write every reply that is ready, in order; after the peer's half-close, close when done.
+	const drain = () => {
+		let out = '';
+		while (slots.length > 0 && slots[0].reply !== null && slots[0].terminator !== null) {
+			const slot = slots.shift()!;
+			out += slot.reply! + slot.terminator;
+		}
+		if (socket.destroyed) return;
+		if (out) socket.write(out);
+		if (ended && slots.length === 0) socket.end();
+	};
+
+	const settleLast = (terminator: string) => {
+		const last = slots[slots.length - 1];
+		if (last && last.terminator === null) last.terminator = terminator;
 	};
 
 	const onFrames = (frames: Frame[]) => {
 		for (const frame of frames) {
 			if (frame.kind === 'eol') {
-				flush('\n');
+				settleLast('\n');
 				continue;
 			}
-			flush('');
+			settleLast('');
+			const slot: Slot = { reply: null, terminator: null };
+			slots.push(slot);
 			if (frame.kind === 'message') {
-				try {
-					pending = options.handle(frame.text, source);
-				} catch (err) {
-					// Nothing was acknowledged; dropping the connection tells the client so.
-					options.logger.error({ err, source }, 'TCP message failed; closing the connection');
-					socket.destroy();
-					return;
-				}
+				options.handle(frame.text, source, (reply) => {
+					if (reply === null) {
+						options.logger.error({ source }, 'TCP message not committed; closing the connection');
+						socket.destroy();
+						return;
+					}
+					slot.reply = reply;
+					drain();
+				});
 			} else {
 				options.logger.info(
 					{ source, kind: frame.kind, bytes: frame.kind === 'oversize' ? frame.bytes : frame.text.length },
 					frame.kind === 'oversize' ? 'TCP message over the size limit' : 'TCP bytes that are not JSON'
 				);
-				pending = UNABLE_TO_PARSE;
+				slot.reply = UNABLE_TO_PARSE;
 			}
 		}
-		if (pending !== null && !timer) timer = setTimeout(() => flush(''), wait);
+		if (timer) clearTimeout(timer);
+		timer = undefined;
+		const last = slots[slots.length - 1];
+		if (last && last.terminator === null) {
+			timer = setTimeout(() => {
+				timer = undefined;
+				settleLast('');
+				drain();
+			}, wait);
+		}
+		drain();
 	};
 
 	socket.setNoDelay(true);
@@ -81,9 +113,10 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 	});
 	socket.on('data', (chunk) => onFrames(framer.push(chunk)));
 	socket.on('end', () => {
+		ended = true;
 		onFrames(framer.end());
-		flush('');
-		socket.end();
+		settleLast('');
+		drain();
 	});
 	socket.on('error', (err) => options.logger.debug({ err, source }, 'TCP connection error'));
 	socket.on('close', () => {

@@ -14,9 +14,17 @@ export interface AgentProcess {
 	output: () => string;
 }
 
-/** Start `agent/main.ts` with the given flags and wait for its "ready" banner. */
-export function spawnAgent(args: string[], env: NodeJS.ProcessEnv = {}): Promise<AgentProcess> {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'agent/main.ts', ...args], {
+/**
+ * Start the simulator's CLI with the given flags and wait for its "ready" banner: from source
+ * (agent/main.ts through tsx), or the production bundle (dist/agent.js, made by npm run build).
+ */
+export function spawnAgent(
+	args: string[],
+	env: NodeJS.ProcessEnv = {},
+	options: { bundle?: boolean; nodeArgs?: string[] } = {}
+): Promise<AgentProcess> {
+	const entry = options.bundle ? ['dist/agent.js'] : ['--import', 'tsx', 'agent/main.ts'];
+	const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...args], {
 		cwd: ROOT,
 		env: { ...process.env, ...env },
 		stdio: ['ignore', 'pipe', 'pipe']

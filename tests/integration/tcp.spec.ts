@@ -52,7 +52,7 @@ describe('state table (contract section 3) over TCP', () => {
 		// Put an order in the holds list the way auto-hold does: created held.
 		const input = { order: { ...order('H1'), time: '2026-11-22T18:00:00.000Z' } as Order, at: 1, seq: 1, held: true };
 		const screenId = agent.screens[0].id;
-		agent.engine.apply([{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }]);
+		await agent.engine.apply([{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }]);
 		expect(record('H1')?.state).toBe('held');
 		expect(await send('create-order', order('H1'))).toBe('DUPLICATE_ORDER_ID');
 	});

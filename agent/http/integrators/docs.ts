@@ -1,0 +1,58 @@
+/**
+ * /openapi.json and a readable reference at /docs: Swagger UI from the installed
+ * swagger-ui-dist package (no CDN: the simulator must work offline).
+ */
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { createRequire } from 'node:module';
+import { buildOpenApiDocument } from './openapi.ts';
+
+const require = createRequire(import.meta.url);
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>KDS integrator API</title>
+<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script>
+</body>
+</html>
+`;
+
+const INIT = `window.ui = SwaggerUIBundle({
+	url: '/openapi.json',
+	dom_id: '#swagger-ui',
+	deepLinking: true,
+	layout: 'BaseLayout'
+});
+`;
+
+export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
+	const document = JSON.stringify(buildOpenApiDocument(version));
+	app.get('/openapi.json', async (_req, reply) =>
+		reply.type('application/json; charset=utf-8').send(document)
+	);
+
+	const page = async (_req: unknown, reply: FastifyReply) =>
+		reply.type('text/html; charset=utf-8').send(PAGE);
+	app.get('/docs', page);
+	app.get('/docs/', page);
+	app.get('/docs/init.js', async (_req, reply) =>
+		reply.type('text/javascript; charset=utf-8').send(INIT)
+	);
+
+	const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
+	await app.register(fastifyStatic, {
+		root: getAbsoluteFSPath(),
+		prefix: '/docs/',
+		index: false,
+		decorateReply: false,
+		allowedPath: (path) => /^\/[\w.-]+\.(js|css|png|map)$/.test(path)
+	});
+}

@@ -1,0 +1,106 @@
+/**
+ * One error shape for every answer of the integrator API that is not a success:
+ * `{code, message, errors?}`. `message` names what was wrong, where, and what would be right;
+ * `code` is stable for programs; `errors` lists each offending field of a body or header.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FieldError } from '../../../src/lib/core/schema.ts';
+
+export type ErrorCode =
+	| 'UNAUTHORIZED'
+	| 'MISSING_HEADER'
+	| 'LOCATION_NOT_FOUND'
+	| 'DEVICE_NOT_FOUND'
+	| 'INVALID_JSON'
+	| 'VALIDATION_FAILED'
+	| 'PAYLOAD_TOO_LARGE'
+	| 'UNSUPPORTED_MEDIA_TYPE'
+	| 'METHOD_NOT_ALLOWED'
+	| 'DUPLICATE_ORDER_ID'
+	| 'ORDER_DOES_NOT_EXIST'
+	| 'BAD_REQUEST'
+	| 'INTERNAL_ERROR';
+
+export interface ErrorBody {
+	code: ErrorCode;
+	message: string;
+	errors?: FieldError[];
+}
+
+/** The contract's exact texts (section 7). */
+export const DUPLICATE_MESSAGE = 'Could not create resource. Id already exists';
+export const NOT_FOUND_MESSAGE = 'Could not update. No resource found';
+
+/** An answer to send instead of a success; thrown anywhere in a route or hook. */
+export class ApiError extends Error {
+	constructor(
+		readonly statusCode: number,
+		readonly code: ErrorCode,
+		message: string,
+		readonly errors?: FieldError[]
+	) {
+		super(message);
+	}
+
+	body(): ErrorBody {
+		return this.errors
+			? { code: this.code, message: this.message, errors: this.errors }
+			: { code: this.code, message: this.message };
+	}
+}
+
+/** 422 for a body that is JSON but breaks the schema; the message names every field. */
+export function validationError(errors: FieldError[], message: string): ApiError {
+	return new ApiError(422, 'VALIDATION_FAILED', message, errors);
+}
+
+// Fastify's JSON parser does not pass on where the JSON broke.
+const INVALID_JSON_MESSAGE =
+	'body: not valid JSON; send one JSON object (check quotes, commas and brackets)';
+
+/** Fastify's own refusals (body parsing and limits) in the one shape, same status everywhere. */
+function fromFastify(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
+	switch (err.code) {
+		case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+			const got = req.headers['content-type'];
+			return new ApiError(
+				415,
+				'UNSUPPORTED_MEDIA_TYPE',
+				`Content-Type: expected application/json, got ${got ? JSON.stringify(got) : 'none'}`
+			);
+		}
+		case 'FST_ERR_CTP_BODY_TOO_LARGE':
+			return new ApiError(
+				413,
+				'PAYLOAD_TOO_LARGE',
+				`body: larger than the limit of ${bodyLimit} bytes`
+			);
+		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+			return new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
+		case 'FST_ERR_CTP_INVALID_JSON_BODY':
+			return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
+	}
+	if (err instanceof SyntaxError || err.name === 'SyntaxError') {
+		return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
+	}
+	const status = err.statusCode ?? 500;
+	if (status >= 400 && status < 500) return new ApiError(status, 'BAD_REQUEST', err.message);
+	return new ApiError(
+		500,
+		'INTERNAL_ERROR',
+		'Internal error: the request changed nothing; try again'
+	);
+}
+
+export function createErrorHandler(bodyLimit: number) {
+	return function integratorErrorHandler(
+		err: FastifyError,
+		req: FastifyRequest,
+		reply: FastifyReply
+	) {
+		const api = err instanceof ApiError ? err : fromFastify(err, req, bodyLimit);
+		if (api.statusCode >= 500) req.log.error({ err }, 'integrator API request failed');
+		else req.log.debug({ status: api.statusCode, code: api.code }, api.message);
+		return reply.code(api.statusCode).send(api.body());
+	};
+}

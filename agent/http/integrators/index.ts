@@ -1,0 +1,56 @@
+/**
+ * The HTTP integrator API of the contract (sections 4.1-4.3, 5, 7) as one Fastify plugin: order
+ * routes, information routes, 405 answers, the OpenAPI document and /docs. Its own error handler
+ * gives every refusal the one shape of errors.ts; it applies to these routes only.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import pkg from '../../../package.json' with { type: 'json' };
+import type { SimConfig } from '../../config.ts';
+import type { Engine } from '../../engine.ts';
+import { registerDocs } from './docs.ts';
+import { createErrorHandler } from './errors.ts';
+import { registerInformationRoutes } from './information.ts';
+import { registerOrderRoutes } from './orders.ts';
+import { METHODS } from './paths.ts';
+import { Tenancy } from './tenancy.ts';
+
+export interface IntegratorApiOptions {
+	engine: Engine;
+	/** The running config: brands, their tokens, locations and screens. */
+	config: SimConfig;
+}
+
+/** Any other method on a known path: 405 with Allow (OPTIONS: 204 with Allow). */
+function registerMethodNotAllowed(app: FastifyInstance): void {
+	for (const [url, methods] of Object.entries(METHODS)) {
+		const allowed = methods.includes('GET') ? [...methods, 'HEAD'] : [...methods];
+		const allow = [...allowed, 'OPTIONS'].join(', ');
+		const message = (method: string) =>
+			`${method} is not allowed on ${url.replace(/:(\w+)/g, '{$1}')}; use ${methods.join(' or ')}`;
+		// Answered in onRequest, before the body is read: a wrong method is the first thing to fix.
+		const refuse = async (req: FastifyRequest, reply: FastifyReply) => {
+			reply.header('allow', allow);
+			if (req.method === 'OPTIONS') return reply.code(204).send();
+			return reply.code(405).send({ code: 'METHOD_NOT_ALLOWED', message: message(req.method) });
+		};
+		const others = app.supportedMethods.filter((m) => !allowed.includes(m));
+		app.route({ method: others, url, onRequest: refuse, handler: refuse });
+	}
+}
+
+export async function registerIntegratorApi(
+	app: FastifyInstance,
+	options: IntegratorApiOptions
+): Promise<void> {
+	const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+	await app.register(async (scope) => {
+		scope.setErrorHandler(createErrorHandler(bodyLimit));
+		// Bodies are JSON only: without this, Fastify would hand text/plain bodies over as strings.
+		scope.removeContentTypeParser('text/plain');
+		const tenancy = new Tenancy(options.config, options.engine);
+		registerOrderRoutes(scope, options.engine, tenancy);
+		registerInformationRoutes(scope, options.engine, tenancy);
+		registerMethodNotAllowed(scope);
+		await registerDocs(scope, pkg.version);
+	});
+}

@@ -1,0 +1,353 @@
+/**
+ * The OpenAPI 3.1 document of the integrator routes. Request bodies are generated from the
+ * same zod schemas that validate them (src/lib/core/schema.ts), so the document cannot drift
+ * from the validation; OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
+ * Built once at start-up.
+ */
+import { z } from 'zod';
+import {
+	CancelOrderSchema,
+	CostsSchema,
+	DeliveryServiceSchema,
+	HttpOrderSchema,
+	ItemGroupSchema,
+	KdsItemSchema,
+	ModifierSchema,
+	PartialOrderSchema
+} from '../../../src/lib/core/schema.ts';
+import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
+import { DELIVERED } from './orders.ts';
+import { openApiPath, PATHS } from './paths.ts';
+
+// Response shapes, for the document only (the routes build these objects directly).
+const DeliveryStatusSchema = z.object({
+	device: z.string().describe('Screen id.'),
+	status: z.string().describe(`Result on that screen: "${DELIVERED}".`),
+	type: z.string().optional().describe('Device type; in the create response only.')
+});
+const OrderResponseSchema = z.object({
+	orderId: z.string().describe('The id of the order in the request.'),
+	deliveryStatuses: z
+		.array(DeliveryStatusSchema)
+		.describe('One entry per screen named in x-device-ids.')
+});
+const ActiveOrdersEntrySchema = z.object({
+	deviceId: z.string(),
+	deviceName: z.string(),
+	orderCount: z.int().describe('Cards on the screen now (active and cancelled).'),
+	orders: z
+		.array(z.object({ orderId: z.string(), orderName: z.string() }))
+		.describe('The cards on the screen, in display order (priority first).')
+});
+const DeviceSchema = z.object({
+	id: z.string(),
+	name: z.string(),
+	type: z.string().describe('e.g. android, ios, firetv, elo-backpack'),
+	version: z.string().describe("The screen's software version."),
+	ipAddress: z.string().describe("Address of the screen's TCP order interface."),
+	tcpPort: z.int().describe('Simulator extension: the TCP order port (a real screen uses 9104).')
+});
+const AddressSchema = z.object({
+	zip: z.string(),
+	city: z.string(),
+	line1: z.string(),
+	line2: z.string().nullable(),
+	state: z.string()
+});
+const LocationSchema = z.object({
+	id: z.string().describe('Use as x-location-id.'),
+	number: z.string(),
+	name: z.string(),
+	address: AddressSchema,
+	timezone: z.string()
+});
+const LocationWithDevicesSchema = LocationSchema.extend({ devices: z.array(DeviceSchema) });
+const FieldErrorSchema = z.object({
+	path: z.string().describe('Field path such as items[1].qty; empty for the body as a whole.'),
+	message: z.string()
+});
+const ErrorSchema = z.object({
+	code: z.string().describe('Stable machine-readable code.'),
+	message: z.string().describe('What was wrong, where, and what would be right.'),
+	errors: z.array(FieldErrorSchema).optional().describe('Each offending field.')
+});
+
+const COMPONENTS: Array<[string, z.ZodType, string]> = [
+	['Order', HttpOrderSchema, 'An order (contract 2.1): body of create and full update.'],
+	[
+		'PartialOrder',
+		PartialOrderSchema,
+		'A partial order (2.7): null or absent leaves a field unchanged.'
+	],
+	['CancelOrder', CancelOrderSchema, 'Cancel order (2.8).'],
+	['KdsItem', KdsItemSchema, 'A menu item (2.2).'],
+	['Modifier', ModifierSchema, 'A modifier (2.3); a plain string is accepted too.'],
+	['ItemGroup', ItemGroupSchema, 'An item group or combo (2.6).'],
+	['Costs', CostsSchema, 'Order costs (2.4).'],
+	['DeliveryService', DeliveryServiceSchema, 'Delivery service (2.5).'],
+	['OrderResponse', OrderResponseSchema, 'Answer to create, update, partial update and cancel.'],
+	['DeliveryStatus', DeliveryStatusSchema, 'Delivery status of one screen (2.10).'],
+	['ActiveOrdersEntry', ActiveOrdersEntrySchema, 'Active orders of one screen (2.9).'],
+	['Device', DeviceSchema, 'A screen (2.12).'],
+	['Address', AddressSchema, 'Location address.'],
+	['Location', LocationSchema, 'A location (2.11).'],
+	['LocationWithDevices', LocationWithDevicesSchema, 'A location with its active screens.'],
+	['FieldError', FieldErrorSchema, 'One offending field.'],
+	['Error', ErrorSchema, 'Every error answer of the integrator API.']
+];
+
+function componentSchemas(): Record<string, unknown> {
+	const registry = z.registry<{ id: string }>();
+	for (const [id, schema] of COMPONENTS) registry.add(schema, { id });
+	const { schemas } = z.toJSONSchema(registry, {
+		target: 'draft-2020-12',
+		io: 'input',
+		unrepresentable: 'any',
+		uri: (id) => `#/components/schemas/${id}`
+	});
+	const out: Record<string, unknown> = {};
+	for (const [id, , description] of COMPONENTS) {
+		const { $schema: _s, $id: _i, ...schema } = schemas[id] as Record<string, unknown>;
+		out[id] = { description, ...schema };
+	}
+	return out;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object, example?: unknown) => ({
+	'application/json': example === undefined ? { schema } : { schema, example }
+});
+const error = (description: string, code: string, message: string) => ({
+	description,
+	content: json(ref('Error'), { code, message })
+});
+
+const RESPONSES = {
+	InvalidRequest: error(
+		'A required header is missing (MISSING_HEADER), or the body is not JSON (INVALID_JSON).',
+		'INVALID_JSON',
+		'body: not valid JSON (Unexpected end of JSON input)'
+	),
+	Unauthorized: error(
+		'x-integration-token is missing or not valid.',
+		'UNAUTHORIZED',
+		'x-integration-token: not a valid integration token'
+	),
+	NotFound: error(
+		'The location is not an active location of the brand (LOCATION_NOT_FOUND), or a screen is not an active screen of it (DEVICE_NOT_FOUND).',
+		'DEVICE_NOT_FOUND',
+		'x-device-ids: "kds-9" is not an active screen of location "loc-1" (see GET /integrators/kds-information/locations/loc-1/devices)'
+	),
+	TooLarge: error(
+		'The body is larger than the limit.',
+		'PAYLOAD_TOO_LARGE',
+		'body: larger than the limit of 1048576 bytes'
+	),
+	UnsupportedMediaType: error(
+		'The body is not sent as application/json.',
+		'UNSUPPORTED_MEDIA_TYPE',
+		'Content-Type: expected application/json, got "text/plain"'
+	),
+	ValidationFailed: {
+		description: 'The body is JSON but breaks the schema; every offending field is named.',
+		content: json(ref('Error'), {
+			code: 'VALIDATION_FAILED',
+			message: 'deliveryService.orderId: required (a string)',
+			errors: [{ path: 'deliveryService.orderId', message: 'required (a string)' }]
+		})
+	}
+};
+
+const ORDER_HEADERS = [
+	{ $ref: '#/components/parameters/LocationId' },
+	{ $ref: '#/components/parameters/DeviceIds' }
+];
+
+function orderWrite(
+	summary: string,
+	body: string,
+	success: Record<string, unknown>,
+	description: string
+) {
+	return {
+		summary,
+		description,
+		tags: ['Orders'],
+		parameters: ORDER_HEADERS,
+		requestBody: { required: true, content: json(ref(body)) },
+		responses: {
+			...success,
+			'400': { $ref: '#/components/responses/InvalidRequest' },
+			'401': { $ref: '#/components/responses/Unauthorized' },
+			'413': { $ref: '#/components/responses/TooLarge' },
+			'415': { $ref: '#/components/responses/UnsupportedMediaType' },
+			'422': { $ref: '#/components/responses/ValidationFailed' }
+		}
+	};
+}
+
+const ORDER_NOT_FOUND = {
+	'404': {
+		description:
+			'No live order with this id on one of the screens (ORDER_DOES_NOT_EXIST; nothing changed on any screen), or a bad location or screen (LOCATION_NOT_FOUND, DEVICE_NOT_FOUND).',
+		content: json(ref('Error'), { code: 'ORDER_DOES_NOT_EXIST', message: NOT_FOUND_MESSAGE })
+	}
+};
+const UPDATED = {
+	'200': { description: 'Applied on every screen named.', content: json(ref('OrderResponse')) }
+};
+
+function information(
+	summary: string,
+	schema: object,
+	more: { parameters?: object[]; responses?: object } = {}
+) {
+	return {
+		get: {
+			summary,
+			tags: ['Information'],
+			...(more.parameters ? { parameters: more.parameters } : {}),
+			responses: {
+				'200': { description: 'OK', content: json({ type: 'array', items: schema }) },
+				'401': { $ref: '#/components/responses/Unauthorized' },
+				...more.responses
+			}
+		}
+	};
+}
+
+/** The whole document; `version` is the simulator's version. */
+export function buildOpenApiDocument(version: string): Record<string, unknown> {
+	return {
+		openapi: '3.1.0',
+		info: {
+			title: 'KDS integrator API (simulator)',
+			version,
+			description:
+				'The HTTP integrator interface of the kitchen display contract, as served by the simulator. ' +
+				'Point {base_url} here. Every error answers {code, message, errors?}. See docs/http-api.md.'
+		},
+		servers: [{ url: '/', description: 'This simulator' }],
+		security: [{ integrationToken: [] }],
+		tags: [{ name: 'Orders' }, { name: 'Information' }],
+		paths: {
+			[openApiPath(PATHS.activeOrders)]: {
+				get: {
+					summary: 'Active orders of the named screens',
+					tags: ['Orders'],
+					parameters: ORDER_HEADERS,
+					responses: {
+						'200': {
+							description: 'One entry per screen named in x-device-ids.',
+							content: json({ type: 'array', items: ref('ActiveOrdersEntry') })
+						},
+						'400': { $ref: '#/components/responses/InvalidRequest' },
+						'401': { $ref: '#/components/responses/Unauthorized' },
+						'404': { $ref: '#/components/responses/NotFound' }
+					}
+				}
+			},
+			[openApiPath(PATHS.orders)]: {
+				post: orderWrite(
+					'Create an order on the named screens',
+					'Order',
+					{
+						'201': {
+							description: 'Shown on every screen named.',
+							content: json(ref('OrderResponse'))
+						},
+						'404': { $ref: '#/components/responses/NotFound' },
+						'409': {
+							description:
+								'A live order (on a screen or on hold) with this id exists at the location; nothing changed.',
+							content: json(ref('Error'), {
+								code: 'DUPLICATE_ORDER_ID',
+								message: DUPLICATE_MESSAGE
+							})
+						}
+					},
+					'The id must be unique at the location. All screens take the order, or none does.'
+				),
+				put: orderWrite(
+					'Replace an order (full update)',
+					'Order',
+					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					'Send every field. Items whose lineId is absent are flagged deleted; new lineIds add items.'
+				)
+			},
+			[openApiPath(PATHS.partial)]: {
+				put: orderWrite(
+					'Change some fields of an order (partial update)',
+					'PartialOrder',
+					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					'Only id is required; a field sent as null or left out is unchanged.'
+				)
+			},
+			[openApiPath(PATHS.cancel)]: {
+				put: orderWrite(
+					'Cancel an order',
+					'CancelOrder',
+					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					'The card shows a red banner. Cancelling an order already cancelled or bumped changes nothing and answers 200.'
+				)
+			},
+			[openApiPath(PATHS.information)]: information(
+				"The brand's active locations with their active screens",
+				ref('LocationWithDevices')
+			),
+			[openApiPath(PATHS.locations)]: information("The brand's active locations", ref('Location')),
+			[openApiPath(PATHS.devices)]: information('Active screens of one location', ref('Device'), {
+				parameters: [
+					{
+						name: 'locationId',
+						in: 'path',
+						required: true,
+						schema: { type: 'string' },
+						example: 'loc-1'
+					}
+				],
+				responses: {
+					'404': {
+						description: 'Not an active location of the brand.',
+						content: json(ref('Error'), {
+							code: 'LOCATION_NOT_FOUND',
+							message:
+								'locationId: "loc-9" is not an active location of this brand (see GET /integrators/kds-information/locations)'
+						})
+					}
+				}
+			})
+		},
+		components: {
+			schemas: componentSchemas(),
+			securitySchemes: {
+				integrationToken: {
+					type: 'apiKey',
+					in: 'header',
+					name: 'x-integration-token',
+					description: 'Identifies the brand. The demo token is kds-demo-token.'
+				}
+			},
+			parameters: {
+				LocationId: {
+					name: 'x-location-id',
+					in: 'header',
+					required: true,
+					description: "One of the brand's active locations.",
+					schema: { type: 'string' },
+					example: 'loc-1'
+				},
+				DeviceIds: {
+					name: 'x-device-ids',
+					in: 'header',
+					required: true,
+					description:
+						'One screen id, several separated by commas, or all (every active screen of the location).',
+					schema: { type: 'string' },
+					example: 'kds-1,kds-2'
+				}
+			},
+			responses: RESPONSES
+		}
+	};
+}

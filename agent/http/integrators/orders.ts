@@ -1,0 +1,168 @@
+/**
+ * The order routes (contract 4.2): create, full update, partial update, cancel and the active
+ * orders of screens. A request is decided on every screen it names before anything changes;
+ * only when every screen accepts are all the changes committed, in one transaction
+ * (Engine.apply). The rules themselves are the shared core's, the same ones TCP runs.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Engine, Screen } from '../../engine.ts';
+import type { ScreenBatch } from '../../store.ts';
+import {
+	CancelOrderSchema,
+	describe,
+	formatErrors,
+	HttpOrderSchema,
+	parseWith,
+	PartialOrderSchema,
+	type OrderCommand
+} from '../../../src/lib/core/schema.ts';
+import { isLive } from '../../../src/lib/core/screen.ts';
+import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
+import { PATHS } from './paths.ts';
+import type { Target, Tenancy } from './tenancy.ts';
+
+/** The delivery status of a screen that took the order. */
+export const DELIVERED = 'SUCCESS';
+
+export interface DeliveryStatus {
+	device: string;
+	status: string;
+	type?: string;
+}
+
+declare module 'fastify' {
+	interface FastifyRequest {
+		/** Set by the order routes' onRequest hook from the three headers. */
+		kdsTarget: Target | null;
+	}
+}
+
+/** Validate a JSON body with one of the core's schemas; 422 naming every offending field. */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+	if (body === undefined)
+		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
+	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+		const message = `expected a JSON object, got ${describe(body)}`;
+		throw validationError([{ path: '', message }], `body: ${message}`);
+	}
+	const parsed = parseWith(schema, body);
+	if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+	return parsed.value;
+}
+
+function targetOf(req: FastifyRequest): Target {
+	// The hook always sets it before the handler runs.
+	return req.kdsTarget as Target;
+}
+
+/**
+ * Wait until everything submitted so far is committed. A refusal or a read that depends on the
+ * current state must not overtake the acknowledgement of the change that made it so.
+ */
+async function settled(engine: Engine): Promise<void> {
+	await engine.apply([]);
+}
+
+/** Decide on every screen, then commit all or, if any screen refuses, nothing (404). */
+async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand): Promise<void> {
+	const at = engine.now();
+	const batches: ScreenBatch[] = [];
+	const missing: string[] = [];
+	for (const screen of screens) {
+		const decision = engine.decide(screen.config.id, command, at);
+		if (decision.ok) batches.push({ screenId: screen.config.id, changes: decision.changes });
+		else missing.push(screen.config.id);
+	}
+	if (missing.length > 0) {
+		// Creates were checked against the whole location before, so only updates get here.
+		await settled(engine);
+		throw new ApiError(
+			404,
+			'ORDER_DOES_NOT_EXIST',
+			NOT_FOUND_MESSAGE,
+			missing.map((device) => ({
+				path: 'id',
+				message: `order ${JSON.stringify(command.order.id)} is not on screen ${device}`
+			}))
+		);
+	}
+	await engine.apply(batches);
+}
+
+function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
+	return screens.map((s) =>
+		withType
+			? { device: s.config.id, status: DELIVERED, type: s.config.type }
+			: { device: s.config.id, status: DELIVERED }
+	);
+}
+
+export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenancy: Tenancy): void {
+	app.decorateRequest('kdsTarget', null);
+	// Headers are checked before the body is read, so a stranger learns nothing from body errors.
+	const onRequest = async (req: FastifyRequest) => {
+		req.kdsTarget = tenancy.target(req.headers);
+	};
+
+	app.get(PATHS.activeOrders, { onRequest }, async (req) => {
+		await settled(engine);
+		return targetOf(req).screens.map((screen) => {
+			const queue = engine.queue(screen.config.id);
+			return {
+				deviceId: screen.config.id,
+				deviceName: screen.config.name,
+				orderCount: queue.length,
+				orders: queue.map((r) => ({ orderId: r.context.id, orderName: r.context.fields.name }))
+			};
+		});
+	});
+
+	app.post(PATHS.orders, { onRequest }, async (req, reply) => {
+		const target = targetOf(req);
+		const order = parseBody(HttpOrderSchema, req.body);
+		// Unique per location: a live order (on screen or on hold) on any of its screens blocks it.
+		const holders = target.location.screens.filter((s) => {
+			const record = s.state.orders.get(order.id);
+			return record !== undefined && isLive(record);
+		});
+		if (holders.length > 0) {
+			await settled(engine);
+			throw new ApiError(
+				409,
+				'DUPLICATE_ORDER_ID',
+				DUPLICATE_MESSAGE,
+				holders.map((s) => ({
+					path: 'id',
+					message: `order ${JSON.stringify(order.id)} is already on screen ${s.config.id} (on the screen or on hold)`
+				}))
+			);
+		}
+		await applyAll(engine, target.screens, { command: 'create-order', order });
+		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
+		return reply
+			.code(201)
+			.send({ orderId: order.id, deliveryStatuses: statuses(target.screens, true) });
+	});
+
+	app.put(PATHS.orders, { onRequest }, async (req) => {
+		const target = targetOf(req);
+		const order = parseBody(HttpOrderSchema, req.body);
+		await applyAll(engine, target.screens, { command: 'update-order', order });
+		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+	});
+
+	app.put(PATHS.partial, { onRequest }, async (req) => {
+		const target = targetOf(req);
+		const order = parseBody(PartialOrderSchema, req.body);
+		await applyAll(engine, target.screens, { command: 'partial-update-order', order });
+		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+	});
+
+	app.put(PATHS.cancel, { onRequest }, async (req) => {
+		const target = targetOf(req);
+		const order = parseBody(CancelOrderSchema, req.body);
+		await applyAll(engine, target.screens, { command: 'cancel-order', order });
+		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+	});
+}

@@ -1,0 +1,325 @@
+/**
+ * HTTP benchmark (issue 4): the integrator API under 50 concurrent connections, for create
+ * (POST /integrators/kds-orders, one screen, a valid 10-item order, a new id per request) and
+ * partial update (PUT /integrators/kds-orders/partial), against a bare node:http server that
+ * answers 201 with a fixed body, measured in the same run with the same requests. The figure
+ * that counts is the ratio. A read (GET /integrators/kds-orders/active, 20 orders on the
+ * screen) is measured too: it shows what the HTTP layer costs without the order core and store.
+ *
+ * Both servers run in their own processes (autocannon, in this one, would otherwise take CPU
+ * from them): the agent as `npm start` runs it, the production bundle dist/agent.js, with its
+ * durable SQLite store (WAL, synchronous=NORMAL) in a temporary directory.
+ *
+ * Run: npx tsx bench/http.bench.ts   (last line: the results as JSON)
+ * Env: KDS_BENCH_SECONDS (default 5); KDS_BENCH_NODE_ARGS (V8 flags for the agent, default none,
+ *      as npm start); KDS_BENCH_SOURCE=1 (run agent/main.ts through tsx instead of the bundle).
+ */
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fmt, ROOT } from './lib.ts';
+
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
+const WARMUP_SECONDS = 1;
+const TOKEN = 'kds-demo-token';
+const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const FROM_SOURCE = process.env.KDS_BENCH_SOURCE === '1';
+
+// autocannon ships no types; this is the part used here.
+interface CannonRequest {
+	method?: string;
+	path?: string;
+	headers?: Record<string, string>;
+	body?: string;
+	setupRequest?: (req: CannonRequest) => CannonRequest;
+}
+interface CannonResult {
+	requests: { average: number; total: number };
+	latency: { p50: number; p99: number };
+	non2xx: number;
+	errors: number;
+	timeouts: number;
+	statusCodeStats: Record<string, { count: number }>;
+}
+type Autocannon = (options: {
+	url: string;
+	connections: number;
+	duration: number;
+	requests: CannonRequest[];
+}) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const BARE_SERVER = `
+const body = JSON.stringify({ orderId: 'x', deliveryStatuses: [{ device: 'kds-1', status: 'SUCCESS', type: 'android' }] });
+const server = require('node:http').createServer((req, res) => {
+	req.resume();
+	req.on('end', () => {
+		res.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+		res.end(body);
+	});
+});
+server.keepAliveTimeout = 72000;
+server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + server.address().port + '\\n'));
+`;
+
+/** Start a child and resolve with the first URL it prints. */
+function startChild(
+	args: string[],
+	pattern: RegExp
+): Promise<{ child: ChildProcess; url: string }> {
+	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	let out = '';
+	return new Promise((resolve, reject) => {
+		const fail = (why: string) => reject(new Error(`${args.join(' ')} ${why}:\n${out}`));
+		child.stdout!.on('data', (d) => {
+			out += d;
+			const match = pattern.exec(out);
+			if (match) resolve({ child, url: match[1].replace(/\/$/, '') });
+		});
+		child.stderr!.on('data', (d) => (out += d));
+		child.once('exit', (code) => fail(`exited with ${code}`));
+		setTimeout(() => fail('did not start within 20 s'), 20_000).unref();
+	});
+}
+
+function stop(child: ChildProcess): Promise<void> {
+	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+	return new Promise((resolve) => {
+		child.removeAllListeners('exit');
+		child.once('exit', () => resolve());
+		child.kill('SIGTERM');
+	});
+}
+
+const ORDER_HEADERS = {
+	'content-type': 'application/json',
+	'x-integration-token': TOKEN,
+	'x-location-id': 'loc-1',
+	'x-device-ids': 'kds-1'
+};
+/** Reads go to the other screen, which holds a realistic 20 orders (kds-1 gets thousands). */
+const READ_HEADERS = { ...ORDER_HEADERS, 'x-device-ids': 'kds-2' };
+
+/** A valid 10-item order; the id is spliced in per request without re-serialising. */
+let created = 0;
+function createRequests(): CannonRequest[] {
+	const [head, tail] = JSON.stringify({
+		id: '\u0000',
+		name: 'Bench Guest',
+		time: '2026-11-22T18:00:00Z',
+		mode: 'ToGo',
+		phoneNumber: '+14155550123',
+		items: Array.from({ length: 10 }, (_, i) => ({
+			lineId: String(i + 1),
+			name: `Item ${i + 1}`,
+			qty: 1 + (i % 3),
+			price: '$4.50',
+			mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
+		})),
+		costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
+	}).split('\\u0000');
+	return [
+		{
+			method: 'POST',
+			path: '/integrators/kds-orders',
+			headers: ORDER_HEADERS,
+			setupRequest: (req) => ({ ...req, body: `${head}B${process.pid}-${++created}${tail}` })
+		}
+	];
+}
+
+/** Partial updates spread over `ids` existing orders. */
+function partialRequests(ids: string[]): CannonRequest[] {
+	let n = 0;
+	return [
+		{
+			method: 'PUT',
+			path: '/integrators/kds-orders/partial',
+			headers: ORDER_HEADERS,
+			setupRequest: (req) => {
+				n += 1;
+				const body = {
+					id: ids[n % ids.length],
+					priority: n % 2 === 0,
+					specialInstructions: `note ${n}`
+				};
+				return { ...req, body: JSON.stringify(body) };
+			}
+		}
+	];
+}
+
+function activeRequests(): CannonRequest[] {
+	return [{ method: 'GET', path: '/integrators/kds-orders/active', headers: READ_HEADERS }];
+}
+
+interface Row {
+	perSecond: number;
+	p50: number;
+	p99: number;
+	requests: number;
+	failed: number;
+}
+
+async function run(url: string, requests: CannonRequest[], seconds: number): Promise<CannonResult> {
+	return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+}
+
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
+}
+
+function summarise(rounds: CannonResult[]): Row {
+	const requests = rounds.reduce((sum, r) => sum + r.requests.total, 0);
+	return {
+		perSecond: requests / rounds.length,
+		p50: median(rounds.map((r) => r.latency.p50)),
+		p99: median(rounds.map((r) => r.latency.p99)),
+		requests,
+		failed: rounds.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0)
+	};
+}
+
+/**
+ * Agent and bare server in alternating one-second rounds, so that load from anything else on
+ * the machine falls on both alike; throughput is over all rounds, p50/p99 the median round's.
+ */
+async function compare(
+	agentUrl: string,
+	bareUrl: string,
+	requests: () => CannonRequest[]
+): Promise<[Row, Row]> {
+	await run(agentUrl, requests(), WARMUP_SECONDS);
+	await run(bareUrl, requests(), WARMUP_SECONDS);
+	const agent: CannonResult[] = [];
+	const bare: CannonResult[] = [];
+	for (let round = 0; round < SECONDS; round++) {
+		agent.push(await run(agentUrl, requests(), 1));
+		bare.push(await run(bareUrl, requests(), 1));
+	}
+	return [summarise(agent), summarise(bare)];
+}
+
+async function seedOrders(
+	url: string,
+	headers: Record<string, string>,
+	prefix: string,
+	count: number
+): Promise<string[]> {
+	const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+	for (const id of ids) {
+		const res = await fetch(`${url}/integrators/kds-orders`, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify({
+				id,
+				name: 'Partial Guest',
+				time: '2026-11-22T18:00:00Z',
+				mode: 'ToGo',
+				items: Array.from({ length: 10 }, (_, i) => ({
+					lineId: String(i + 1),
+					name: `Item ${i + 1}`,
+					qty: 1,
+					mods: []
+				}))
+			})
+		});
+		if (res.status !== 201) throw new Error(`seeding ${id}: ${res.status} ${await res.text()}`);
+	}
+	return ids;
+}
+
+export interface HttpBenchResult {
+	lines: string[];
+	json: Record<string, unknown>;
+}
+
+export async function runHttpBench(): Promise<HttpBenchResult> {
+	if (!FROM_SOURCE) execSync('npm run --silent build:agent', { cwd: ROOT, stdio: 'inherit' });
+	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-http-'));
+	const children: ChildProcess[] = [];
+	try {
+		const bare = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
+		children.push(bare.child);
+		const entry = FROM_SOURCE
+			? ['--import', 'tsx', 'agent/main.ts']
+			: [...AGENT_NODE_ARGS, 'dist/agent.js'];
+		const agent = await startChild(
+			[
+				...entry,
+				'--data-dir',
+				dataDir,
+				'--http-port',
+				'0',
+				'--tcp-port',
+				'0',
+				'--log-level',
+				'warn'
+			],
+			/UI and HTTP API\s+(\S+)\n/
+		);
+		children.push(agent.child);
+
+		const [agentCreate, bareCreate] = await compare(agent.url, bare.url, createRequests);
+		const ids = await seedOrders(agent.url, ORDER_HEADERS, 'PARTIAL', 200);
+		const [agentPartial, barePartial] = await compare(agent.url, bare.url, () =>
+			partialRequests(ids)
+		);
+		await seedOrders(agent.url, READ_HEADERS, 'READ', 20);
+		const [agentActive, bareActive] = await compare(agent.url, bare.url, activeRequests);
+
+		const how = FROM_SOURCE
+			? 'agent/main.ts through tsx'
+			: `dist/agent.js with ${AGENT_NODE_ARGS.join(' ') || 'no V8 flags'}`;
+		const row = (name: string, a: Row, b: Row) =>
+			`${name.padEnd(32)} ${fmt(a.perSecond).padStart(7)}  ${fmt(a.p99, 1).padStart(6)}  ${fmt(b.perSecond).padStart(7)}  ${fmt(b.p99, 1).padStart(6)}  ${fmt((a.perSecond / b.perSecond) * 100).padStart(4)}%` +
+			(a.failed ? `   (${a.failed} agent requests failed!)` : '');
+		const lines = [
+			`HTTP integrator API, ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds each, agent and bare alternating (after ${WARMUP_SECONDS} s warm-up); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
+			`agent: child process, ${how}; durable SQLite store (WAL, synchronous=NORMAL) in a temp dir`,
+			`bare: node:http in a child process, 201 with a fixed body`,
+			'',
+			`${'scenario'.padEnd(32)} ${'agent/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'bare/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ratio`,
+			row('POST kds-orders (10 items)', agentCreate, bareCreate),
+			row('PUT kds-orders/partial', agentPartial, barePartial),
+			row('GET kds-orders/active (read)', agentActive, bareActive),
+			'',
+			'target: ratio >= 40% for create and partial update'
+		];
+		const json = {
+			bench: 'http',
+			agent: FROM_SOURCE ? 'source' : 'bundle',
+			connections: CONNECTIONS,
+			seconds: SECONDS,
+			create: {
+				agent: agentCreate,
+				bare: bareCreate,
+				ratio: agentCreate.perSecond / bareCreate.perSecond
+			},
+			partial: {
+				agent: agentPartial,
+				bare: barePartial,
+				ratio: agentPartial.perSecond / barePartial.perSecond
+			},
+			active: {
+				agent: agentActive,
+				bare: bareActive,
+				ratio: agentActive.perSecond / bareActive.perSecond
+			}
+		};
+		return { lines, json };
+	} finally {
+		await Promise.all(children.map(stop));
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const { lines, json } = await runHttpBench();
+	console.log(lines.join('\n'));
+	console.log(JSON.stringify(json));
+}

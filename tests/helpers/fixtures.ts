@@ -1,0 +1,189 @@
+/**
+ * Playwright fixtures and helpers for testing what a kitchen screen shows. Meant for the
+ * simulator's own suite and for integrators' suites: drive a POS through the real TCP or HTTP
+ * interface, then look at the screen the way a cook would.
+ *
+ *   import { test, expect, screenPage, card, item } from '../helpers/fixtures.ts';
+ *
+ *   test('a new order shows', async ({ page, simulator }) => {
+ *     await screenPage(page, simulator, 'kds-1');
+ *     await simulator.sendTcp('kds-1', { command: 'create-order', order: { ... } });
+ *     await expect(item(card(page, 'Maria'), 'Cheeseburger')).toBeVisible();
+ *   });
+ */
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import { sendTcp } from './tcp.ts';
+
+export { expect };
+
+/** A running agent plus shortcuts to talk to its screens. */
+export interface Simulator extends RunningAgent {
+	/** Send one TCP message (object or raw text) to a screen; resolves with the reply. */
+	sendTcp(screenId: string, payload: string | object): Promise<string>;
+	/** The URL of a screen's page; `kiosk` adds ?kiosk. */
+	screenUrl(screenId: string, options?: { kiosk?: boolean }): string;
+}
+
+/** Start an agent with test defaults (in memory, OS-chosen ports) and the Simulator shortcuts. */
+export async function startSimulator(options: AgentOptions = {}): Promise<Simulator> {
+	const agent = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, ...options });
+	return withShortcuts(agent);
+}
+
+export function withShortcuts(agent: RunningAgent): Simulator {
+	return Object.assign(agent, {
+		sendTcp(screenId: string, payload: string | object) {
+			const screen = agent.screens.find((s) => s.id === screenId);
+			if (!screen)
+				throw new Error(
+					`No screen ${screenId}; screens: ${agent.screens.map((s) => s.id).join(', ')}`
+				);
+			return sendTcp(screen.tcp.host, screen.tcp.port, payload);
+		},
+		screenUrl(screenId: string, options: { kiosk?: boolean } = {}) {
+			return `${agent.httpUrl}/screens/${encodeURIComponent(screenId)}${options.kiosk ? '?kiosk' : ''}`;
+		}
+	});
+}
+
+/** `simulator`: a fresh agent per test (memory store, OS-chosen ports), closed after it. */
+export const test = base.extend<{ simulator: Simulator }>({
+	// eslint-disable-next-line no-empty-pattern
+	simulator: async ({}, use) => {
+		const simulator = await startSimulator();
+		try {
+			await use(simulator);
+		} finally {
+			await simulator.close();
+		}
+	}
+});
+
+/** Open a screen's page and wait until it is connected to the agent. */
+export async function screenPage(
+	page: Page,
+	simulator: Pick<Simulator, 'screenUrl'>,
+	screenId: string,
+	options: { kiosk?: boolean } = {}
+): Promise<Page> {
+	await page.goto(simulator.screenUrl(screenId, options));
+	await expectConnection(page, 'Connected');
+	return page;
+}
+
+/** The connection indicator says `state`: Connected, Connecting, Reconnecting or Offline. */
+export async function expectConnection(page: Page, state: string, timeout?: number): Promise<void> {
+	await expect(page.getByRole('status', { name: `Connection: ${state}` })).toBeVisible({ timeout });
+}
+
+export function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The card of an order by its display name (name, then ` #checkNumber`, then ` · originSource`).
+ * Matches names that start with `orderName`, so `card(page, 'Table 12')` finds `Table 12 #88`.
+ */
+export function card(page: Page | Locator, orderName: string): Locator {
+	return page.getByRole('article', { name: new RegExp(`^${escapeRegExp(orderName)}`) });
+}
+
+/** Every card on the screen. */
+export function cards(page: Page | Locator): Locator {
+	return page.getByRole('article');
+}
+
+/** The display names of the cards, in queue order (including cards on other pages). */
+export async function cardTitles(page: Page): Promise<string[]> {
+	const titles = await cards(page).getByRole('heading', { level: 2 }).allTextContents();
+	return titles.map((t) => t.trim());
+}
+
+/**
+ * An item line of a card whose name contains `itemName`. Accessible names read
+ * `2 × Ribeye (Medium rare, 2 × Peppercorn sauce)`, and `Deleted: …` for removed items.
+ */
+export function item(cardLocator: Locator, itemName: string): Locator {
+	return cardLocator.getByRole('listitem', { name: new RegExp(escapeRegExp(itemName)) });
+}
+
+/** A live (not deleted) item line. */
+export function liveItem(cardLocator: Locator, itemName: string): Locator {
+	return cardLocator.getByRole('listitem', {
+		name: new RegExp(`^\\d+ × ${escapeRegExp(itemName)}`)
+	});
+}
+
+/** An itemGroup box, by the group name. */
+export function itemGroup(cardLocator: Locator, groupName: string): Locator {
+	return cardLocator.getByRole('group', { name: groupName, exact: true });
+}
+
+/** A course section by its label: `Course 2`, or with status `Course 2 — hold`. */
+export function course(cardLocator: Locator, label: string): Locator {
+	return cardLocator.getByRole('group', { name: new RegExp(`^${escapeRegExp(label)}`) });
+}
+
+/** A badge on a card: Priority, Loyalty member, Recalled, Cancelled. */
+export function badge(cardLocator: Locator, label: string): Locator {
+	return cardLocator.getByLabel(label, { exact: true });
+}
+
+/** The item is still on the card, flagged deleted and drawn struck through. */
+export async function expectItemStruckThrough(
+	cardLocator: Locator,
+	itemName: string
+): Promise<void> {
+	const line = cardLocator.getByRole('listitem', {
+		name: new RegExp(`^Deleted: \\d+ × ${escapeRegExp(itemName)}`)
+	});
+	await expect(line).toBeVisible();
+	const struck = line.locator('del').first();
+	await expect(struck).toHaveText(itemName);
+	await expect(struck).toHaveCSS('text-decoration-line', /line-through/);
+}
+
+/** The item is shown and highlighted as added (`New`) or changed (`Changed`) by an update. */
+export async function expectItemHighlighted(
+	cardLocator: Locator,
+	itemName: string,
+	change: 'New' | 'Changed'
+): Promise<void> {
+	const line = liveItem(cardLocator, itemName);
+	await expect(line).toBeVisible();
+	await expect(line).toContainText(change);
+}
+
+/** Parse `rgb(r, g, b)` / `rgba(r, g, b, a)`. */
+export function parseRgb(css: string): [number, number, number] {
+	const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(css);
+	if (!m) throw new Error(`not an rgb colour: ${css}`);
+	return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+
+/** Red dominates: r well above g and b. */
+export function isReddish(css: string): boolean {
+	const [r, g, b] = parseRgb(css);
+	return r >= 50 && r > 2 * g && r > 2 * b;
+}
+
+/** The card reads as cancelled: the "Cancelled" banner, a red background and a red border. */
+export async function expectCancelledLook(cardLocator: Locator): Promise<void> {
+	await expect(badge(cardLocator, 'Cancelled')).toHaveText(/cancelled/i);
+	const colours = await cardLocator.evaluate((el) => {
+		const style = getComputedStyle(el);
+		return { background: style.backgroundColor, border: style.borderTopColor };
+	});
+	expect(isReddish(colours.background), `background ${colours.background} is red`).toBe(true);
+	expect(isReddish(colours.border), `border ${colours.border} is red`).toBe(true);
+}
+
+/** The element is drawn in one piece: not broken across columns or pages. */
+export async function expectInOnePiece(locator: Locator): Promise<void> {
+	await expect
+		.poll(() => locator.evaluate((el) => el.getClientRects().length), {
+			message: 'element is drawn in one fragment'
+		})
+		.toBe(1);
+}

@@ -1,0 +1,117 @@
+/**
+ * The OpenAPI 3.1 document at /openapi.json (validated against the official schema) and the
+ * readable reference at /docs, served from the installed swagger-ui-dist, no CDN.
+ */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import {
+	CancelOrderSchema,
+	HttpOrderSchema,
+	PartialOrderSchema
+} from '../../src/lib/core/schema.ts';
+
+let agent: RunningAgent;
+interface Schema {
+	properties: Record<string, { items?: unknown }>;
+	required: string[];
+}
+interface Document {
+	paths: Record<
+		string,
+		Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+	>;
+	components: { schemas: Record<string, Schema>; securitySchemes: Record<string, unknown> };
+}
+
+let doc: Document;
+
+beforeAll(async () => {
+	agent = await startAgent({
+		memory: true,
+		httpPort: 0,
+		tcpPort: 0,
+		uiDir: null,
+		logLevel: 'silent'
+	});
+	doc = await (await fetch(`${agent.httpUrl}/openapi.json`)).json();
+});
+afterAll(() => agent.close());
+
+describe('/openapi.json', () => {
+	it('is a valid OpenAPI 3.1 document', async () => {
+		const validator = new Validator();
+		const result = await validator.validate(doc as unknown as Record<string, unknown>);
+		expect(result.errors).toBeUndefined();
+		expect(result.valid).toBe(true);
+		expect(validator.version).toBe('3.1');
+	});
+
+	it('documents every integrator route of the contract, with the methods it answers', () => {
+		const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+			Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)
+		);
+		expect(operations.sort()).toEqual(
+			[
+				'GET /integrators/kds-orders/active',
+				'POST /integrators/kds-orders',
+				'PUT /integrators/kds-orders',
+				'PUT /integrators/kds-orders/partial',
+				'PUT /integrators/kds-orders/cancel',
+				'GET /integrators/kds-information',
+				'GET /integrators/kds-information/locations',
+				'GET /integrators/kds-information/locations/{locationId}/devices'
+			].sort()
+		);
+		expect(doc.components.securitySchemes.integrationToken).toMatchObject({
+			type: 'apiKey',
+			in: 'header',
+			name: 'x-integration-token'
+		});
+	});
+
+	it('describes the request bodies with the schemas that validate them', () => {
+		const schemas = doc.components.schemas;
+		for (const [name, schema] of [
+			['Order', HttpOrderSchema],
+			['PartialOrder', PartialOrderSchema],
+			['CancelOrder', CancelOrderSchema]
+		] as const) {
+			expect(Object.keys(schemas[name].properties).sort()).toEqual(
+				Object.keys(schema.shape).sort()
+			);
+		}
+		expect(schemas.Order.required.sort()).toEqual(['id', 'items', 'mode', 'name', 'time']);
+		expect(schemas.PartialOrder.required).toEqual(['id']);
+		expect(schemas.Order.properties.items.items).toEqual({ $ref: '#/components/schemas/KdsItem' });
+		expect(schemas.KdsItem.required.sort()).toEqual(['lineId', 'mods', 'name', 'qty']);
+		expect(
+			doc.paths['/integrators/kds-orders'].post.requestBody?.content['application/json'].schema
+		).toEqual({
+			$ref: '#/components/schemas/Order'
+		});
+	});
+});
+
+describe('/docs', () => {
+	it('serves a Swagger UI page that loads only local assets and this document', async () => {
+		const res = await fetch(`${agent.httpUrl}/docs`);
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+		const html = await res.text();
+		expect(html).not.toMatch(/https?:\/\//);
+		const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+		expect(assets).toContain('/docs/swagger-ui-bundle.js');
+		for (const asset of assets) {
+			const got = await fetch(`${agent.httpUrl}${asset}`);
+			expect([asset, got.status]).toEqual([asset, 200]);
+			await got.arrayBuffer();
+		}
+		const init = await (await fetch(`${agent.httpUrl}/docs/init.js`)).text();
+		expect(init).toContain("url: '/openapi.json'");
+	});
+
+	it('serves nothing else from the package directory', async () => {
+		expect((await fetch(`${agent.httpUrl}/docs/package.json`)).status).toBe(404);
+	});
+});
