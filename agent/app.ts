@@ -16,11 +16,11 @@ import { Engine } from './engine.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
 import { attachRelay, type Relay } from './relay.ts';
+import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
-export const DEFAULT_DATA_DIR = 'data';
 
 export interface AgentOptions {
 	/** A config object (validated here); default: the embedded defaults. */

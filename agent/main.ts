@@ -1,97 +1,10 @@
 /**
  * The simulator's command line: `npm start` (or `npx tsx agent/main.ts`). See --help.
  */
-import { parseArgs } from 'node:util';
-import { startAgent, DEFAULT_DATA_DIR } from './app.ts';
-import { ConfigError, DEFAULT_HTTP_PORT, loadConfigFile } from './config.ts';
-import { LOG_LEVELS, createLogger, type LogLevel } from './log.ts';
-
-const HELP = `kds-sim: a kitchen screen simulator for the KDS integrator interface
-
-Usage: npm start -- [options]      (or: npx tsx agent/main.ts [options])
-
-Options (each also settable by the environment variable shown):
-  --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)
-  --data-dir <dir>      KDS_DATA_DIR     where orders are stored (default: ./${DEFAULT_DATA_DIR})
-  --memory              KDS_MEMORY=1     keep orders in memory only; nothing is written to disk
-  --sync <mode>         KDS_SYNC         normal (survives kill -9; default) or full (also power loss)
-  --host <addr>         KDS_HOST         HTTP listen address (default 127.0.0.1; 0.0.0.0 for the LAN)
-  --http-port <port>    KDS_HTTP_PORT    HTTP port for the UI and APIs (default ${DEFAULT_HTTP_PORT}; 0 = any free port)
-  --tcp-host <addr>     KDS_TCP_HOST     TCP listen address of every screen (default: per screen, 127.0.0.1)
-  --tcp-port <port>     KDS_TCP_PORT     TCP port of the first screen; the next screens count up (0 = any free)
-  --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
-  -h, --help            this text
-`;
-
-class UsageError extends Error {}
-
-function invalid(name: string, env: string, value: string, expected: string): never {
-	throw new UsageError(`Invalid value for ${name} (${env}): "${value}" (expected ${expected})`);
-}
-
-function portSetting(name: string, env: string, value: string | undefined): number | undefined {
-	if (value === undefined) return undefined;
-	if (!/^\d+$/.test(value) || Number(value) > 65535) invalid(name, env, value, 'a port number 0-65535');
-	return Number(value);
-}
-
-function hostSetting(name: string, env: string, value: string | undefined): string | undefined {
-	if (value === undefined) return undefined;
-	const ok = /^(\d{1,3}\.){3}\d{1,3}$/.test(value) || value.includes(':') || /^[a-z0-9.-]+$/i.test(value);
-	if (!ok || value === '') invalid(name, env, value, 'an IP address or host name');
-	return value;
-}
-
-export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
-	let parsed;
-	try {
-		parsed = parseArgs({
-			args: argv,
-			options: {
-				config: { type: 'string' },
-				'data-dir': { type: 'string' },
-				memory: { type: 'boolean' },
-				sync: { type: 'string' },
-				host: { type: 'string' },
-				'http-port': { type: 'string' },
-				'tcp-host': { type: 'string' },
-				'tcp-port': { type: 'string' },
-				'log-level': { type: 'string' },
-				help: { type: 'boolean', short: 'h' }
-			},
-			strict: true,
-			allowPositionals: false
-		}).values;
-	} catch (err) {
-		throw new UsageError(`${(err as Error).message}. See --help.`);
-	}
-	const pick = (flag: keyof typeof parsed, name: string) => {
-		const v = parsed[flag];
-		return typeof v === 'string' ? v : env[name] !== undefined && env[name] !== '' ? env[name] : undefined;
-	};
-	const sync = pick('sync', 'KDS_SYNC');
-	if (sync !== undefined && sync !== 'normal' && sync !== 'full') invalid('--sync', 'KDS_SYNC', sync, 'normal or full');
-	const logLevel = pick('log-level', 'KDS_LOG_LEVEL');
-	if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-		invalid('--log-level', 'KDS_LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
-	}
-	const memoryEnv = env.KDS_MEMORY;
-	if (memoryEnv !== undefined && memoryEnv !== '' && !['0', '1', 'true', 'false'].includes(memoryEnv)) {
-		invalid('--memory', 'KDS_MEMORY', memoryEnv, '1 or 0');
-	}
-	return {
-		help: parsed.help === true,
-		configPath: pick('config', 'KDS_CONFIG'),
-		dataDir: pick('data-dir', 'KDS_DATA_DIR'),
-		memory: parsed.memory === true || memoryEnv === '1' || memoryEnv === 'true',
-		sync: sync as 'normal' | 'full' | undefined,
-		httpHost: hostSetting('--host', 'KDS_HOST', pick('host', 'KDS_HOST')),
-		httpPort: portSetting('--http-port', 'KDS_HTTP_PORT', pick('http-port', 'KDS_HTTP_PORT')),
-		tcpHost: hostSetting('--tcp-host', 'KDS_TCP_HOST', pick('tcp-host', 'KDS_TCP_HOST')),
-		tcpPort: portSetting('--tcp-port', 'KDS_TCP_PORT', pick('tcp-port', 'KDS_TCP_PORT')),
-		logLevel: (logLevel ?? 'info') as LogLevel
-	};
-}
+import { startAgent } from './app.ts';
+import { ConfigError, loadConfigFile } from './config.ts';
+import { createLogger } from './log.ts';
+import { DEFAULT_DATA_DIR, HELP, readSettings, UsageError } from './settings.ts';
 
 async function main() {
 	const settings = readSettings(process.argv.slice(2), process.env);
