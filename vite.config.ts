@@ -16,7 +16,12 @@ export default defineConfig({
 		}
 	},
 	test: {
-		include: ['src/**/*.spec.ts', 'agent/**/*.spec.ts', 'tests/unit/**/*.spec.ts', 'tests/integration/**/*.spec.ts'],
+		include: [
+			'src/**/*.spec.ts',
+			'agent/**/*.spec.ts',
+			'tests/unit/**/*.spec.ts',
+			'tests/integration/**/*.spec.ts'
+		],
 		expect: { requireAssertions: true },
 		testTimeout: 20_000,
 		hookTimeout: 20_000

@@ -67,11 +67,16 @@ export interface RunningAgent {
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
 	const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
 	const config = withTcpOverrides(
-		options.config === undefined ? parseConfig(DEFAULT_CONFIG, 'embedded defaults') : parseConfig(options.config),
+		options.config === undefined
+			? parseConfig(DEFAULT_CONFIG, 'embedded defaults')
+			: parseConfig(options.config),
 		options.tcpHost,
 		options.tcpPort
 	);
-	const store = new Store({ dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR), sync: options.sync });
+	const store = new Store({
+		dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR),
+		sync: options.sync
+	});
 	const engine = new Engine({ config, store, logger, now: options.now });
 
 	const tcpServers: TcpScreenServer[] = [];
@@ -97,14 +102,24 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		http = await createHttpServer({
 			engine,
 			logger,
-			plugins: [async (app) => (await import('./http/integrators/index.ts')).registerIntegratorApi(app, { engine, config })],
+			plugins: [
+				async (app) =>
+					(await import('./http/integrators/index.ts')).registerIntegratorApi(app, {
+						engine,
+						config
+					})
+			],
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
 		});
 		relay = attachRelay(http.server, engine, logger);
 		const host = options.httpHost ?? '127.0.0.1';
-		await http.listen({ host, port: options.httpPort ?? DEFAULT_HTTP_PORT }).catch((err: NodeJS.ErrnoException) => {
-			throw new Error(`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`);
-		});
+		await http
+			.listen({ host, port: options.httpPort ?? DEFAULT_HTTP_PORT })
+			.catch((err: NodeJS.ErrnoException) => {
+				throw new Error(
+					`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`
+				);
+			});
 	} catch (err) {
 		relay?.close();
 		await http?.close();
@@ -115,7 +130,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 
 	const address = http.server.address();
 	const port = typeof address === 'object' && address ? address.port : 0;
-	const hostForUrl = (options.httpHost ?? '127.0.0.1').includes(':') ? `[${options.httpHost}]` : (options.httpHost ?? '127.0.0.1');
+	const hostForUrl = (options.httpHost ?? '127.0.0.1').includes(':')
+		? `[${options.httpHost}]`
+		: (options.httpHost ?? '127.0.0.1');
 	const finalRelay = relay;
 	const finalHttp = http;
 	let closed: Promise<void> | undefined;
@@ -125,7 +142,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		config,
 		screens: [...engine.screens.values()]
 			.filter((s) => !s.config.deleted)
-			.map((s) => ({ id: s.config.id, name: s.config.name, locationId: s.location.id, tcp: engine.tcpEndpoint(s.config.id) })),
+			.map((s) => ({
+				id: s.config.id,
+				name: s.config.name,
+				locationId: s.location.id,
+				tcp: engine.tcpEndpoint(s.config.id)
+			})),
 		engine,
 		http: finalHttp,
 		relay: finalRelay,

@@ -19,7 +19,9 @@ describe('config', () => {
 	});
 
 	it('names the setting, the value and what is expected', () => {
-		const bad = structuredClone(DEFAULT_CONFIG) as { brands: Array<{ locations: Array<{ screens: Array<{ tcp: { port: unknown } }> }> }> };
+		const bad = structuredClone(DEFAULT_CONFIG) as {
+			brands: Array<{ locations: Array<{ screens: Array<{ tcp: { port: unknown } }> }> }>;
+		};
 		bad.brands[0].locations[0].screens[1].tcp.port = 'x';
 		expect(() => parseConfig(bad, 'config file kds.json')).toThrow(
 			'Invalid config file kds.json: brands[0].locations[0].screens[1].tcp.port: expected a port number 0-65535, got "x"'
@@ -29,27 +31,34 @@ describe('config', () => {
 	it('refuses two screens on one TCP endpoint, duplicate screen ids and shared tokens', () => {
 		const sameEndpoint = structuredClone(DEFAULT_CONFIG);
 		sameEndpoint.brands[0].locations[0].screens[1].tcp.port = 9104;
-		expect(() => parseConfig(sameEndpoint)).toThrow('TCP endpoint 127.0.0.1:9104 is given to two screens');
+		expect(() => parseConfig(sameEndpoint)).toThrow(
+			'TCP endpoint 127.0.0.1:9104 is given to two screens'
+		);
 		const sameId = structuredClone(DEFAULT_CONFIG);
 		sameId.brands[0].locations[0].screens[1].id = 'kds-1';
 		expect(() => parseConfig(sameId)).toThrow('screen id "kds-1" is used twice');
-		const twoBrands = { brands: [DEFAULT_CONFIG.brands[0], { ...DEFAULT_CONFIG.brands[0], id: 'b2', locations: [] }] };
+		const twoBrands = {
+			brands: [DEFAULT_CONFIG.brands[0], { ...DEFAULT_CONFIG.brands[0], id: 'b2', locations: [] }]
+		};
 		expect(() => parseConfig(twoBrands)).toThrow('two brands share a token');
 	});
 
 	it('a config file that is not JSON, or missing, is refused with its path', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'kds-config-'));
 		writeFileSync(join(dir, 'bad.json'), '{ nope');
-		expect(() => loadConfigFile(join(dir, 'bad.json'))).toThrow(/^Invalid config file .*bad\.json: not valid JSON/);
-		expect(() => loadConfigFile(join(dir, 'missing.json'))).toThrow(/^Cannot read config file .*missing\.json/);
+		expect(() => loadConfigFile(join(dir, 'bad.json'))).toThrow(
+			/^Invalid config file .*bad\.json: not valid JSON/
+		);
+		expect(() => loadConfigFile(join(dir, 'missing.json'))).toThrow(
+			/^Cannot read config file .*missing\.json/
+		);
 	});
 
 	it('TCP overrides: one host for all, ports counting up, 0 for any free port', () => {
 		const config = withTcpOverrides(parseConfig(DEFAULT_CONFIG), '127.0.0.2', 7000);
-		expect(config.brands[0].locations[0].screens.map((s) => `${s.tcp.host}:${s.tcp.port}`)).toEqual([
-			'127.0.0.2:7000',
-			'127.0.0.2:7001'
-		]);
+		expect(config.brands[0].locations[0].screens.map((s) => `${s.tcp.host}:${s.tcp.port}`)).toEqual(
+			['127.0.0.2:7000', '127.0.0.2:7001']
+		);
 		const any = withTcpOverrides(parseConfig(DEFAULT_CONFIG), undefined, 0);
 		expect(any.brands[0].locations[0].screens.map((s) => s.tcp.port)).toEqual([0, 0]);
 	});
@@ -57,18 +66,37 @@ describe('config', () => {
 
 describe('command-line settings', () => {
 	it('flags win over the environment', () => {
-		const s = readSettings(['--http-port', '9000'], { KDS_HTTP_PORT: '8000', KDS_TCP_PORT: '7000' });
+		const s = readSettings(['--http-port', '9000'], {
+			KDS_HTTP_PORT: '8000',
+			KDS_TCP_PORT: '7000'
+		});
 		expect(s.httpPort).toBe(9000);
 		expect(s.tcpPort).toBe(7000);
 	});
 
 	it.each([
-		[['--http-port', 'abc'], {}, 'Invalid value for --http-port (KDS_HTTP_PORT): "abc" (expected a port number 0-65535)'],
-		[[], { KDS_TCP_PORT: '70000' }, 'Invalid value for --tcp-port (KDS_TCP_PORT): "70000" (expected a port number 0-65535)'],
-		[['--sync', 'sometimes'], {}, 'Invalid value for --sync (KDS_SYNC): "sometimes" (expected normal or full)'],
+		[
+			['--http-port', 'abc'],
+			{},
+			'Invalid value for --http-port (KDS_HTTP_PORT): "abc" (expected a port number 0-65535)'
+		],
+		[
+			[],
+			{ KDS_TCP_PORT: '70000' },
+			'Invalid value for --tcp-port (KDS_TCP_PORT): "70000" (expected a port number 0-65535)'
+		],
+		[
+			['--sync', 'sometimes'],
+			{},
+			'Invalid value for --sync (KDS_SYNC): "sometimes" (expected normal or full)'
+		],
 		[[], { KDS_LOG_LEVEL: 'loud' }, 'Invalid value for --log-level (KDS_LOG_LEVEL): "loud"'],
 		[[], { KDS_MEMORY: 'yes' }, 'Invalid value for --memory (KDS_MEMORY): "yes" (expected 1 or 0)'],
-		[['--host', 'not a host'], {}, 'Invalid value for --host (KDS_HOST): "not a host" (expected an IP address or host name)'],
+		[
+			['--host', 'not a host'],
+			{},
+			'Invalid value for --host (KDS_HOST): "not a host" (expected an IP address or host name)'
+		],
 		[['--bogus'], {}, "Unknown option '--bogus'"]
 	])('refuses %j %j with one sentence', (argv, env, message) => {
 		expect(() => readSettings(argv as string[], env)).toThrow(message);

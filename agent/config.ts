@@ -91,11 +91,23 @@ export const DEFAULT_CONFIG = {
 					id: 'loc-1',
 					number: '1',
 					name: 'Demo Kitchen',
-					address: { line1: '1 Main Street', line2: null, city: 'Springfield', state: 'IL', zip: '62701' },
+					address: {
+						line1: '1 Main Street',
+						line2: null,
+						city: 'Springfield',
+						state: 'IL',
+						zip: '62701'
+					},
 					timezone: 'America/Chicago',
 					activeSubscription: true,
 					screens: [
-						{ id: 'kds-1', name: 'Grill', type: 'android', version: '2.21.30', tcp: { port: 9104 } },
+						{
+							id: 'kds-1',
+							name: 'Grill',
+							type: 'android',
+							version: '2.21.30',
+							tcp: { port: 9104 }
+						},
 						{ id: 'kds-2', name: 'Expo', type: 'android', version: '2.21.30', tcp: { port: 9105 } }
 					]
 				}
@@ -117,7 +129,8 @@ export function parseConfig(input: unknown, source = 'config'): SimConfig {
 	const tokens = new Set<string>();
 	const endpoints = new Set<string>();
 	for (const brand of config.brands) {
-		if (tokens.has(brand.token)) throw new ConfigError(`Invalid ${source}: two brands share a token`);
+		if (tokens.has(brand.token))
+			throw new ConfigError(`Invalid ${source}: two brands share a token`);
 		tokens.add(brand.token);
 		for (const location of brand.locations) {
 			for (const screen of location.screens) {
@@ -128,7 +141,9 @@ export function parseConfig(input: unknown, source = 'config'): SimConfig {
 				const endpoint = `${screen.tcp.host}:${screen.tcp.port}`;
 				if (screen.tcp.port !== 0 && !screen.deleted) {
 					if (endpoints.has(endpoint)) {
-						throw new ConfigError(`Invalid ${source}: TCP endpoint ${endpoint} is given to two screens`);
+						throw new ConfigError(
+							`Invalid ${source}: TCP endpoint ${endpoint} is given to two screens`
+						);
 					}
 					endpoints.add(endpoint);
 				}
@@ -149,7 +164,9 @@ export function loadConfigFile(path: string): SimConfig {
 	try {
 		json = JSON.parse(raw);
 	} catch (err) {
-		throw new ConfigError(`Invalid config file ${path}: not valid JSON (${(err as Error).message})`);
+		throw new ConfigError(
+			`Invalid config file ${path}: not valid JSON (${(err as Error).message})`
+		);
 	}
 	return parseConfig(json, `config file ${path}`);
 }
@@ -157,7 +174,9 @@ export function loadConfigFile(path: string): SimConfig {
 /** Every screen of the config with its place, in config order. */
 export function allScreens(config: SimConfig) {
 	return config.brands.flatMap((brand) =>
-		brand.locations.flatMap((location) => location.screens.map((screen) => ({ brand, location, screen })))
+		brand.locations.flatMap((location) =>
+			location.screens.map((screen) => ({ brand, location, screen }))
+		)
 	);
 }
 

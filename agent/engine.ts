@@ -22,7 +22,13 @@ import {
 	type ScreenChange,
 	type ScreenState
 } from '../src/lib/core/screen.ts';
-import { allScreens, type BrandConfig, type LocationConfig, type ScreenConfig, type SimConfig } from './config.ts';
+import {
+	allScreens,
+	type BrandConfig,
+	type LocationConfig,
+	type ScreenConfig,
+	type SimConfig
+} from './config.ts';
 import type { Logger } from './log.ts';
 import type { ScreenBatch, Store } from './store.ts';
 
@@ -52,7 +58,8 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	private store: Store;
-	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> = [];
+	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
+		[];
 	private flushScheduled = false;
 	private logger: Logger;
 
@@ -93,7 +100,8 @@ export class Engine {
 	 */
 	submit(batches: readonly ScreenBatch[], done: (committed: boolean) => void = () => {}): void {
 		const nonEmpty = batches.filter((b) => b.changes.length > 0);
-		for (const { screenId, changes } of nonEmpty) applyChanges(this.mustGet(screenId).state, changes);
+		for (const { screenId, changes } of nonEmpty)
+			applyChanges(this.mustGet(screenId).state, changes);
 		this.pending.push({ batches: nonEmpty, done });
 		if (!this.flushScheduled) {
 			this.flushScheduled = true;
@@ -104,7 +112,9 @@ export class Engine {
 	/** As submit, as a promise; rejects when the store could not commit. */
 	apply(batches: readonly ScreenBatch[]): Promise<void> {
 		return new Promise((resolve, reject) =>
-			this.submit(batches, (ok) => (ok ? resolve() : reject(new Error('The store could not commit')))),
+			this.submit(batches, (ok) =>
+				ok ? resolve() : reject(new Error('The store could not commit'))
+			)
 		);
 	}
 
@@ -129,7 +139,11 @@ export class Engine {
 	}
 
 	/** Run one command on one screen: the TCP path. `done` gets the decision once committed. */
-	execute(screenId: string, command: OrderCommand, done: (decision: Decision | null) => void): void {
+	execute(
+		screenId: string,
+		command: OrderCommand,
+		done: (decision: Decision | null) => void
+	): void {
 		const decision = this.decide(screenId, command);
 		if (!decision.ok || decision.changes.length === 0) {
 			this.afterPending(() => done(decision));
@@ -143,7 +157,12 @@ export class Engine {
 	 * `Unable to parse data`, `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the
 	 * store failed and nothing was acknowledged.
 	 */
-	handleTcpMessage(screenId: string, text: string, source: string, reply: (text: string | null) => void): void {
+	handleTcpMessage(
+		screenId: string,
+		text: string,
+		source: string,
+		reply: (text: string | null) => void
+	): void {
 		const parsed = parseTcpMessage(text);
 		if (!parsed.ok) {
 			this.logger.info(
@@ -199,7 +218,9 @@ export class Engine {
 
 	tcpEndpoint(screenId: string): { host: string; port: number } {
 		const screen = this.mustGet(screenId);
-		return this.endpoints.get(screenId) ?? { host: screen.config.tcp.host, port: screen.config.tcp.port };
+		return (
+			this.endpoints.get(screenId) ?? { host: screen.config.tcp.host, port: screen.config.tcp.port }
+		);
 	}
 
 	info(screen: Screen): ScreenInfo {

@@ -23,11 +23,15 @@ async function main() {
 	for (const brand of agent.config.brands) {
 		lines.push(`  brand            ${brand.name}: x-integration-token ${brand.token}`);
 		for (const location of brand.locations) {
-			lines.push(`  location         ${location.id} ${location.name}${location.activeSubscription ? '' : ' (inactive)'}`);
+			lines.push(
+				`  location         ${location.id} ${location.name}${location.activeSubscription ? '' : ' (inactive)'}`
+			);
 			for (const screen of location.screens) {
 				if (screen.deleted) continue;
 				const tcp = agent.engine.tcpEndpoint(screen.id);
-				lines.push(`    screen ${screen.id.padEnd(10)} ${screen.name.padEnd(12)} TCP ${tcp.host}:${tcp.port}  ${agent.httpUrl}/screens/${screen.id}`);
+				lines.push(
+					`    screen ${screen.id.padEnd(10)} ${screen.name.padEnd(12)} TCP ${tcp.host}:${tcp.port}  ${agent.httpUrl}/screens/${screen.id}`
+				);
 			}
 		}
 	}
@@ -47,7 +51,8 @@ async function main() {
 }
 
 main().catch((err) => {
-	const expected = err instanceof UsageError || err instanceof ConfigError || /^Cannot listen/.test(err?.message);
+	const expected =
+		err instanceof UsageError || err instanceof ConfigError || /^Cannot listen/.test(err?.message);
 	process.stderr.write(`${expected ? err.message : (err?.stack ?? String(err))}\n`);
 	process.exit(2);
 });

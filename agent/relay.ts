@@ -22,7 +22,12 @@ export interface Relay {
 	close(): void;
 }
 
-export function attachRelay(server: Server, engine: Engine, logger: Logger, options: RelayOptions = {}): Relay {
+export function attachRelay(
+	server: Server,
+	engine: Engine,
+	logger: Logger,
+	options: RelayOptions = {}
+): Relay {
 	const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 	const counts = new Map<string, number>();
 	const alive = new WeakMap<WebSocket, boolean>();
@@ -33,7 +38,9 @@ export function attachRelay(server: Server, engine: Engine, logger: Logger, opti
 		if (url.pathname !== '/ws') return; // other upgrade handlers (Vite in dev) may want it
 		const screenId = url.searchParams.get('screen') ?? '';
 		if (!engine.screen(screenId)) {
-			socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n');
+			socket.end(
+				'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n'
+			);
 			return;
 		}
 		wss.handleUpgrade(req, socket, head, (ws) => serve(ws, screenId));
@@ -63,14 +70,29 @@ export function attachRelay(server: Server, engine: Engine, logger: Logger, opti
 			}
 			if (message?.type === 'resync') {
 				send(JSON.stringify(engine.snapshot(screenId)));
-			} else if (message?.type === 'action' && ['bump', 'recall', 'fire'].includes(message.action)) {
+			} else if (
+				message?.type === 'action' &&
+				['bump', 'recall', 'fire'].includes(message.action)
+			) {
 				const ok = engine.act(screenId, message.action, message.orderId);
 				if (!ok) {
 					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
-					send(JSON.stringify({ type: 'error', code: 'ACTION_REFUSED', message: `${message.action}: ${what} cannot be changed so` }));
+					send(
+						JSON.stringify({
+							type: 'error',
+							code: 'ACTION_REFUSED',
+							message: `${message.action}: ${what} cannot be changed so`
+						})
+					);
 				}
 			} else {
-				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'expected {type: "resync"} or {type: "action", action, orderId?}' }));
+				send(
+					JSON.stringify({
+						type: 'error',
+						code: 'BAD_MESSAGE',
+						message: 'expected {type: "resync"} or {type: "action", action, orderId?}'
+					})
+				);
 			}
 		});
 		ws.on('close', () => {

@@ -33,13 +33,15 @@ function invalid(name: string, env: string, value: string, expected: string): ne
 
 function portSetting(name: string, env: string, value: string | undefined): number | undefined {
 	if (value === undefined) return undefined;
-	if (!/^\d+$/.test(value) || Number(value) > 65535) invalid(name, env, value, 'a port number 0-65535');
+	if (!/^\d+$/.test(value) || Number(value) > 65535)
+		invalid(name, env, value, 'a port number 0-65535');
 	return Number(value);
 }
 
 function hostSetting(name: string, env: string, value: string | undefined): string | undefined {
 	if (value === undefined) return undefined;
-	const ok = /^(\d{1,3}\.){3}\d{1,3}$/.test(value) || value.includes(':') || /^[a-z0-9.-]+$/i.test(value);
+	const ok =
+		/^(\d{1,3}\.){3}\d{1,3}$/.test(value) || value.includes(':') || /^[a-z0-9.-]+$/i.test(value);
 	if (!ok || value === '') invalid(name, env, value, 'an IP address or host name');
 	return value;
 }
@@ -69,16 +71,25 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	}
 	const pick = (flag: keyof typeof parsed, name: string) => {
 		const v = parsed[flag];
-		return typeof v === 'string' ? v : env[name] !== undefined && env[name] !== '' ? env[name] : undefined;
+		return typeof v === 'string'
+			? v
+			: env[name] !== undefined && env[name] !== ''
+				? env[name]
+				: undefined;
 	};
 	const sync = pick('sync', 'KDS_SYNC');
-	if (sync !== undefined && sync !== 'normal' && sync !== 'full') invalid('--sync', 'KDS_SYNC', sync, 'normal or full');
+	if (sync !== undefined && sync !== 'normal' && sync !== 'full')
+		invalid('--sync', 'KDS_SYNC', sync, 'normal or full');
 	const logLevel = pick('log-level', 'KDS_LOG_LEVEL');
 	if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) {
 		invalid('--log-level', 'KDS_LOG_LEVEL', logLevel, LOG_LEVELS.join(', '));
 	}
 	const memoryEnv = env.KDS_MEMORY;
-	if (memoryEnv !== undefined && memoryEnv !== '' && !['0', '1', 'true', 'false'].includes(memoryEnv)) {
+	if (
+		memoryEnv !== undefined &&
+		memoryEnv !== '' &&
+		!['0', '1', 'true', 'false'].includes(memoryEnv)
+	) {
 		invalid('--memory', 'KDS_MEMORY', memoryEnv, '1 or 0');
 	}
 	return {
@@ -94,4 +105,3 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 		logLevel: (logLevel ?? 'info') as LogLevel
 	};
 }
-

@@ -89,9 +89,11 @@ export class Store {
 	/** Every stored order, by screen. */
 	load(): Map<string, OrderRecord[]> {
 		const byScreen = new Map<string, OrderRecord[]>();
-		const rows = this.db
-			.prepare('SELECT screen_id, state, context FROM orders')
-			.all() as Array<{ screen_id: string; state: OrderRecord['state']; context: string }>;
+		const rows = this.db.prepare('SELECT screen_id, state, context FROM orders').all() as Array<{
+			screen_id: string;
+			state: OrderRecord['state'];
+			context: string;
+		}>;
 		for (const row of rows) {
 			let list = byScreen.get(row.screen_id);
 			if (!list) byScreen.set(row.screen_id, (list = []));

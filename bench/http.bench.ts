@@ -12,10 +12,11 @@
  *
  * Run: npx tsx bench/http.bench.ts   (last line: the results as JSON)
  * Env: KDS_BENCH_SECONDS (default 5); KDS_BENCH_NODE_ARGS (V8 flags for the agent, default none,
- *      as npm start); KDS_BENCH_SOURCE=1 (run agent/main.ts through tsx instead of the bundle).
+ *      as npm start); KDS_BENCH_SOURCE=1 (run agent/main.ts through tsx instead of the bundle;
+ *      also the fallback when package.json has no build:agent script).
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,14 @@ const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 const TOKEN = 'kds-demo-token';
 const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const FROM_SOURCE = process.env.KDS_BENCH_SOURCE === '1';
+const HAS_BUNDLE_SCRIPT = Boolean(
+	(
+		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			scripts?: Record<string, string>;
+		}
+	).scripts?.['build:agent']
+);
+const FROM_SOURCE = process.env.KDS_BENCH_SOURCE === '1' || !HAS_BUNDLE_SCRIPT;
 
 // autocannon ships no types; this is the part used here.
 interface CannonRequest {
@@ -72,16 +80,30 @@ function startChild(
 ): Promise<{ child: ChildProcess; url: string }> {
 	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 	let out = '';
+	let started = false;
 	return new Promise((resolve, reject) => {
 		const fail = (why: string) => reject(new Error(`${args.join(' ')} ${why}:\n${out}`));
 		child.stdout!.on('data', (d) => {
 			out += d;
-			const match = pattern.exec(out);
-			if (match) resolve({ child, url: match[1].replace(/\/$/, '') });
+			const match = started ? null : pattern.exec(out);
+			if (!match) return;
+			started = true;
+			clearTimeout(timer);
+			resolve({ child, url: match[1].replace(/\/$/, '') });
+			// From here on an exit is a crash (stop() removes this listener first): say why.
+			child.removeAllListeners('exit');
+			child.once('exit', (code, signal) =>
+				process.stderr.write(
+					`${args.join(' ')} exited (${code ?? signal}) during the run:\n${out}\n`
+				)
+			);
 		});
 		child.stderr!.on('data', (d) => (out += d));
 		child.once('exit', (code) => fail(`exited with ${code}`));
-		setTimeout(() => fail('did not start within 20 s'), 20_000).unref();
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			fail('did not start within 20 s');
+		}, 20_000);
 	});
 }
 

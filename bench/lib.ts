@@ -19,7 +19,10 @@ export function rssMiB(pid: number): number {
 }
 
 /** Start a TypeScript file with tsx; resolves with the child and its first stdout line. */
-export function spawnTs(file: string, args: string[] = []): Promise<{ child: ChildProcess; firstLine: string }> {
+export function spawnTs(
+	file: string,
+	args: string[] = []
+): Promise<{ child: ChildProcess; firstLine: string }> {
 	const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
 		cwd: ROOT,
 		stdio: ['ignore', 'pipe', 'inherit']

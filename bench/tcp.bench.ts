@@ -84,7 +84,9 @@ async function sequential(host: string, port: number): Promise<Result> {
 }
 
 async function concurrent(host: string, port: number): Promise<Result> {
-	const sessions = await Promise.all(Array.from({ length: CONCURRENT_CONNECTIONS }, () => TcpSession.open(host, port)));
+	const sessions = await Promise.all(
+		Array.from({ length: CONCURRENT_CONNECTIONS }, () => TcpSession.open(host, port))
+	);
 	const latencies: number[] = [];
 	const start = performance.now();
 	const until = start + CONCURRENT_SECONDS * 1000;
@@ -116,7 +118,16 @@ function freePort(): Promise<number> {
 async function startupMs(dataDir: string): Promise<number> {
 	const port = await freePort();
 	const t0 = performance.now();
-	const agent = startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port), '--log-level', 'silent']);
+	const agent = startAgentProcess([
+		'--data-dir',
+		dataDir,
+		'--http-port',
+		'0',
+		'--tcp-port',
+		String(port),
+		'--log-level',
+		'silent'
+	]);
 	for (;;) {
 		const ok = await new Promise<boolean>((resolve) => {
 			const s = connect({ host: '127.0.0.1', port }, () => {
@@ -153,7 +164,16 @@ export async function runTcpBench() {
 	try {
 		const bare = await spawnTs('bench/bare-tcp-server.ts');
 		const barePort = Number(bare.firstLine);
-		const agent = await startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn']);
+		const agent = await startAgentProcess([
+			'--data-dir',
+			dataDir,
+			'--http-port',
+			'0',
+			'--tcp-port',
+			'0',
+			'--log-level',
+			'warn'
+		]);
 		const [first, second] = [...agent.tcp.values()];
 
 		progress('warming up');
@@ -175,7 +195,10 @@ export async function runTcpBench() {
 		await waitForExit(agent.child);
 		const memoryWith = async (nodeArgs: string[]) => {
 			rmSync(dataDir, { recursive: true, force: true });
-			const fresh = await startAgentProcess(['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'], nodeArgs);
+			const fresh = await startAgentProcess(
+				['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
+				nodeArgs
+			);
 			const idle = rssMiB(fresh.child.pid!);
 			const [a, b] = [...fresh.tcp.values()];
 			await fill(a.host, a.port, 5000);

@@ -11,12 +11,20 @@ function notFound(what: string) {
 
 export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void {
 	app.get('/api/locations', async () => {
-		const byLocation = new Map<string, { id: string; name: string; brand: string; screens: unknown[] }>();
+		const byLocation = new Map<
+			string,
+			{ id: string; name: string; brand: string; screens: unknown[] }
+		>();
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
 			let entry = byLocation.get(screen.location.id);
 			if (!entry) {
-				entry = { id: screen.location.id, name: screen.location.name, brand: screen.brand.name, screens: [] };
+				entry = {
+					id: screen.location.id,
+					name: screen.location.name,
+					brand: screen.brand.name,
+					screens: []
+				};
 				byLocation.set(screen.location.id, entry);
 			}
 			entry.screens.push({
@@ -31,7 +39,8 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 
 	app.get<{ Params: { id: string } }>('/api/screens/:id', async (req, reply) => {
 		const screen = engine.screen(req.params.id);
-		if (!screen || screen.config.deleted) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+		if (!screen || screen.config.deleted)
+			return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
 		return engine.info(screen);
 	});
 
@@ -58,7 +67,10 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 			if (!engine.act(screen.config.id, action, orderId)) {
 				return reply
 					.code(409)
-					.send({ code: 'ACTION_REFUSED', message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so` });
+					.send({
+						code: 'ACTION_REFUSED',
+						message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so`
+					});
 			}
 			return { ok: true };
 		}

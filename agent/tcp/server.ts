@@ -41,7 +41,9 @@ interface Slot {
 }
 
 export function serveConnection(socket: Socket, options: TcpScreenOptions): void {
-	const framer = new Framer({ maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES });
+	const framer = new Framer({
+		maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
+	});
 	const source = `${socket.remoteAddress}:${socket.remotePort}`;
 	const wait = options.terminatorWaitMs ?? 25;
 	const slots: Slot[] = [];
@@ -86,8 +88,14 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 				});
 			} else {
 				options.logger.info(
-					{ source, kind: frame.kind, bytes: frame.kind === 'oversize' ? frame.bytes : frame.text.length },
-					frame.kind === 'oversize' ? 'TCP message over the size limit' : 'TCP bytes that are not JSON'
+					{
+						source,
+						kind: frame.kind,
+						bytes: frame.kind === 'oversize' ? frame.bytes : frame.text.length
+					},
+					frame.kind === 'oversize'
+						? 'TCP message over the size limit'
+						: 'TCP bytes that are not JSON'
 				);
 				slot.reply = UNABLE_TO_PARSE;
 			}

@@ -19,7 +19,11 @@ function open(host: string, port: number): Promise<Socket> {
  * One-shot: connect, write the message, half-close, read until the screen closes. Resolves with
  * everything the screen sent, e.g. the order id or `DUPLICATE_ORDER_ID`.
  */
-export async function sendTcp(host: string, port: number, payload: string | object): Promise<string> {
+export async function sendTcp(
+	host: string,
+	port: number,
+	payload: string | object
+): Promise<string> {
 	return sendTcpRaw(host, port, [toText(payload)]);
 }
 

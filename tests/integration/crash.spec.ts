@@ -14,7 +14,13 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const order = (id: string) => ({
 	command: 'create-order',
-	order: { id, name: `Crash ${id}`, time: 1795338000000, mode: 'ToGo', items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }] }
+	order: {
+		id,
+		name: `Crash ${id}`,
+		time: 1795338000000,
+		mode: 'ToGo',
+		items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
+	}
 });
 
 async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> {
@@ -24,7 +30,16 @@ async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> 
 
 describe('kill -9 mid-stream', () => {
 	it('keeps every acknowledged order exactly once after a restart', async () => {
-		const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'silent'];
+		const flags = [
+			'--data-dir',
+			dataDir,
+			'--http-port',
+			'0',
+			'--tcp-port',
+			'0',
+			'--log-level',
+			'silent'
+		];
 		const first = await spawnAgent(flags);
 		const acked = new Map<string, Set<string>>();
 		const sent = new Set<string>();
@@ -70,7 +85,8 @@ describe('kill -9 mid-stream', () => {
 					expect(sent.has(id)).toBe(true);
 					expect(n).toBe(1);
 				}
-				for (const r of records.filter((r) => ids.has(r.context.id))) expect(r.state).toBe('active');
+				for (const r of records.filter((r) => ids.has(r.context.id)))
+					expect(r.state).toBe('active');
 			}
 		} finally {
 			second.child.kill('SIGTERM');

@@ -10,7 +10,13 @@ import { sendTcp } from '../helpers/tcp.ts';
 
 let agent: RunningAgent;
 beforeAll(async () => {
-	agent = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' });
+	agent = await startAgent({
+		memory: true,
+		httpPort: 0,
+		tcpPort: 0,
+		uiDir: null,
+		logLevel: 'silent'
+	});
 });
 afterAll(() => agent.close());
 beforeEach(() => agent.engine.reset());
@@ -26,7 +32,13 @@ async function watch(screen: string) {
 
 const create = (id: string) => ({
 	command: 'create-order',
-	order: { id, name: `Relay ${id}`, time: 1795338000000, mode: 'ToGo', items: [{ lineId: '1', name: 'Tea', qty: 1, mods: [] }] }
+	order: {
+		id,
+		name: `Relay ${id}`,
+		time: 1795338000000,
+		mode: 'ToGo',
+		items: [{ lineId: '1', name: 'Tea', qty: 1, mods: [] }]
+	}
 });
 
 describe('relay', () => {
@@ -45,8 +57,16 @@ describe('relay', () => {
 		expect(await sendTcp(host, port, { command: 'cancel-order', order: { id: 'R1' } })).toBe('R1');
 		await expect.poll(() => client.messages.length).toBe(3);
 		const [, created, cancelled] = client.messages;
-		expect(created).toMatchObject({ type: 'change', seq: snapshot.seq + 1, change: { type: 'order.created', id: 'R2' } });
-		expect(cancelled).toMatchObject({ type: 'change', seq: snapshot.seq + 2, change: { type: 'order.event', id: 'R1', event: { type: 'order.cancelled' } } });
+		expect(created).toMatchObject({
+			type: 'change',
+			seq: snapshot.seq + 1,
+			change: { type: 'order.created', id: 'R2' }
+		});
+		expect(cancelled).toMatchObject({
+			type: 'change',
+			seq: snapshot.seq + 2,
+			change: { type: 'order.event', id: 'R1', event: { type: 'order.cancelled' } }
+		});
 		client.ws.close();
 	});
 
@@ -57,11 +77,15 @@ describe('relay', () => {
 		const b = await watch('kds-1');
 		a.send({ type: 'action', action: 'bump', orderId: 'R3' });
 		for (const c of [a, b]) {
-			await expect.poll(() => c.messages.at(-1)).toMatchObject({ change: { id: 'R3', event: { type: 'order.bumped' } } });
+			await expect
+				.poll(() => c.messages.at(-1))
+				.toMatchObject({ change: { id: 'R3', event: { type: 'order.bumped' } } });
 		}
 		b.send({ type: 'action', action: 'recall' });
 		for (const c of [a, b]) {
-			await expect.poll(() => c.messages.at(-1)).toMatchObject({ change: { id: 'R3', event: { type: 'order.recalled' } } });
+			await expect
+				.poll(() => c.messages.at(-1))
+				.toMatchObject({ change: { id: 'R3', event: { type: 'order.recalled' } } });
 		}
 		expect(agent.engine.queue('kds-1').map((r) => r.context.id)).toEqual(['R3']);
 		a.ws.close();
@@ -87,7 +111,9 @@ describe('relay', () => {
 
 	it('an unknown screen is refused at the upgrade with 404', async () => {
 		const ws = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=nope`);
-		const status = await new Promise<number>((resolve) => ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+		const status = await new Promise<number>((resolve) =>
+			ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+		);
 		expect(status).toBe(404);
 	});
 

@@ -24,30 +24,50 @@ const order = (id: string) => ({
 });
 
 describe('several screens on one host', () => {
-	it.runIf(process.platform === 'linux')('each screen on its own loopback address, same port', async () => {
-		const port = await freePort('127.0.0.2');
-		const config = structuredClone(DEFAULT_CONFIG);
-		const [a, b] = config.brands[0].locations[0].screens as Array<{ tcp: { host?: string; port: number } }>;
-		a.tcp = { host: '127.0.0.2', port };
-		b.tcp = { host: '127.0.0.3', port };
-		const agent = await startAgent({ memory: true, httpPort: 0, uiDir: null, config, logLevel: 'silent' });
-		try {
-			expect(agent.screens.map((s) => `${s.tcp.host}:${s.tcp.port}`)).toEqual([`127.0.0.2:${port}`, `127.0.0.3:${port}`]);
-			expect(await sendTcp('127.0.0.2', port, order('X1'))).toBe('X1');
-			expect(await sendTcp('127.0.0.3', port, order('X1'))).toBe('X1');
-			expect(await sendTcp('127.0.0.2', port, order('X1'))).toBe('DUPLICATE_ORDER_ID');
-		} finally {
-			await agent.close();
+	it.runIf(process.platform === 'linux')(
+		'each screen on its own loopback address, same port',
+		async () => {
+			const port = await freePort('127.0.0.2');
+			const config = structuredClone(DEFAULT_CONFIG);
+			const [a, b] = config.brands[0].locations[0].screens as Array<{
+				tcp: { host?: string; port: number };
+			}>;
+			a.tcp = { host: '127.0.0.2', port };
+			b.tcp = { host: '127.0.0.3', port };
+			const agent = await startAgent({
+				memory: true,
+				httpPort: 0,
+				uiDir: null,
+				config,
+				logLevel: 'silent'
+			});
+			try {
+				expect(agent.screens.map((s) => `${s.tcp.host}:${s.tcp.port}`)).toEqual([
+					`127.0.0.2:${port}`,
+					`127.0.0.3:${port}`
+				]);
+				expect(await sendTcp('127.0.0.2', port, order('X1'))).toBe('X1');
+				expect(await sendTcp('127.0.0.3', port, order('X1'))).toBe('X1');
+				expect(await sendTcp('127.0.0.2', port, order('X1'))).toBe('DUPLICATE_ORDER_ID');
+			} finally {
+				await agent.close();
+			}
 		}
-	});
+	);
 
 	it('a TCP port already taken is refused at start-up with one sentence', async () => {
-		const first = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' });
+		const first = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent'
+		});
 		try {
 			const taken = first.screens[0].tcp.port;
-			await expect(startAgent({ memory: true, httpPort: 0, tcpPort: taken, uiDir: null, logLevel: 'silent' })).rejects.toThrow(
-				`Cannot listen for screen kds-1 on TCP 127.0.0.1:${taken}: EADDRINUSE`
-			);
+			await expect(
+				startAgent({ memory: true, httpPort: 0, tcpPort: taken, uiDir: null, logLevel: 'silent' })
+			).rejects.toThrow(`Cannot listen for screen kds-1 on TCP 127.0.0.1:${taken}: EADDRINUSE`);
 		} finally {
 			await first.close();
 		}
@@ -56,12 +76,19 @@ describe('several screens on one host', () => {
 
 describe('when the store cannot commit', () => {
 	it('acknowledges nothing: the connection closes without a reply and the order is not shown', async () => {
-		const agent = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' });
+		const agent = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent'
+		});
 		try {
 			const { host, port } = agent.screens[0].tcp;
 			expect(await sendTcp(host, port, order('OK1'))).toBe('OK1');
 			// Break the store for one commit.
-			const store = (agent.engine as unknown as { store: { commit: (...a: unknown[]) => void } }).store;
+			const store = (agent.engine as unknown as { store: { commit: (...a: unknown[]) => void } })
+				.store;
 			const commit = store.commit.bind(store);
 			store.commit = () => {
 				store.commit = commit;

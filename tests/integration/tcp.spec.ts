@@ -10,20 +10,31 @@ import type { Order } from '../../src/lib/core/schema.ts';
 import { createRecord } from '../../src/lib/core/screen.ts';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
 
-const sample = (name: string) => readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), 'utf8');
+const sample = (name: string) =>
+	readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), 'utf8');
 
 let agent: RunningAgent;
 let host: string;
 let port: number;
 
 beforeAll(async () => {
-	agent = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' });
+	agent = await startAgent({
+		memory: true,
+		httpPort: 0,
+		tcpPort: 0,
+		uiDir: null,
+		logLevel: 'silent'
+	});
 	({ host, port } = agent.screens[0].tcp);
 });
 afterAll(() => agent.close());
 beforeEach(() => agent.engine.reset());
 
-const order = (id: string, items: object[] = [{ lineId: '1', name: 'Burger', qty: 1, mods: [] }], extra = {}) => ({
+const order = (
+	id: string,
+	items: object[] = [{ lineId: '1', name: 'Burger', qty: 1, mods: [] }],
+	extra = {}
+) => ({
 	id,
 	name: `Guest ${id}`,
 	time: 1795338000000,
@@ -42,34 +53,49 @@ describe('state table (contract section 3) over TCP', () => {
 
 	it('create of an id already on the screen answers DUPLICATE_ORDER_ID and changes nothing', async () => {
 		await send('create-order', order('A2'));
-		expect(await send('create-order', order('A2', [{ lineId: '9', name: 'Other', qty: 1, mods: [] }]))).toBe(
-			'DUPLICATE_ORDER_ID'
-		);
+		expect(
+			await send('create-order', order('A2', [{ lineId: '9', name: 'Other', qty: 1, mods: [] }]))
+		).toBe('DUPLICATE_ORDER_ID');
 		expect(record('A2')?.context.items.map((i) => i.name)).toEqual(['Burger']);
 	});
 
 	it('create of an id that is on hold answers DUPLICATE_ORDER_ID', async () => {
 		// Put an order in the holds list the way auto-hold does: created held.
-		const input = { order: { ...order('H1'), time: '2026-11-22T18:00:00.000Z' } as Order, at: 1, seq: 1, held: true };
+		const input = {
+			order: { ...order('H1'), time: '2026-11-22T18:00:00.000Z' } as Order,
+			at: 1,
+			seq: 1,
+			held: true
+		};
 		const screenId = agent.screens[0].id;
-		await agent.engine.apply([{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }]);
+		await agent.engine.apply([
+			{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }
+		]);
 		expect(record('H1')?.state).toBe('held');
 		expect(await send('create-order', order('H1'))).toBe('DUPLICATE_ORDER_ID');
 	});
 
 	it('full update removes absent lineIds (flagged deleted) and adds new ones', async () => {
-		await send('create-order', order('U1', [
-			{ lineId: '1', name: 'Burger', qty: 1, mods: [] },
-			{ lineId: '2', name: 'Fries', qty: 1, mods: [] }
-		]));
+		await send(
+			'create-order',
+			order('U1', [
+				{ lineId: '1', name: 'Burger', qty: 1, mods: [] },
+				{ lineId: '2', name: 'Fries', qty: 1, mods: [] }
+			])
+		);
 		expect(
-			await send('update-order', order('U1', [
-				{ lineId: '1', name: 'Burger', qty: 2, mods: [] },
-				{ lineId: '3', name: 'Shake', qty: 1, mods: ['Chocolate'] }
-			]))
+			await send(
+				'update-order',
+				order('U1', [
+					{ lineId: '1', name: 'Burger', qty: 2, mods: [] },
+					{ lineId: '3', name: 'Shake', qty: 1, mods: ['Chocolate'] }
+				])
+			)
 		).toBe('U1');
 		const items = record('U1')!.context.items;
-		expect(items.map((i) => [i.lineId, i.name, i.qty, i.deleted ?? false, i.change ?? null])).toEqual([
+		expect(
+			items.map((i) => [i.lineId, i.name, i.qty, i.deleted ?? false, i.change ?? null])
+		).toEqual([
 			['1', 'Burger', 2, false, 'updated'],
 			['2', 'Fries', 1, true, null],
 			['3', 'Shake', 1, false, 'added']
@@ -79,15 +105,24 @@ describe('state table (contract section 3) over TCP', () => {
 
 	it('update, partial update and cancel of an unknown id answer ORDER_DOES_NOT_EXIST', async () => {
 		expect(await send('update-order', order('nope'))).toBe('ORDER_DOES_NOT_EXIST');
-		expect(await send('partial-update-order', { id: 'nope', name: 'x' })).toBe('ORDER_DOES_NOT_EXIST');
+		expect(await send('partial-update-order', { id: 'nope', name: 'x' })).toBe(
+			'ORDER_DOES_NOT_EXIST'
+		);
 		expect(await send('cancel-order', { id: 'nope' })).toBe('ORDER_DOES_NOT_EXIST');
 	});
 
 	it('partial update: null and absent leave fields; itemsToAdd/Update/Remove by lineId, unknown ones ignored', async () => {
-		await send('create-order', order('P1', [
-			{ lineId: '1', name: 'Burger', qty: 1, mods: [] },
-			{ lineId: '2', name: 'Fries', qty: 1, mods: [] }
-		], { server: 'Jordan', specialInstructions: 'Rush' }));
+		await send(
+			'create-order',
+			order(
+				'P1',
+				[
+					{ lineId: '1', name: 'Burger', qty: 1, mods: [] },
+					{ lineId: '2', name: 'Fries', qty: 1, mods: [] }
+				],
+				{ server: 'Jordan', specialInstructions: 'Rush' }
+			)
+		);
 		const reply = await send('partial-update-order', {
 			id: 'P1',
 			name: null,
@@ -117,9 +152,9 @@ describe('state table (contract section 3) over TCP', () => {
 
 	it('partial update with a partial item is refused as unparseable', async () => {
 		await send('create-order', order('P2'));
-		expect(await send('partial-update-order', { id: 'P2', itemsToUpdate: [{ lineId: '1', qty: 2 }] })).toBe(
-			'Unable to parse data'
-		);
+		expect(
+			await send('partial-update-order', { id: 'P2', itemsToUpdate: [{ lineId: '1', qty: 2 }] })
+		).toBe('Unable to parse data');
 		expect(record('P2')!.context.items[0].qty).toBe(1);
 	});
 
@@ -152,10 +187,12 @@ describe('state table (contract section 3) over TCP', () => {
 	it('the two screens are separate: an order on one is unknown on the other', async () => {
 		await send('create-order', order('S1'));
 		const other = agent.screens[1].tcp;
-		expect(await sendTcp(other.host, other.port, { command: 'cancel-order', order: { id: 'S1' } })).toBe(
-			'ORDER_DOES_NOT_EXIST'
-		);
-		expect(await sendTcp(other.host, other.port, { command: 'create-order', order: order('S1') })).toBe('S1');
+		expect(
+			await sendTcp(other.host, other.port, { command: 'cancel-order', order: { id: 'S1' } })
+		).toBe('ORDER_DOES_NOT_EXIST');
+		expect(
+			await sendTcp(other.host, other.port, { command: 'create-order', order: order('S1') })
+		).toBe('S1');
 	});
 });
 
@@ -179,9 +216,21 @@ describe('message shapes (contract 4.5 and 9)', () => {
 		['an array', '[1,2,3]'],
 		['an unknown command', JSON.stringify({ command: 'delete-order', order: { id: 'x' } })],
 		['a missing order object', JSON.stringify({ command: 'cancel-order' })],
-		['a wrong type', JSON.stringify({ command: 'create-order', order: { ...order('W1'), items: [{ lineId: '1', name: 'x', qty: '2x', mods: [] }] } })],
-		['an unknown mode', JSON.stringify({ command: 'create-order', order: { ...order('W2'), mode: 'Dine In' } })],
-		['time as a bad string', JSON.stringify({ command: 'create-order', order: { ...order('W3'), time: 'yesterday' } })]
+		[
+			'a wrong type',
+			JSON.stringify({
+				command: 'create-order',
+				order: { ...order('W1'), items: [{ lineId: '1', name: 'x', qty: '2x', mods: [] }] }
+			})
+		],
+		[
+			'an unknown mode',
+			JSON.stringify({ command: 'create-order', order: { ...order('W2'), mode: 'Dine In' } })
+		],
+		[
+			'time as a bad string',
+			JSON.stringify({ command: 'create-order', order: { ...order('W3'), time: 'yesterday' } })
+		]
 	])('%s answers "Unable to parse data"', async (_what, payload) => {
 		expect(await sendTcp(host, port, payload)).toBe('Unable to parse data');
 	});
@@ -189,7 +238,11 @@ describe('message shapes (contract 4.5 and 9)', () => {
 
 describe('client styles (field notes)', () => {
 	it('one-shot: write, half-close, read until close gets the bare reply', async () => {
-		expect(await sendTcpRaw(host, port, [JSON.stringify({ command: 'create-order', order: order('O1') })])).toBe('O1');
+		expect(
+			await sendTcpRaw(host, port, [
+				JSON.stringify({ command: 'create-order', order: order('O1') })
+			])
+		).toBe('O1');
 	});
 
 	it('one-shot with a trailing newline gets the reply with a newline', async () => {
@@ -199,14 +252,18 @@ describe('client styles (field notes)', () => {
 	it('persistent connection with one object per line gets one reply line each, in order', async () => {
 		const session = await TcpSession.open(host, port);
 		expect(await session.request({ command: 'create-order', order: order('L1') })).toBe('L1');
-		expect(await session.request({ command: 'create-order', order: order('L1') })).toBe('DUPLICATE_ORDER_ID');
+		expect(await session.request({ command: 'create-order', order: order('L1') })).toBe(
+			'DUPLICATE_ORDER_ID'
+		);
 		expect(await session.request('not json')).toBe('Unable to parse data');
 		expect(await session.request({ command: 'cancel-order', order: { id: 'L1' } })).toBe('L1');
 		await session.close();
 	});
 
 	it('pipelined lines in one write get their replies in order', async () => {
-		const lines = ['PL1', 'PL2', 'PL3'].map((id) => JSON.stringify({ command: 'create-order', order: order(id) })).join('\n');
+		const lines = ['PL1', 'PL2', 'PL3']
+			.map((id) => JSON.stringify({ command: 'create-order', order: order(id) }))
+			.join('\n');
 		expect(await sendTcpRaw(host, port, [`${lines}\n`])).toBe('PL1\nPL2\nPL3\n');
 	});
 
@@ -226,7 +283,18 @@ describe('client styles (field notes)', () => {
 	});
 
 	it('one object split over many segments', async () => {
-		const text = JSON.stringify({ command: 'create-order', order: order('SP1', Array.from({ length: 30 }, (_, i) => ({ lineId: String(i), name: `Item ${i} crème brûlée`, qty: 1, mods: [] }))) });
+		const text = JSON.stringify({
+			command: 'create-order',
+			order: order(
+				'SP1',
+				Array.from({ length: 30 }, (_, i) => ({
+					lineId: String(i),
+					name: `Item ${i} crème brûlée`,
+					qty: 1,
+					mods: []
+				}))
+			)
+		});
 		const bytes = Buffer.from(text);
 		const chunks: Buffer[] = [];
 		for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
@@ -246,7 +314,10 @@ describe('client styles (field notes)', () => {
 	});
 
 	it('a message over 1 MiB is refused and the connection goes on', async () => {
-		const huge = JSON.stringify({ command: 'create-order', order: { ...order('BIG'), specialInstructions: 'x'.repeat(1100 * 1024) } });
+		const huge = JSON.stringify({
+			command: 'create-order',
+			order: { ...order('BIG'), specialInstructions: 'x'.repeat(1100 * 1024) }
+		});
 		const next = JSON.stringify({ command: 'create-order', order: order('AFTER') });
 		expect(await sendTcpRaw(host, port, [`${huge}\n`, `${next}\n`], { timeoutMs: 10_000 })).toBe(
 			'Unable to parse data\nAFTER\n'

@@ -76,7 +76,11 @@ const PATCH_ITEM_KEYS = new Set(['id', 'itemsToAdd', 'itemsToUpdate', 'itemsToRe
  * ignored. A removed line no longer exists, so it can be added again. The lists are applied
  * in the order add, update, remove, each judged against the order as it was before the patch.
  */
-export function applyPartialUpdate(prev: OrderContent, patch: PartialOrder, at: number): OrderContent {
+export function applyPartialUpdate(
+	prev: OrderContent,
+	patch: PartialOrder,
+	at: number
+): OrderContent {
 	const fields: Record<string, unknown> = { ...prev.fields };
 	for (const [key, value] of Object.entries(patch)) {
 		if (value !== undefined && !PATCH_ITEM_KEYS.has(key)) fields[key] = value;

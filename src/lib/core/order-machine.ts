@@ -64,7 +64,10 @@ export const orderMachine = setup({
 			if (event.type !== 'order.patched') return {};
 			return { ...applyPartialUpdate(context, event.patch, event.at), updatedAt: event.at };
 		}),
-		markCancelled: assign({ cancelledAt: ({ event }) => event.at, updatedAt: ({ event }) => event.at }),
+		markCancelled: assign({
+			cancelledAt: ({ event }) => event.at,
+			updatedAt: ({ event }) => event.at
+		}),
 		markQueued: assign(({ context, event }) => ({
 			queuedAt: event.at,
 			updatedAt: event.at,

@@ -44,8 +44,7 @@ export type ServerMessage =
 	| { type: 'error'; code: string; message: string };
 
 export type ClientMessage =
-	| { type: 'resync' }
-	| { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
+	{ type: 'resync' } | { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
 
 export function toRelayChange(change: ScreenChange): RelayChange {
 	switch (change.type) {

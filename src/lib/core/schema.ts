@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 
-export const ORDER_MODES = ['For Here', 'ToGo', 'Pickup', 'DriveThru', 'Delivery', 'Curbside'] as const;
+export const ORDER_MODES = [
+	'For Here',
+	'ToGo',
+	'Pickup',
+	'DriveThru',
+	'Delivery',
+	'Curbside'
+] as const;
 export const COURSE_STATUSES = ['straightFire', 'hold', 'fire', 'pickup'] as const;
 /** The TCP reply to a message that cannot be parsed (contract sections 4.5 and 7). */
 export const UNABLE_TO_PARSE = 'Unable to parse data';
@@ -20,7 +27,9 @@ export const TCP_COMMANDS = [
 
 /** Optional field that also accepts null; both mean "absent" (contract 4.2, partial rule 3). */
 function opt<T extends z.ZodType>(schema: T) {
-	return schema.nullish().transform((v) => (v === null ? undefined : v)) as unknown as z.ZodOptional<T>;
+	return schema
+		.nullish()
+		.transform((v) => (v === null ? undefined : v)) as unknown as z.ZodOptional<T>;
 }
 
 const str = () => z.string({ error: (i) => expected('a string', i.input) });
@@ -42,8 +51,7 @@ const isoDateTime = () =>
 		.refine((s) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
 			error: (i) => expected('an ISO 8601 date-time string, e.g. 2026-11-22T18:04:00Z', i.input)
 		});
-const ISO_DATE_TIME =
-	/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** ISO 8601 duration such as PT30M or P1DT2H; weeks form PnW too. */
 export const ISO_DURATION =
@@ -279,7 +287,10 @@ export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
 	try {
 		json = JSON.parse(text);
 	} catch (err) {
-		return { ok: false, errors: [{ path: '', message: `not valid JSON (${(err as Error).message})` }] };
+		return {
+			ok: false,
+			errors: [{ path: '', message: `not valid JSON (${(err as Error).message})` }]
+		};
 	}
 	return parseTcpValue(json);
 }
@@ -287,12 +298,17 @@ export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
 /** As parseTcpMessage, for an already decoded JSON value. */
 export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 	if (!isPlainObject(json)) {
-		return { ok: false, errors: [{ path: '', message: `expected a JSON object, got ${describe(json)}` }] };
+		return {
+			ok: false,
+			errors: [{ path: '', message: `expected a JSON object, got ${describe(json)}` }]
+		};
 	}
 	const enveloped = 'order' in json || 'command' in json;
 	if (!enveloped) {
 		const parsed = parseWith(TcpOrderSchema, json);
-		return parsed.ok ? { ok: true, value: { command: 'create-order', order: parsed.value } } : parsed;
+		return parsed.ok
+			? { ok: true, value: { command: 'create-order', order: parsed.value } }
+			: parsed;
 	}
 	const command = json.command ?? 'create-order';
 	if (typeof command !== 'string' || !(TCP_COMMANDS as readonly string[]).includes(command)) {

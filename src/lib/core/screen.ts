@@ -45,8 +45,7 @@ export type ScreenChange =
 	| { type: 'order.removed'; id: string };
 
 export type Decision =
-	| { ok: true; id: string; changes: ScreenChange[] }
-	| { ok: false; id: string; code: RejectCode };
+	{ ok: true; id: string; changes: ScreenChange[] } | { ok: false; id: string; code: RejectCode };
 
 export interface DecideOptions {
 	/** Put a new order in the holds list instead of the queue (auto hold future orders). */
@@ -150,7 +149,11 @@ export function decide(
 		case 'cancel-order': {
 			if (!existing) return reject(id, 'ORDER_DOES_NOT_EXIST');
 			// Cancelling a bumped or already cancelled order is ignored, and still answered with the id.
-			return { ok: true, id, changes: eventChange(existing, { type: 'order.cancelled', at }) ?? [] };
+			return {
+				ok: true,
+				id,
+				changes: eventChange(existing, { type: 'order.cancelled', at }) ?? []
+			};
 		}
 	}
 }
@@ -197,7 +200,9 @@ function evictions(screen: ScreenState, bumping: string): ScreenChange[] {
 		.filter((r) => r.state === 'bumped' && r.context.id !== bumping)
 		.sort((a, b) => (a.context.bumpedAt ?? 0) - (b.context.bumpedAt ?? 0));
 	const excess = bumped.length + 1 - RECALL_LIMIT;
-	return bumped.slice(0, Math.max(0, excess)).map((r) => ({ type: 'order.removed', id: r.context.id }));
+	return bumped
+		.slice(0, Math.max(0, excess))
+		.map((r) => ({ type: 'order.removed', id: r.context.id }));
 }
 
 /** Apply decided changes to the screen. */
