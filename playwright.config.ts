@@ -1,0 +1,46 @@
+import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
+
+/**
+ * Browser tests of the kitchen screen. There is no webServer: each test starts its own agent
+ * (in-memory store, OS-chosen ports) through the `simulator` fixture in tests/helpers/fixtures.ts,
+ * so tests run in parallel without sharing orders. Run `npm run build` first: the agent serves
+ * the built UI.
+ */
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	testMatch: '**/*.e2e.ts',
+	outputDir: 'test-results',
+	workers: 2,
+	retries: 0,
+	fullyParallel: true,
+	timeout: 60_000,
+	expect: { timeout: 5_000 },
+	reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+	use: {
+		screenshot: 'only-on-failure',
+		trace: 'retain-on-failure'
+	},
+	projects: [
+		{
+			name: 'chromium',
+			use: {
+				browserName: 'chromium',
+				viewport: { width: 1280, height: 720 },
+				launchOptions: {
+					...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
+					args: [
+						'--no-sandbox',
+						'--disable-gpu',
+						'--disable-background-networking',
+						'--disable-component-update',
+						'--disable-sync',
+						'--no-first-run'
+					]
+				}
+			}
+		}
+	]
+});

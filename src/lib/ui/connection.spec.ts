@@ -1,0 +1,139 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServerMessage } from '$lib/core/relay';
+import { backoffDelay, ScreenConnection, type SocketLike } from './connection.svelte';
+
+class FakeSocket implements SocketLike {
+	readyState = 0;
+	sent: unknown[] = [];
+	onopen: SocketLike['onopen'] = null;
+	onclose: SocketLike['onclose'] = null;
+	onmessage: SocketLike['onmessage'] = null;
+	onerror: SocketLike['onerror'] = null;
+	send(data: string) {
+		this.sent.push(JSON.parse(data));
+	}
+	close() {
+		this.readyState = 3;
+	}
+	open() {
+		this.readyState = 1;
+		this.onopen?.(new Event('open'));
+	}
+	drop() {
+		this.readyState = 3;
+		this.onclose?.({} as CloseEvent);
+	}
+	deliver(message: ServerMessage) {
+		this.onmessage?.({ data: JSON.stringify(message) } as MessageEvent);
+	}
+}
+
+function setup(onMessage: (m: ServerMessage) => string | void = () => {}) {
+	const sockets: FakeSocket[] = [];
+	const connection = new ScreenConnection({
+		url: 'ws://test/ws?screen=kds-1',
+		onMessage,
+		createSocket: () => {
+			const socket = new FakeSocket();
+			sockets.push(socket);
+			return socket;
+		},
+		random: () => 0.5,
+		isOnline: () => true
+	});
+	return { connection, sockets };
+}
+
+const snapshot: ServerMessage = {
+	type: 'snapshot',
+	seq: 0,
+	now: 0,
+	records: [],
+	screen: {
+		id: 'kds-1',
+		name: 'Grill',
+		locationId: 'loc-1',
+		locationName: 'Demo Kitchen',
+		settings: {
+			timers: { warnAfter: 300, lateAfter: 480 },
+			autoHoldFutureOrders: false,
+			keymap: {}
+		}
+	}
+};
+
+describe('ScreenConnection', () => {
+	beforeEach(() => {
+		vi.useFakeTimers();
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
+	it('backs off exponentially from 0.5 s to 5 s with jitter', () => {
+		expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, 500, 5000, () => 0.5))).toEqual([
+			500, 1000, 2000, 4000, 5000, 5000
+		]);
+		expect(backoffDelay(1, 500, 5000, () => 0)).toBe(400);
+		expect(backoffDelay(1, 500, 5000, () => 1)).toBe(600);
+	});
+
+	it('reconnects after a drop, shows reconnecting, then offline after repeated failures', () => {
+		const { connection, sockets } = setup();
+		connection.start();
+		expect(connection.state).toBe('connecting');
+		sockets[0].open();
+		expect(connection.state).toBe('connected');
+
+		sockets[0].drop();
+		expect(connection.state).toBe('reconnecting');
+		vi.advanceTimersByTime(499);
+		expect(sockets).toHaveLength(1);
+		vi.advanceTimersByTime(1);
+		expect(sockets).toHaveLength(2);
+
+		for (let i = 0; i < 5; i++) {
+			sockets.at(-1)!.drop();
+			vi.advanceTimersByTime(5000);
+		}
+		expect(connection.state).toBe('offline');
+		expect(sockets.length).toBeGreaterThan(5); // still retrying
+		sockets.at(-1)!.open();
+		expect(connection.state).toBe('connected');
+		expect(connection.failures).toBe(0);
+		connection.stop();
+	});
+
+	it('asks for a resync when the board reports a gap', () => {
+		const { connection, sockets } = setup(() => 'gap');
+		connection.start();
+		sockets[0].open();
+		sockets[0].deliver(snapshot);
+		expect(sockets[0].sent).toEqual([{ type: 'resync' }]);
+		connection.stop();
+	});
+
+	it('probes a silent socket with a resync, then replaces it when it stays silent', () => {
+		const { connection, sockets } = setup();
+		connection.start();
+		sockets[0].open();
+		sockets[0].deliver(snapshot);
+		vi.advanceTimersByTime(12_000);
+		expect(sockets[0].sent).toEqual([{ type: 'resync' }]);
+		vi.advanceTimersByTime(13_000);
+		expect(connection.state).toBe('reconnecting');
+		vi.advanceTimersByTime(600);
+		expect(sockets).toHaveLength(2);
+		connection.stop();
+	});
+
+	it('sends actions only while connected', () => {
+		const { connection, sockets } = setup();
+		connection.start();
+		expect(connection.send({ type: 'action', action: 'recall' })).toBe(false);
+		sockets[0].open();
+		expect(connection.send({ type: 'action', action: 'bump', orderId: '1' })).toBe(true);
+		expect(sockets[0].sent).toEqual([{ type: 'action', action: 'bump', orderId: '1' }]);
+		connection.stop();
+	});
+});

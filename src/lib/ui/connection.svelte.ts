@@ -1,0 +1,207 @@
+/**
+ * The browser's WebSocket to the agent for one screen (`/ws?screen=<id>`). Reconnects after any
+ * drop with exponential backoff and jitter, forever; treats a silent socket as dead; asks for a
+ * fresh snapshot when the order board sees a gap. The state is shown on screen as the
+ * connection dot.
+ */
+import type { ClientMessage, ServerMessage } from '$lib/core/relay';
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
+
+/** The part of the WebSocket API used here, so tests can pass a fake. */
+export interface SocketLike {
+	readonly readyState: number;
+	onopen: ((ev: Event) => unknown) | null;
+	onclose: ((ev: CloseEvent) => unknown) | null;
+	onmessage: ((ev: MessageEvent) => unknown) | null;
+	onerror: ((ev: Event) => unknown) | null;
+	send(data: string): void;
+	close(code?: number, reason?: string): void;
+}
+
+export interface ConnectionOptions {
+	url: string;
+	/** Handle one message; return 'gap' to ask the agent for a fresh snapshot. */
+	onMessage: (message: ServerMessage) => string | void;
+	/** Called when a socket opens, before its first message (the agent sends a snapshot first). */
+	onOpen?: () => void;
+	createSocket?: (url: string) => SocketLike;
+	/** First retry delay and cap (ms). */
+	minDelayMs?: number;
+	maxDelayMs?: number;
+	/** After this much silence, send a resync as a probe (the agent's pings are invisible here). */
+	probeAfterMs?: number;
+	/** After this much silence, the socket is taken as dead and replaced. */
+	deadAfterMs?: number;
+	/** Failed attempts in a row before the state reads 'offline' (retrying goes on). */
+	offlineAfter?: number;
+	random?: () => number;
+	/** Whether the browser thinks it is online; default navigator.onLine. */
+	isOnline?: () => boolean;
+}
+
+const OPEN = 1;
+
+/** Delay before retry `attempt` (1-based): min·2^(attempt-1), capped, ±20 % jitter. */
+export function backoffDelay(
+	attempt: number,
+	min: number,
+	max: number,
+	random: () => number
+): number {
+	const base = Math.min(max, min * 2 ** Math.max(0, attempt - 1));
+	return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+export class ScreenConnection {
+	state: ConnectionState = $state('connecting');
+	/** Failed attempts since the last successful open. */
+	failures = $state(0);
+
+	#options: Required<Omit<ConnectionOptions, 'onOpen'>> & Pick<ConnectionOptions, 'onOpen'>;
+	#socket: SocketLike | null = null;
+	#retryTimer: ReturnType<typeof setTimeout> | undefined;
+	#silenceTimer: ReturnType<typeof setInterval> | undefined;
+	#lastMessageAt = 0;
+	#probed = false;
+	#stopped = true;
+	#everConnected = false;
+
+	constructor(options: ConnectionOptions) {
+		this.#options = {
+			createSocket: (url) => new WebSocket(url),
+			minDelayMs: 500,
+			maxDelayMs: 5000,
+			probeAfterMs: 12_000,
+			deadAfterMs: 25_000,
+			offlineAfter: 5,
+			random: Math.random,
+			isOnline: () => (typeof navigator === 'undefined' ? true : navigator.onLine !== false),
+			...options
+		};
+	}
+
+	start(): void {
+		if (!this.#stopped) return;
+		this.#stopped = false;
+		if (typeof window !== 'undefined') {
+			window.addEventListener('online', this.#onOnline);
+			window.addEventListener('offline', this.#onOffline);
+		}
+		this.#silenceTimer = setInterval(this.#checkSilence, 1000);
+		this.#open();
+	}
+
+	stop(): void {
+		this.#stopped = true;
+		clearTimeout(this.#retryTimer);
+		clearInterval(this.#silenceTimer);
+		if (typeof window !== 'undefined') {
+			window.removeEventListener('online', this.#onOnline);
+			window.removeEventListener('offline', this.#onOffline);
+		}
+		this.#discard();
+	}
+
+	/** Send a message if connected; false when it could not be sent. */
+	send(message: ClientMessage): boolean {
+		if (this.#socket?.readyState !== OPEN) return false;
+		this.#socket.send(JSON.stringify(message));
+		return true;
+	}
+
+	#open(): void {
+		if (this.#stopped) return;
+		this.#discard();
+		if (this.state !== 'offline') this.state = this.#everConnected ? 'reconnecting' : 'connecting';
+		let socket: SocketLike;
+		try {
+			socket = this.#options.createSocket(this.#options.url);
+		} catch {
+			this.#scheduleRetry();
+			return;
+		}
+		this.#socket = socket;
+		this.#lastMessageAt = Date.now();
+		this.#probed = false;
+		socket.onopen = () => {
+			if (socket !== this.#socket) return;
+			this.#everConnected = true;
+			this.failures = 0;
+			this.state = 'connected';
+			this.#lastMessageAt = Date.now();
+			this.#options.onOpen?.();
+		};
+		socket.onmessage = (event) => {
+			if (socket !== this.#socket) return;
+			this.#lastMessageAt = Date.now();
+			this.#probed = false;
+			if (this.state !== 'connected') this.state = 'connected';
+			let message: ServerMessage;
+			try {
+				message = JSON.parse(String(event.data));
+			} catch {
+				return;
+			}
+			if (this.#options.onMessage(message) === 'gap') this.send({ type: 'resync' });
+		};
+		socket.onerror = () => {
+			// A close event follows; retrying is scheduled there.
+		};
+		socket.onclose = () => {
+			if (socket !== this.#socket) return;
+			this.#socket = null;
+			this.#scheduleRetry();
+		};
+	}
+
+	#scheduleRetry(): void {
+		if (this.#stopped) return;
+		this.failures += 1;
+		const offline = !this.#options.isOnline() || this.failures > this.#options.offlineAfter;
+		this.state = offline ? 'offline' : this.#everConnected ? 'reconnecting' : 'connecting';
+		clearTimeout(this.#retryTimer);
+		const { minDelayMs, maxDelayMs, random } = this.#options;
+		this.#retryTimer = setTimeout(
+			() => this.#open(),
+			backoffDelay(this.failures, minDelayMs, maxDelayMs, random)
+		);
+	}
+
+	/** Close the current socket without triggering a retry. */
+	#discard(): void {
+		const socket = this.#socket;
+		this.#socket = null;
+		if (!socket) return;
+		socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
+		try {
+			socket.close();
+		} catch {
+			// already closed
+		}
+	}
+
+	#checkSilence = () => {
+		if (this.#stopped || this.#socket?.readyState !== OPEN) return;
+		const silent = Date.now() - this.#lastMessageAt;
+		if (silent >= this.#options.deadAfterMs) {
+			this.#discard();
+			this.#scheduleRetry();
+		} else if (silent >= this.#options.probeAfterMs && !this.#probed) {
+			this.#probed = true;
+			this.send({ type: 'resync' });
+		}
+	};
+
+	#onOnline = () => {
+		// Back online: try now rather than wait out the backoff.
+		if (this.#socket?.readyState === OPEN) return;
+		clearTimeout(this.#retryTimer);
+		this.state = this.#everConnected ? 'reconnecting' : 'connecting';
+		this.#open();
+	};
+
+	#onOffline = () => {
+		this.state = 'offline';
+	};
+}

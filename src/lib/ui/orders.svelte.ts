@@ -1,0 +1,235 @@
+/**
+ * The orders of one screen in the browser: one XState actor per order (the shared order machine),
+ * fed the relay's snapshot and changes. Each order's snapshot is copied into its own `$state`
+ * object, so a change to one order re-renders only that order's card; the queue and holds list
+ * are derived with the core's queueOf/holdsOf.
+ */
+import { createActor, type ActorOptions, type ActorRefFrom, type Subscription } from 'xstate';
+import { SvelteMap } from 'svelte/reactivity';
+import {
+	orderMachine,
+	type OrderContext,
+	type OrderInput,
+	type OrderRecord,
+	type OrderSnapshot,
+	type OrderStateName
+} from '$lib/core/order-machine';
+import type { RelayChange, ScreenInfo, ServerMessage } from '$lib/core/relay';
+import { holdsOf, queueOf } from '$lib/core/screen';
+
+export type OrderActor = ActorRefFrom<typeof orderMachine>;
+
+/** An actor that resumes from a snapshot (XState reads no input when a snapshot is given). */
+function restoreActor(id: string, snapshot: OrderSnapshot): OrderActor {
+	const options: ActorOptions<typeof orderMachine> = { id: `order-${id}`, snapshot };
+	return createActor(orderMachine, options as typeof options & { input: OrderInput });
+}
+
+/** One order as the UI renders it: a runes copy of its actor's latest snapshot. */
+export class OrderEntry {
+	readonly id: string;
+	state: OrderStateName;
+	context: OrderContext;
+
+	constructor(id: string, snapshot: OrderSnapshot) {
+		this.id = id;
+		this.state = $state.raw(snapshot.value as OrderStateName);
+		this.context = $state.raw(snapshot.context);
+	}
+
+	/** Take an actor snapshot; unchanged values are not reassigned, so nothing re-renders. */
+	copy(snapshot: OrderSnapshot): void {
+		const state = snapshot.value as OrderStateName;
+		if (state !== this.state) this.state = state;
+		if (snapshot.context !== this.context) this.context = snapshot.context;
+	}
+
+	get record(): OrderRecord {
+		return { state: this.state, context: this.context };
+	}
+}
+
+/**
+ * What `receive` did with a message:
+ * - applied: the screen changed (or a snapshot replaced it);
+ * - stale: a change already covered by the current state (seq not newer); ignored;
+ * - gap: a change was missed; nothing applied until a new snapshot: send {type:'resync'};
+ * - waiting: a change arrived while a snapshot is awaited; ignored;
+ * - error: the agent sent an error message (see `lastError`).
+ */
+export type ReceiveResult = 'applied' | 'stale' | 'gap' | 'waiting' | 'error';
+
+export interface OrderBoardOptions {
+	/** Called for each order created by a change (not by a snapshot): the new-order sound. */
+	onCreated?: (entry: OrderEntry) => void;
+	/** The browser clock; tests replace it. */
+	now?: () => number;
+}
+
+export class OrderBoard {
+	readonly entries = new SvelteMap<string, OrderEntry>();
+	screen: ScreenInfo | null = $state.raw(null);
+	/** Agent clock minus browser clock (ms), from the latest message: timers read agent time. */
+	clockOffset = $state(0);
+	lastError: { code: string; message: string; at: number } | null = $state.raw(null);
+	/** The seq of the last message applied; -1 before the first snapshot. */
+	seq = -1;
+
+	/** The cards, priority first then arrival (core's queueOf). */
+	readonly queue: OrderEntry[] = $derived.by(() => this.#pick(queueOf(this.#records())));
+	/** Held orders, oldest first (core's holdsOf). */
+	readonly holds: OrderEntry[] = $derived.by(() => this.#pick(holdsOf(this.#records())));
+
+	// Not reactive on purpose: the UI reads the entries, never the actors.
+	// eslint-disable-next-line svelte/prefer-svelte-reactivity
+	#actors = new Map<string, { actor: OrderActor; subscription: Subscription }>();
+	#awaitingSnapshot = true;
+	#options: OrderBoardOptions;
+
+	constructor(options: OrderBoardOptions = {}) {
+		this.#options = options;
+	}
+
+	/** True until the first snapshot, and again after a gap or a reconnect. */
+	get awaitingSnapshot(): boolean {
+		return this.#awaitingSnapshot;
+	}
+
+	/** The connection was (re)opened: the agent sends a snapshot first; ignore changes till then. */
+	expectSnapshot(): void {
+		this.#awaitingSnapshot = true;
+	}
+
+	/** Apply one message from the agent. */
+	receive(message: ServerMessage): ReceiveResult {
+		const now = this.#options.now?.() ?? Date.now();
+		if (message.type === 'error') {
+			this.lastError = { code: message.code, message: message.message, at: now };
+			return 'error';
+		}
+		this.clockOffset = message.now - now;
+		if (message.type === 'snapshot') {
+			this.#applySnapshot(message.screen, message.records);
+			this.seq = message.seq;
+			this.#awaitingSnapshot = false;
+			return 'applied';
+		}
+		if (this.#awaitingSnapshot) return 'waiting';
+		if (message.seq <= this.seq) return 'stale';
+		if (message.seq !== this.seq + 1 || !this.#applyChange(message.change)) {
+			this.#awaitingSnapshot = true;
+			return 'gap';
+		}
+		this.seq = message.seq;
+		return 'applied';
+	}
+
+	get(id: string): OrderEntry | undefined {
+		return this.entries.get(id);
+	}
+
+	/** The actor of an order, for inspection (tests, devtools). */
+	actor(id: string): OrderActor | undefined {
+		return this.#actors.get(id)?.actor;
+	}
+
+	/** Stop every actor and forget every order. */
+	dispose(): void {
+		for (const id of [...this.#actors.keys()]) this.#drop(id);
+		this.entries.clear();
+		this.seq = -1;
+		this.#awaitingSnapshot = true;
+	}
+
+	#records(): OrderRecord[] {
+		const records: OrderRecord[] = [];
+		for (const entry of this.entries.values()) records.push(entry.record);
+		return records;
+	}
+
+	#pick(records: OrderRecord[]): OrderEntry[] {
+		const out: OrderEntry[] = [];
+		for (const record of records) {
+			const entry = this.entries.get(record.context.id);
+			if (entry) out.push(entry);
+		}
+		return out;
+	}
+
+	/**
+	 * A snapshot replaces everything: every actor is stopped and one is created per record. An
+	 * order that is unchanged keeps its entry and its context object, so its card does not redraw.
+	 */
+	#applySnapshot(screen: ScreenInfo, records: readonly OrderRecord[]): void {
+		if (JSON.stringify(screen) !== JSON.stringify(this.screen)) this.screen = screen;
+		// eslint-disable-next-line svelte/prefer-svelte-reactivity -- a local, never rendered
+		const keep = new Set<string>();
+		for (const record of records) {
+			const id = record.context.id;
+			keep.add(id);
+			const entry = this.entries.get(id);
+			const unchanged =
+				entry !== undefined &&
+				entry.state === record.state &&
+				JSON.stringify(entry.context) === JSON.stringify(record.context);
+			const context = unchanged ? entry.context : record.context;
+			const snapshot = orderMachine.resolveState({ value: record.state, context });
+			this.#spawn(id, restoreActor(id, snapshot));
+		}
+		for (const id of [...this.entries.keys()]) if (!keep.has(id)) this.#remove(id);
+	}
+
+	/** Returns false when the change does not fit what we have (a lost message). */
+	#applyChange(change: RelayChange): boolean {
+		switch (change.type) {
+			case 'order.created': {
+				const entry = this.#spawn(
+					change.id,
+					createActor(orderMachine, { id: `order-${change.id}`, input: change.input })
+				);
+				this.#options.onCreated?.(entry);
+				return true;
+			}
+			case 'order.event': {
+				const actor = this.#actors.get(change.id)?.actor;
+				if (!actor) return false;
+				actor.send(change.event);
+				return true;
+			}
+			case 'order.removed': {
+				if (!this.entries.has(change.id)) return false;
+				this.#remove(change.id);
+				return true;
+			}
+		}
+	}
+
+	/** Start an actor for an order (replacing any previous one) and mirror it into its entry. */
+	#spawn(id: string, actor: OrderActor): OrderEntry {
+		this.#drop(id);
+		actor.start();
+		let entry = this.entries.get(id);
+		if (entry) entry.copy(actor.getSnapshot());
+		else {
+			entry = new OrderEntry(id, actor.getSnapshot());
+			this.entries.set(id, entry);
+		}
+		const target = entry;
+		const subscription = actor.subscribe((snapshot) => target.copy(snapshot));
+		this.#actors.set(id, { actor, subscription });
+		return entry;
+	}
+
+	#drop(id: string): void {
+		const running = this.#actors.get(id);
+		if (!running) return;
+		running.subscription.unsubscribe();
+		running.actor.stop();
+		this.#actors.delete(id);
+	}
+
+	#remove(id: string): void {
+		this.#drop(id);
+		this.entries.delete(id);
+	}
+}

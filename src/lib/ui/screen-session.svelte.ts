@@ -1,0 +1,77 @@
+/**
+ * One browser showing one screen: the order board fed by the agent's WebSocket, the screen
+ * actions sent back, and the new-order sound. Actions change nothing locally: the card changes
+ * when the agent relays the result, so every browser on the screen shows the same.
+ */
+import type { ClientMessage } from '$lib/core/relay';
+import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
+import { OrderBoard } from './orders.svelte';
+import { beep } from './sound';
+
+export type ScreenActionName = Extract<ClientMessage, { type: 'action' }>['action'];
+
+export interface Notice {
+	text: string;
+	at: number;
+}
+
+export class ScreenSession {
+	readonly board: OrderBoard;
+	readonly connection: ScreenConnection;
+	sound = $state(false);
+	/** A short message for the cook (a refused action, no connection). */
+	notice: Notice | null = $state.raw(null);
+	#lastAction: ScreenActionName | null = null;
+
+	constructor(
+		screenId: string,
+		options: { url?: string } & Partial<Omit<ConnectionOptions, 'url' | 'onMessage'>> = {}
+	) {
+		this.board = new OrderBoard({ onCreated: () => this.sound && beep() });
+		this.connection = new ScreenConnection({
+			url: options.url ?? screenSocketUrl(screenId),
+			...options,
+			onOpen: () => this.board.expectSnapshot(),
+			onMessage: (message) => {
+				const result = this.board.receive(message);
+				if (message.type === 'error') this.#notify(this.#explain(message.code, message.message));
+				return result;
+			}
+		});
+	}
+
+	start(): void {
+		this.connection.start();
+	}
+
+	stop(): void {
+		this.connection.stop();
+		this.board.dispose();
+	}
+
+	/** Send a screen action; recall without an id recalls the last bumped order. */
+	act(action: ScreenActionName, orderId?: string): boolean {
+		this.#lastAction = action;
+		const sent = this.connection.send({ type: 'action', action, ...(orderId ? { orderId } : {}) });
+		if (!sent) this.#notify(`Not connected: ${action} not sent`);
+		return sent;
+	}
+
+	/** A refused action in the cook's words; anything else as the agent put it. */
+	#explain(code: string, message: string): string {
+		if (code !== 'ACTION_REFUSED') return message;
+		if (this.#lastAction === 'recall') return 'Nothing to recall';
+		if (this.#lastAction === 'bump') return 'Already bumped';
+		return 'That order cannot be fired';
+	}
+
+	#notify(text: string): void {
+		this.notice = { text, at: Date.now() };
+	}
+}
+
+/** ws://host/ws?screen=<id> on the page's own origin (the agent serves both). */
+export function screenSocketUrl(screenId: string, location: Location = window.location): string {
+	const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+	return `${protocol}//${location.host}/ws?screen=${encodeURIComponent(screenId)}`;
+}

@@ -1,0 +1,542 @@
+/**
+ * The kitchen screen in a real browser, driven through the real TCP interface: what a cook sees
+ * when the POS creates, updates, cancels orders, and what bumping and recalling do.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+	badge,
+	card,
+	cards,
+	cardTitles,
+	course,
+	expect,
+	expectCancelledLook,
+	expectConnection,
+	expectInOnePiece,
+	expectItemHighlighted,
+	expectItemStruckThrough,
+	item,
+	itemGroup,
+	liveItem,
+	parseRgb,
+	screenPage,
+	startSimulator,
+	test
+} from '../helpers/fixtures.ts';
+import {
+	cancel,
+	create,
+	createFromSample,
+	item as line,
+	order,
+	patch,
+	sample,
+	update
+} from './orders.ts';
+
+test.describe('New orders', () => {
+	test('a created order appears with its title, items, modifiers and details', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await test.step('the POS sends an order over TCP', async () => {
+			expect(await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'))).toBe('1002');
+		});
+		const table = card(page, 'Table 12 #88');
+		await test.step('the card shows name with check number, mode, covers, server and terminal', async () => {
+			await expect(table).toBeVisible();
+			await expect(table.getByRole('heading', { level: 2 })).toHaveText('Table 12 #88');
+			await expect(table).toContainText('For Here');
+			await expect(table.getByLabel('4 covers')).toBeVisible();
+			await expect(table).toContainText('Jordan · Bar POS 2');
+			await expect(table.getByRole('timer')).toHaveText(/^0:0\d$/);
+		});
+		await test.step('items show qty, modifiers (qty only above 1), instructions and seat', async () => {
+			await expect(liveItem(table, 'Caesar Salad')).toHaveAccessibleName(
+				'2 × Caesar Salad (No croutons)'
+			);
+			const ribeye = liveItem(table, 'Ribeye');
+			await expect(ribeye).toContainText('Medium rare');
+			await expect(ribeye).toContainText('2 × Extra peppercorn sauce');
+			await expect(ribeye.getByText('1 ×')).toHaveCount(0);
+			await expect(ribeye.getByLabel('Seat 1')).toBeVisible();
+			await expect(liveItem(table, 'Salmon')).toContainText('Allergy: dairy');
+		});
+	});
+
+	test('the legacy bare order and the delivery, curbside and combo samples show every field', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		for (const name of [
+			'http-create-delivery-handoff.json',
+			'http-create-curbside.json',
+			'http-create-combo-groups.json'
+		]) {
+			await simulator.sendTcp('kds-1', createFromSample(name));
+		}
+		expect(await simulator.sendTcp('kds-1', sample('tcp-bare-legacy.json'))).toBe('1003');
+
+		await test.step('delivery handoff: origin source in the title, service and its order id', async () => {
+			const priya = card(page, 'Priya · DoorDash');
+			await expect(priya).toContainText('Delivery Handoff');
+			await expect(priya).toContainText('DoorDash #DD-88412');
+			await expect(priya).toContainText('Leave at the door');
+			await expect(priya).toContainText(/Pickup \d/);
+		});
+		await test.step('curbside: vehicle model and colour', async () => {
+			await expect(card(page, 'Alex')).toContainText('Silver Toyota Prius');
+			await expect(card(page, 'Alex')).toContainText('Curbside');
+		});
+		await test.step('loyalty badge', async () => {
+			await expect(badge(card(page, 'Sam'), 'Loyalty member')).toBeVisible();
+			await expect(badge(card(page, 'Alex'), 'Loyalty member')).toHaveCount(0);
+		});
+		await test.step('string modifiers of the legacy order', async () => {
+			await expect(liveItem(card(page, 'Walk-in'), 'Latte')).toHaveAccessibleName(
+				'1 × Latte (Oat milk, Extra shot)'
+			);
+		});
+	});
+});
+
+test.describe('Updates', () => {
+	test('a full update strikes removed items through and highlights new and changed ones', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp(
+			'kds-1',
+			create(order('1001', 'Maria', [line('1', 'Cheeseburger'), line('2', 'Side Salad')]))
+		);
+		const maria = card(page, 'Maria');
+		await expect(liveItem(maria, 'Side Salad')).toBeVisible();
+		await expect(maria.getByText('New')).toHaveCount(0);
+
+		await test.step('update-order without line 2, line 1 changed, line 3 new', async () => {
+			const reply = await simulator.sendTcp(
+				'kds-1',
+				update(
+					order('1001', 'Maria', [
+						line('1', 'Cheeseburger', { qty: 2, mods: [{ name: 'No pickles' }] }),
+						line('3', 'Onion Rings')
+					])
+				)
+			);
+			expect(reply).toBe('1001');
+		});
+		await test.step('the removed item stays, struck through', async () => {
+			await expectItemStruckThrough(maria, 'Side Salad');
+			await expect(liveItem(maria, 'Side Salad')).toHaveCount(0);
+		});
+		await test.step('added and changed items are highlighted', async () => {
+			await expectItemHighlighted(maria, 'Onion Rings', 'New');
+			await expectItemHighlighted(maria, 'Cheeseburger', 'Changed');
+			await expect(liveItem(maria, 'Cheeseburger')).toHaveAccessibleName(
+				'2 × Cheeseburger (No pickles)'
+			);
+		});
+	});
+
+	test('a partial update adds, changes and removes items and makes the order priority', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('9', 'Earlier', [line('1', 'Toast')])));
+		await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
+		await expect.poll(() => cardTitles(page)).toEqual(['Earlier', 'Table 12 #88']);
+
+		expect(await simulator.sendTcp('kds-1', sample('tcp-update-partial.json'))).toBe('1002');
+		const table = card(page, 'Table 12 #88');
+		await test.step('priority: flagged and moved to the front', async () => {
+			await expect(badge(table, 'Priority')).toBeVisible();
+			await expect.poll(() => cardTitles(page)).toEqual(['Table 12 #88', 'Earlier']);
+		});
+		await test.step('itemsToRemove, itemsToAdd, itemsToUpdate', async () => {
+			await expectItemStruckThrough(table, 'Tiramisu');
+			await expectItemHighlighted(table, 'Sparkling Water', 'New');
+			await expectItemHighlighted(table, 'Ribeye', 'Changed');
+			await expect(liveItem(table, 'Ribeye')).toHaveAccessibleName('1 × Ribeye (Medium)');
+		});
+		await test.step('fields not in the patch are kept', async () => {
+			await expect(table).toContainText('Jordan · Bar POS 2');
+		});
+	});
+});
+
+test.describe('Cancel', () => {
+	test('a cancelled order turns red with a banner and can still be bumped', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', sample('tcp-bare-legacy.json'));
+		const walkIn = card(page, 'Walk-in');
+		await expect(walkIn).toBeVisible();
+		await expect(badge(walkIn, 'Cancelled')).toHaveCount(0);
+
+		expect(await simulator.sendTcp('kds-1', sample('tcp-cancel.json'))).toBe('1003');
+		await test.step('red banner, red look', async () => {
+			await expect(badge(walkIn, 'Cancelled')).toHaveText('Cancelled');
+			await expectCancelledLook(walkIn);
+			await expect(liveItem(walkIn, 'Latte')).toBeVisible();
+		});
+		await test.step('bumped like any card', async () => {
+			await walkIn.click();
+			await expect(walkIn).toHaveCount(0);
+		});
+	});
+});
+
+test.describe('Queue order', () => {
+	test('priority orders come first, then arrival order', async ({ page, simulator }) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('a', 'First', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-1', create(order('b', 'Second', [line('1', 'Soup')])));
+		await simulator.sendTcp(
+			'kds-1',
+			create(order('c', 'Rush', [line('1', 'Soup')], { priority: true }))
+		);
+		await expect.poll(() => cardTitles(page)).toEqual(['Rush', 'First', 'Second']);
+		await simulator.sendTcp('kds-1', patch({ id: 'b', priority: true }));
+		await expect.poll(() => cardTitles(page)).toEqual(['Second', 'Rush', 'First']);
+	});
+});
+
+test.describe('Item groups and courses', () => {
+	test('an item group is boxed under its name, with its note, in one piece', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', createFromSample('http-create-combo-groups.json'));
+		const sam = card(page, 'Sam');
+		const combo = itemGroup(sam, 'Combo #2');
+		await expect(combo).toBeVisible();
+		await expect(combo.getByRole('listitem')).toHaveCount(3);
+		for (const name of ['Double Burger', 'Fries', 'Cola'])
+			await expect(item(combo, name)).toBeVisible();
+		await expect(item(combo, 'Apple Pie')).toHaveCount(0);
+		await expect(liveItem(sam, 'Apple Pie')).toBeVisible();
+		// The note is the last thing in the box.
+		await expect(combo).toContainText(/Large$/);
+		await expectInOnePiece(combo);
+	});
+
+	test('courses are grouped with their status; hold looks different from fire', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
+		const table = card(page, 'Table 12 #88');
+		const first = course(table, 'Course 1 — fire');
+		const second = course(table, 'Course 2 — hold');
+		await expect(first).toBeVisible();
+		await expect(second).toBeVisible();
+		await expect(course(table, 'Course 3 — hold')).toBeVisible();
+		await expect(liveItem(first, 'Caesar Salad')).toBeVisible();
+		await expect(liveItem(second, 'Ribeye')).toBeVisible();
+		await expect(liveItem(second, 'Salmon')).toBeVisible();
+
+		await test.step('hold is dimmed with a grey header, fire has an orange one', async () => {
+			const look = async (group: typeof first) =>
+				group.evaluate((el) => {
+					const head = el.querySelector('h3')!;
+					const body = head.nextElementSibling as HTMLElement;
+					return {
+						head: getComputedStyle(head).backgroundColor,
+						image: getComputedStyle(head).backgroundImage,
+						opacity: Number(getComputedStyle(body).opacity)
+					};
+				});
+			const fire = await look(first);
+			const hold = await look(second);
+			const [r, g, b] = parseRgb(fire.head);
+			expect(r > 200 && g < 120 && b < 60, `fire header ${fire.head} is orange`).toBe(true);
+			expect(fire.opacity).toBe(1);
+			expect(hold.image).toContain('repeating-linear-gradient');
+			expect(hold.opacity).toBeLessThan(0.8);
+		});
+
+		await test.step('firing course 2 changes its look', async () => {
+			await simulator.sendTcp('kds-1', sample('tcp-update-partial.json'));
+			await expect(course(table, 'Course 2')).toHaveCount(1);
+			// Ribeye now fires while Salmon holds: each item shows its own status.
+			const mixed = course(table, 'Course 2');
+			await expect(mixed).toHaveAccessibleName('Course 2');
+			await expect(liveItem(mixed, 'Ribeye')).toContainText('fire');
+			await expect(liveItem(mixed, 'Salmon')).toContainText('hold');
+		});
+	});
+});
+
+test.describe('Timers', () => {
+	test('the ticket timer turns yellow after 5 minutes and red after 8', async ({ page }) => {
+		let skew = 0;
+		const simulator = await startSimulator({ now: () => Date.now() + skew });
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			skew = -8 * 60_000 - 5000;
+			await simulator.sendTcp('kds-1', create(order('old', 'Old', [line('1', 'Soup')])));
+			skew = -5 * 60_000 - 5000;
+			await simulator.sendTcp('kds-1', create(order('mid', 'Middle', [line('1', 'Soup')])));
+			skew = 0;
+			await simulator.sendTcp('kds-1', create(order('new', 'New', [line('1', 'Soup')])));
+
+			const header = (name: string) => card(page, name).locator('header');
+			await expect(card(page, 'Old').getByRole('timer')).toHaveText(/^8:0\d$/);
+			await expect(card(page, 'Middle').getByRole('timer')).toHaveText(/^5:0\d$/);
+			const colour = async (name: string) =>
+				parseRgb(await header(name).evaluate((el) => getComputedStyle(el).backgroundColor));
+			const [r1, g1, b1] = await colour('Old');
+			expect(r1 > 180 && g1 < 80 && b1 < 80, 'late is red').toBe(true);
+			const [r2, g2, b2] = await colour('Middle');
+			expect(r2 > 200 && g2 > 180 && b2 < 80, 'warn is yellow').toBe(true);
+			const [r3, g3] = await colour('New');
+			expect(r3 < 120 && g3 < 120, 'fresh is neither').toBe(true);
+		} finally {
+			await simulator.close();
+		}
+	});
+});
+
+test.describe('Bump and recall', () => {
+	test('bump by click removes the card; the recall key brings it back marked Recalled', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-1', create(order('2', 'Bravo', [line('1', 'Soup')])));
+		await expect(cards(page)).toHaveCount(2);
+
+		await test.step('nothing bumped yet: recall says so', async () => {
+			await page.keyboard.press('r');
+			await expect(page.getByRole('alert')).toHaveText('Nothing to recall');
+		});
+		await test.step('tap the card', async () => {
+			await card(page, 'Alpha').click();
+			await expect(card(page, 'Alpha')).toHaveCount(0);
+			await expect.poll(() => cardTitles(page)).toEqual(['Bravo']);
+		});
+		await test.step('press R: the last bumped order comes back, marked', async () => {
+			await page.keyboard.press('r');
+			await expect(card(page, 'Alpha')).toBeVisible();
+			await expect(badge(card(page, 'Alpha'), 'Recalled')).toBeVisible();
+			await expect(badge(card(page, 'Bravo'), 'Recalled')).toHaveCount(0);
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+		});
+		await test.step('the bump button works too', async () => {
+			await page.getByRole('button', { name: 'Bump Bravo' }).click();
+			await expect(card(page, 'Bravo')).toHaveCount(0);
+		});
+	});
+
+	test('digit keys bump the Nth card; arrows select and Enter bumps the selection', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		for (const [id, name] of [
+			['1', 'Alpha'],
+			['2', 'Bravo'],
+			['3', 'Charlie'],
+			['4', 'Delta']
+		]) {
+			await simulator.sendTcp('kds-1', create(order(id, name, [line('1', 'Soup')])));
+		}
+		await expect(cards(page)).toHaveCount(4);
+
+		await test.step('2 bumps the second card', async () => {
+			await page.keyboard.press('2');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Charlie', 'Delta']);
+		});
+		await test.step('→ selects the first card, → again the next; Enter bumps it', async () => {
+			await page.keyboard.press('ArrowRight');
+			await page.keyboard.press('ArrowRight');
+			await page.keyboard.press('Enter');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Delta']);
+		});
+		await test.step('the selection moves to the card that took its place', async () => {
+			await page.keyboard.press('Enter');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+		});
+		await test.step('Backspace recalls too', async () => {
+			await page.keyboard.press('Backspace');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Delta']);
+		});
+	});
+
+	test('a key map from the screen settings replaces the defaults', async ({ page }) => {
+		const config = {
+			brands: [
+				{
+					id: 'b',
+					name: 'B',
+					token: 'test-token-1',
+					locations: [
+						{
+							id: 'loc-1',
+							number: '1',
+							name: 'Kitchen',
+							address: { line1: '1 Main', city: 'X', state: 'IL', zip: '1' },
+							timezone: 'UTC',
+							screens: [
+								{
+									id: 'bar',
+									name: 'Bar',
+									tcp: { port: 0 },
+									settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+								}
+							]
+						}
+					]
+				}
+			]
+		};
+		const simulator = await startSimulator({ config });
+		try {
+			await screenPage(page, simulator, 'bar');
+			await simulator.sendTcp('bar', create(order('1', 'Alpha', [line('1', 'Soup')])));
+			await simulator.sendTcp('bar', create(order('2', 'Bravo', [line('1', 'Soup')])));
+			await expect(cards(page)).toHaveCount(2);
+			await page.keyboard.press('1');
+			await page.keyboard.press('b');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+			await page.keyboard.press('z');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+		} finally {
+			await simulator.close();
+		}
+	});
+});
+
+test.describe('Several browsers on one screen', () => {
+	test('a second page sees the same cards and the same bumps', async ({
+		page,
+		browser,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		const context = await browser.newContext();
+		const other = await context.newPage();
+		try {
+			await screenPage(other, simulator, 'kds-1');
+			await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
+			await simulator.sendTcp('kds-1', createFromSample('http-create-combo-groups.json'));
+			for (const p of [page, other])
+				await expect.poll(() => cardTitles(p)).toEqual(['Table 12 #88', 'Sam']);
+
+			await card(page, 'Sam').click();
+			await expect.poll(() => cardTitles(other)).toEqual(['Table 12 #88']);
+			await other.keyboard.press('r');
+			await expect(badge(card(page, 'Sam'), 'Recalled')).toBeVisible();
+			await simulator.sendTcp('kds-1', cancel('1002'));
+			await expect(badge(card(other, 'Table 12'), 'Cancelled')).toBeVisible();
+			await expect(badge(card(page, 'Table 12'), 'Cancelled')).toBeVisible();
+		} finally {
+			await context.close();
+		}
+	});
+
+	test('another screen shows only its own orders', async ({ page, simulator }) => {
+		await screenPage(page, simulator, 'kds-2');
+		await simulator.sendTcp('kds-1', create(order('1', 'Grill only', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-2', create(order('2', 'Expo only', [line('1', 'Soup')])));
+		await expect.poll(() => cardTitles(page)).toEqual(['Expo only']);
+	});
+});
+
+test.describe('Connection', () => {
+	test('agent restarted: the page reconnects and shows the same cards, no duplicates', async ({
+		page
+	}) => {
+		const dataDir = await mkdtemp(join(tmpdir(), 'kds-e2e-'));
+		let simulator = await startSimulator({ memory: false, dataDir });
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			const port = Number(new URL(simulator.httpUrl).port);
+			await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
+			await simulator.sendTcp('kds-1', createFromSample('http-create-combo-groups.json'));
+			await simulator.sendTcp('kds-1', sample('tcp-bare-legacy.json'));
+			await card(page, 'Walk-in').click();
+			await expect.poll(() => cardTitles(page)).toEqual(['Table 12 #88', 'Sam']);
+
+			await test.step('the agent goes away: the screen says so and keeps its cards', async () => {
+				await simulator.close();
+				await expectConnection(page, 'Reconnecting');
+				await expect.poll(() => cardTitles(page)).toEqual(['Table 12 #88', 'Sam']);
+			});
+			await test.step('it comes back on the same port: connected, same cards, once each', async () => {
+				simulator = await startSimulator({ memory: false, dataDir, httpPort: port });
+				await expectConnection(page, 'Connected', 15_000);
+				await simulator.sendTcp('kds-1', create(order('n', 'After restart', [line('1', 'Soup')])));
+				await expect.poll(() => cardTitles(page)).toEqual(['Table 12 #88', 'Sam', 'After restart']);
+				await expect(cards(page)).toHaveCount(3);
+			});
+			await test.step('the recall list survived too', async () => {
+				await page.keyboard.press('r');
+				await expect(badge(card(page, 'Walk-in'), 'Recalled')).toBeVisible();
+			});
+		} finally {
+			await simulator.close();
+			await rm(dataDir, { recursive: true, force: true });
+		}
+	});
+});
+
+test.describe('Screen header', () => {
+	test('sound is off until turned on; the holds list opens; kiosk hides both', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await test.step('sound toggle, remembered by this browser', async () => {
+			const sound = page.getByRole('button', { name: /^Sound/ });
+			await expect(sound).toHaveText('Sound off');
+			await expect(sound).toHaveAttribute('aria-pressed', 'false');
+			await sound.click();
+			await expect(sound).toHaveText('Sound on');
+			await page.reload();
+			await expect(page.getByRole('button', { name: /^Sound/ })).toHaveText('Sound on');
+		});
+		await test.step('holds list', async () => {
+			await page.getByRole('button', { name: 'Holds (0)' }).click();
+			const holds = page.getByRole('complementary', { name: 'Holds' });
+			await expect(holds).toContainText('No orders on hold.');
+			await holds.getByRole('button', { name: 'Close' }).click();
+			await expect(holds).toHaveCount(0);
+		});
+		await test.step('kiosk mode', async () => {
+			await page.goto(simulator.screenUrl('kds-1', { kiosk: true }));
+			await expectConnection(page, 'Connected');
+			await expect(page.getByRole('button', { name: /^Sound|^Holds/ })).toHaveCount(0);
+			await expect(page.getByRole('banner')).toHaveCount(0);
+		});
+	});
+});
+
+test.describe('Screens list', () => {
+	test('/ lists locations and screens with live order counts', async ({ page, simulator }) => {
+		await page.goto(simulator.httpUrl + '/');
+		await expect(page.getByRole('heading', { name: /Demo Kitchen/ })).toBeVisible();
+		const grill = page.getByRole('listitem', { name: /^Grill:/ });
+		await expect(grill).toHaveAccessibleName('Grill: 0 orders');
+		await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-1', create(order('2', 'Bravo', [line('1', 'Soup')])));
+		await expect(grill).toHaveAccessibleName('Grill: 2 orders', { timeout: 10_000 });
+		await expect(page.getByRole('listitem', { name: /^Expo:/ })).toHaveAccessibleName(
+			'Expo: 0 orders'
+		);
+		await grill.getByRole('link', { name: 'Grill' }).click();
+		await expect(page).toHaveURL(/\/screens\/kds-1$/);
+		await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+	});
+});
