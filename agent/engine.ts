@@ -118,6 +118,14 @@ export class Engine {
 		);
 	}
 
+	/**
+	 * Resolves once everything submitted so far is committed: a refusal or a read that depends
+	 * on the current state must not be answered before the acknowledgement of what made it so.
+	 */
+	settled(): Promise<void> {
+		return new Promise((resolve) => this.afterPending(resolve));
+	}
+
 	/** Commit everything submitted so far, then relay and acknowledge it. */
 	flush(): void {
 		this.flushScheduled = false;
@@ -229,6 +237,7 @@ export class Engine {
 			name: screen.config.name,
 			locationId: screen.location.id,
 			locationName: screen.location.name,
+			timezone: screen.location.timezone,
 			settings: screen.config.settings
 		};
 	}

@@ -68,7 +68,9 @@ export function attachRelay(
 				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'not valid JSON' }));
 				return;
 			}
-			if (message?.type === 'resync') {
+			if (message?.type === 'ping') {
+				send(JSON.stringify({ type: 'pong', now: engine.now() }));
+			} else if (message?.type === 'resync') {
 				send(JSON.stringify(engine.snapshot(screenId)));
 			} else if (
 				message?.type === 'action' &&
@@ -90,7 +92,8 @@ export function attachRelay(
 					JSON.stringify({
 						type: 'error',
 						code: 'BAD_MESSAGE',
-						message: 'expected {type: "resync"} or {type: "action", action, orderId?}'
+						message:
+							'expected {type: "ping"}, {type: "resync"} or {type: "action", action, orderId?}'
 					})
 				);
 			}

@@ -65,12 +65,10 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 				});
 			}
 			if (!engine.act(screen.config.id, action, orderId)) {
-				return reply
-					.code(409)
-					.send({
-						code: 'ACTION_REFUSED',
-						message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so`
-					});
+				return reply.code(409).send({
+					code: 'ACTION_REFUSED',
+					message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so`
+				});
 			}
 			return { ok: true };
 		}

@@ -51,7 +51,12 @@ describe('relay', () => {
 		expect(snapshot.type).toBe('snapshot');
 		if (snapshot.type !== 'snapshot') return;
 		expect(snapshot.records.map((r) => r.context.id)).toEqual(['R1']);
-		expect(snapshot.screen).toMatchObject({ id: 'kds-1', name: 'Grill', locationId: 'loc-1' });
+		expect(snapshot.screen).toMatchObject({
+			id: 'kds-1',
+			name: 'Grill',
+			locationId: 'loc-1',
+			timezone: 'America/Chicago'
+		});
 
 		expect(await sendTcp(host, port, create('R2'))).toBe('R2');
 		expect(await sendTcp(host, port, { command: 'cancel-order', order: { id: 'R1' } })).toBe('R1');
@@ -99,6 +104,14 @@ describe('relay', () => {
 		await expect.poll(() => client.messages.length).toBe(3);
 		expect(client.messages[1]).toMatchObject({ type: 'error', code: 'ACTION_REFUSED' });
 		expect(client.messages[2]).toMatchObject({ type: 'error', code: 'BAD_MESSAGE' });
+		client.ws.close();
+	});
+
+	it('a ping gets a pong with the agent clock', async () => {
+		const client = await watch('kds-2');
+		client.send({ type: 'ping' });
+		await expect.poll(() => client.messages.map((m) => m.type)).toEqual(['snapshot', 'pong']);
+		expect(client.messages[1]).toMatchObject({ type: 'pong', now: expect.any(Number) });
 		client.ws.close();
 	});
 

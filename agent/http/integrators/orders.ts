@@ -56,14 +56,6 @@ function targetOf(req: FastifyRequest): Target {
 	return req.kdsTarget as Target;
 }
 
-/**
- * Wait until everything submitted so far is committed. A refusal or a read that depends on the
- * current state must not overtake the acknowledgement of the change that made it so.
- */
-async function settled(engine: Engine): Promise<void> {
-	await engine.apply([]);
-}
-
 /** Decide on every screen, then commit all or, if any screen refuses, nothing (404). */
 async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand): Promise<void> {
 	const at = engine.now();
@@ -76,7 +68,7 @@ async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand
 	}
 	if (missing.length > 0) {
 		// Creates were checked against the whole location before, so only updates get here.
-		await settled(engine);
+		await engine.settled();
 		throw new ApiError(
 			404,
 			'ORDER_DOES_NOT_EXIST',
@@ -106,7 +98,7 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 	};
 
 	app.get(PATHS.activeOrders, { onRequest }, async (req) => {
-		await settled(engine);
+		await engine.settled();
 		return targetOf(req).screens.map((screen) => {
 			const queue = engine.queue(screen.config.id);
 			return {
@@ -127,7 +119,7 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 			return record !== undefined && isLive(record);
 		});
 		if (holders.length > 0) {
-			await settled(engine);
+			await engine.settled();
 			throw new ApiError(
 				409,
 				'DUPLICATE_ORDER_ID',

@@ -35,16 +35,22 @@ export interface ScreenInfo {
 	name: string;
 	locationId: string;
 	locationName: string;
+	/** The location's time zone (IANA name), for pickup times and clocks. */
+	timezone: string;
 	settings: ScreenSettings;
 }
 
 export type ServerMessage =
 	| { type: 'snapshot'; seq: number; screen: ScreenInfo; records: OrderRecord[]; now: number }
 	| { type: 'change'; seq: number; change: RelayChange; now: number }
+	| { type: 'pong'; now: number }
 	| { type: 'error'; code: string; message: string };
 
 export type ClientMessage =
-	{ type: 'resync' } | { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
+	| { type: 'resync' }
+	/** A liveness probe (browsers cannot see WebSocket pings); answered with a pong. */
+	| { type: 'ping' }
+	| { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
 
 export function toRelayChange(change: ScreenChange): RelayChange {
 	switch (change.type) {

@@ -54,6 +54,7 @@ const snapshot: ServerMessage = {
 		name: 'Grill',
 		locationId: 'loc-1',
 		locationName: 'Demo Kitchen',
+		timezone: 'America/Chicago',
 		settings: {
 			timers: { warnAfter: 300, lateAfter: 480 },
 			autoHoldFutureOrders: false,
@@ -113,13 +114,13 @@ describe('ScreenConnection', () => {
 		connection.stop();
 	});
 
-	it('probes a silent socket with a resync, then replaces it when it stays silent', () => {
+	it('probes a silent socket with a ping, then replaces it when it stays silent', () => {
 		const { connection, sockets } = setup();
 		connection.start();
 		sockets[0].open();
 		sockets[0].deliver(snapshot);
 		vi.advanceTimersByTime(12_000);
-		expect(sockets[0].sent).toEqual([{ type: 'resync' }]);
+		expect(sockets[0].sent).toEqual([{ type: 'ping' }]);
 		vi.advanceTimersByTime(13_000);
 		expect(connection.state).toBe('reconnecting');
 		vi.advanceTimersByTime(600);

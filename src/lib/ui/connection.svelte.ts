@@ -29,7 +29,7 @@ export interface ConnectionOptions {
 	/** First retry delay and cap (ms). */
 	minDelayMs?: number;
 	maxDelayMs?: number;
-	/** After this much silence, send a resync as a probe (the agent's pings are invisible here). */
+	/** After this much silence, send a ping as a probe (the agent's WebSocket pings are invisible here). */
 	probeAfterMs?: number;
 	/** After this much silence, the socket is taken as dead and replaced. */
 	deadAfterMs?: number;
@@ -189,7 +189,7 @@ export class ScreenConnection {
 			this.#scheduleRetry();
 		} else if (silent >= this.#options.probeAfterMs && !this.#probed) {
 			this.#probed = true;
-			this.send({ type: 'resync' });
+			this.send({ type: 'ping' });
 		}
 	};
 

@@ -44,11 +44,15 @@ export function formatElapsed(ms: number): string {
 	return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** Local wall-clock time of an ISO date-time, `18:40`. */
-export function formatClock(iso: string | number): string {
+/** Wall-clock time of an ISO date-time in the location's time zone (the browser's if none), `18:40`. */
+export function formatClock(iso: string | number, timeZone?: string): string {
 	const date = new Date(iso);
 	if (Number.isNaN(date.getTime())) return String(iso);
-	return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+	try {
+		return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', timeZone });
+	} catch {
+		return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+	}
 }
 
 export type TimerLevel = 'ok' | 'warn' | 'late';

@@ -12,6 +12,7 @@ const SCREEN: ScreenInfo = {
 	name: 'Grill',
 	locationId: 'loc-1',
 	locationName: 'Demo Kitchen',
+	timezone: 'America/Chicago',
 	settings: { timers: { warnAfter: 300, lateAfter: 480 }, autoHoldFutureOrders: false, keymap: {} }
 };
 

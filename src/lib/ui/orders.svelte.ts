@@ -108,6 +108,7 @@ export class OrderBoard {
 			return 'error';
 		}
 		this.clockOffset = message.now - now;
+		if (message.type === 'pong') return 'applied';
 		if (message.type === 'snapshot') {
 			this.#applySnapshot(message.screen, message.records);
 			this.seq = message.seq;
