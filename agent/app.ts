@@ -12,6 +12,7 @@ import {
 	withTcpOverrides,
 	type SimConfig
 } from './config.ts';
+import type { Clock } from './clock.ts';
 import { Engine } from './engine.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
@@ -41,8 +42,8 @@ export interface AgentOptions {
 	uiDir?: string | null;
 	logLevel?: LogLevel;
 	logger?: Logger;
-	/** The clock every rule and timer reads. */
-	now?: () => number;
+	/** The clock every rule and timer reads; tests pass a ManualClock. */
+	clock?: Clock;
 }
 
 export interface RunningScreen {
@@ -77,7 +78,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR),
 		sync: options.sync
 	});
-	const engine = new Engine({ config, store, logger, now: options.now });
+	const engine = new Engine({ config, store, logger, clock: options.clock });
 
 	const tcpServers: TcpScreenServer[] = [];
 	let http: FastifyInstance | undefined;

@@ -29,6 +29,7 @@ import {
 	type ScreenConfig,
 	type SimConfig
 } from './config.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { Logger } from './log.ts';
 import type { ScreenBatch, Store } from './store.ts';
 
@@ -48,8 +49,8 @@ export interface EngineOptions {
 	config: SimConfig;
 	store: Store;
 	logger: Logger;
-	/** The clock every rule reads; tests can replace it. */
-	now?: () => number;
+	/** The clock every rule and timer reads; tests use a ManualClock. */
+	clock?: Clock;
 }
 
 export class Engine {
@@ -57,6 +58,7 @@ export class Engine {
 	/** Where each screen's TCP listener actually listens (set once listening). */
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
+	readonly clock: Clock;
 	private store: Store;
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
 		[];
@@ -66,7 +68,8 @@ export class Engine {
 	constructor(options: EngineOptions) {
 		this.store = options.store;
 		this.logger = options.logger;
-		this.now = options.now ?? Date.now;
+		this.clock = options.clock ?? systemClock;
+		this.now = () => this.clock.now();
 		const stored = this.store.load();
 		for (const { brand, location, screen } of allScreens(options.config)) {
 			this.screens.set(screen.id, {
@@ -276,6 +279,13 @@ export class Engine {
 			const encoded = JSON.stringify(snapshot);
 			for (const listener of screen.listeners) listener(snapshot, encoded);
 		}
+	}
+
+	/** Send a message that is not an order change (a pop-up, a notification) to a screen's browsers. */
+	broadcast(screenId: string, message: ServerMessage): void {
+		const screen = this.mustGet(screenId);
+		const encoded = JSON.stringify(message);
+		for (const listener of screen.listeners) listener(message, encoded);
 	}
 
 	private publish(screen: Screen, changes: readonly ScreenChange[]): void {

@@ -86,6 +86,14 @@ export class Store {
 		}
 	}
 
+	/**
+	 * The database, for modules that keep tables of their own next to the orders (they create
+	 * them with CREATE TABLE IF NOT EXISTS); their writes share the orders' durability.
+	 */
+	get database(): Database.Database {
+		return this.db;
+	}
+
 	/** Every stored order, by screen. */
 	load(): Map<string, OrderRecord[]> {
 		const byScreen = new Map<string, OrderRecord[]>();

@@ -1,3 +1,4 @@
+import { offsetClock } from '../../agent/clock.ts';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
@@ -27,7 +28,7 @@ test.describe('Busy screen layout', () => {
 		test(`13 cards at ${label}`, async ({ page }, testInfo) => {
 			// A clock we can wind back, so some tickets are yellow and red.
 			let skew = 0;
-			const simulator = await startSimulator({ now: () => Date.now() + skew });
+			const simulator = await startSimulator({ clock: offsetClock(skew) });
 			try {
 				await page.setViewportSize(size);
 				await screenPage(page, simulator, 'kds-1');

@@ -2,6 +2,7 @@
  * The kitchen screen in a real browser, driven through the real TCP interface: what a cook sees
  * when the POS creates, updates, cancels orders, and what bumping and recalling do.
  */
+import { offsetClock } from '../../agent/clock.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -280,7 +281,7 @@ test.describe('Item groups and courses', () => {
 test.describe('Timers', () => {
 	test('the ticket timer turns yellow after 5 minutes and red after 8', async ({ page }) => {
 		let skew = 0;
-		const simulator = await startSimulator({ now: () => Date.now() + skew });
+		const simulator = await startSimulator({ clock: offsetClock(skew) });
 		try {
 			await screenPage(page, simulator, 'kds-1');
 			skew = -8 * 60_000 - 5000;
