@@ -79,7 +79,7 @@ const CONFIG = {
 };
 
 const sample = (name: string) =>
-	JSON.parse(readFileSync(new URL(`../../../shared/samples/${name}`, import.meta.url), 'utf8'));
+	JSON.parse(readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), 'utf8'));
 
 let agent: RunningAgent;
 beforeAll(async () => {
