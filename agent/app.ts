@@ -14,6 +14,9 @@ import {
 } from './config.ts';
 import type { Clock } from './clock.ts';
 import { Engine } from './engine.ts';
+import { MessageLog } from './message-log.ts';
+import { registerAdminApi } from './http/admin-api.ts';
+import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
 import { attachRelay, type Relay } from './relay.ts';
@@ -38,6 +41,12 @@ export interface AgentOptions {
 	tcpHost?: string;
 	/** First screen's TCP port, the next screens count up; 0 lets the OS pick for each. */
 	tcpPort?: number;
+	/** Admin API token for requests not from loopback (none: loopback only). */
+	adminToken?: string;
+	/** Trust loopback requests to the admin API without a token (default true). */
+	trustLoopback?: boolean;
+	/** How many received messages the inspector keeps (memory and disk). */
+	inspectorRetention?: number;
 	/** Directory of the built UI; null serves none. */
 	uiDir?: string | null;
 	logLevel?: LogLevel;
@@ -78,7 +87,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR),
 		sync: options.sync
 	});
-	const engine = new Engine({ config, store, logger, clock: options.clock });
+	const messages = new MessageLog(store.database, options.inspectorRetention);
+	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 
 	const tcpServers: TcpScreenServer[] = [];
 	let http: FastifyInstance | undefined;
@@ -103,11 +113,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		http = await createHttpServer({
 			engine,
 			logger,
+			messages,
 			plugins: [
-				async (app) =>
-					(await import('./http/integrators/index.ts')).registerIntegratorApi(app, {
-						engine,
-						config
+				(app) => registerIntegratorApi(app, { engine, config }),
+				(app) =>
+					registerAdminApi(app, engine, messages, {
+						adminToken: options.adminToken,
+						trustLoopback: options.trustLoopback
 					})
 			],
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir

@@ -3,11 +3,13 @@
  * commit (store), apply, publish (relay). TCP, HTTP and the browsers' actions all come through
  * here, so an order created on one interface is updated, cancelled and bumped on any other.
  */
+import { holdStart } from '../src/lib/core/holds.ts';
 import { toRelayChange, type ScreenInfo, type ServerMessage } from '../src/lib/core/relay.ts';
 import {
+	decodeTcpMessage,
 	formatErrors,
-	parseTcpMessage,
 	UNABLE_TO_PARSE,
+	type Order,
 	type OrderCommand
 } from '../src/lib/core/schema.ts';
 import {
@@ -31,9 +33,12 @@ import {
 } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Logger } from './log.ts';
+import type { MessageLog } from './message-log.ts';
 import type { ScreenBatch, Store } from './store.ts';
 
 export type Listener = (message: ServerMessage, encoded: string) => void;
+/** Sees the changes of one screen once they are committed. */
+export type CommittedListener = (screenId: string, changes: readonly ScreenChange[]) => void;
 
 export interface Screen {
 	config: ScreenConfig;
@@ -51,6 +56,8 @@ export interface EngineOptions {
 	logger: Logger;
 	/** The clock every rule and timer reads; tests use a ManualClock. */
 	clock?: Clock;
+	/** The inspector's log of every message received. */
+	messages?: MessageLog;
 }
 
 export class Engine {
@@ -59,16 +66,19 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	readonly clock: Clock;
+	readonly messages?: MessageLog;
 	private store: Store;
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
 		[];
 	private flushScheduled = false;
 	private logger: Logger;
+	private committedListeners = new Set<CommittedListener>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
 		this.logger = options.logger;
 		this.clock = options.clock ?? systemClock;
+		this.messages = options.messages;
 		this.now = () => this.clock.now();
 		const stored = this.store.load();
 		for (const { brand, location, screen } of allScreens(options.config)) {
@@ -89,7 +99,12 @@ export class Engine {
 
 	/** Decide a command on one screen without changing anything. */
 	decide(screenId: string, command: OrderCommand, at = this.now()): Decision {
-		return decide(this.mustGet(screenId).state, command, at);
+		const screen = this.mustGet(screenId);
+		// Auto hold future orders: one whose start (pickupTime − prepTimeDuration) is still ahead.
+		const hold = screen.config.settings.autoHoldFutureOrders
+			? (create: { order: Order }) => holdStart(create.order, at) !== null
+			: undefined;
+		return decide(screen.state, command, at, { hold });
 	}
 
 	/**
@@ -146,7 +161,30 @@ export class Engine {
 		for (const w of work) {
 			for (const { screenId, changes } of w.batches) this.publish(this.mustGet(screenId), changes);
 		}
+		for (const w of work) {
+			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
+		}
 		for (const w of work) w.done(true);
+	}
+
+	/**
+	 * Call `listener` with every change once it is committed (hold release timers, customer SMS),
+	 * before the command is acknowledged. Returns a function that unsubscribes.
+	 */
+	onCommitted(listener: CommittedListener): () => void {
+		this.committedListeners.add(listener);
+		return () => this.committedListeners.delete(listener);
+	}
+
+	private notifyCommitted(screenId: string, changes: readonly ScreenChange[]): void {
+		for (const listener of this.committedListeners) {
+			try {
+				listener(screenId, changes);
+			} catch (err) {
+				// A side effect failing must not un-acknowledge a committed order.
+				this.logger.error({ err, screen: screenId }, 'a committed-change listener failed');
+			}
+		}
 	}
 
 	/** Run one command on one screen: the TCP path. `done` gets the decision once committed. */
@@ -174,22 +212,48 @@ export class Engine {
 		source: string,
 		reply: (text: string | null) => void
 	): void {
-		const parsed = parseTcpMessage(text);
+		const at = this.now();
+		const { json, result: parsed } = decodeTcpMessage(text);
+		const log = (result: string, ok: boolean, command: string | null, orderId: string | null) =>
+			this.messages?.record({
+				at,
+				interface: 'tcp',
+				source,
+				screenIds: [screenId],
+				command,
+				orderId,
+				result,
+				ok,
+				raw: text,
+				findings: []
+			});
 		if (!parsed.ok) {
+			const why = formatErrors(parsed.errors);
 			this.logger.info(
 				{ screen: screenId, source, errors: parsed.errors },
-				`TCP message refused: ${formatErrors(parsed.errors)}`
+				`TCP message refused: ${why}`
+			);
+			const raw = json as { command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
+			const idGuess = raw?.order?.id ?? raw?.id;
+			log(
+				`${UNABLE_TO_PARSE} (${why})`,
+				false,
+				typeof raw?.command === 'string' ? raw.command : null,
+				typeof idGuess === 'string' ? idGuess : null
 			);
 			this.afterPending(() => reply(UNABLE_TO_PARSE));
 			return;
 		}
+		const { command } = parsed.value;
 		this.execute(screenId, parsed.value, (decision) => {
 			if (!decision) return reply(null);
 			this.logger.debug(
-				{ screen: screenId, source, command: parsed.value.command, id: decision.id },
+				{ screen: screenId, source, command, id: decision.id },
 				decision.ok ? 'accepted' : decision.code
 			);
-			reply(decision.ok ? decision.id : decision.code);
+			const answer = decision.ok ? decision.id : decision.code;
+			log(answer, decision.ok, command, decision.id);
+			reply(answer);
 		});
 	}
 

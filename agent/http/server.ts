@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
+import type { MessageLog } from '../message-log.ts';
+import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 
 /** Largest accepted HTTP body. */
@@ -21,6 +23,8 @@ export interface HttpServerOptions {
 	logger: Logger;
 	/** Directory of the adapter-node build (with handler.js); null serves no UI. */
 	uiDir: string | null;
+	/** The inspector's message log; integrator API requests are recorded in it. */
+	messages?: MessageLog;
 	/** Extra route plugins (the integrator API registers itself here). */
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -45,6 +49,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		forceCloseConnections: true,
 		return503OnClosing: true
 	});
+	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	for (const plugin of options.plugins ?? []) await plugin(app);
 

@@ -283,16 +283,22 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * - An object with no `order` wrapper is a bare order from older screens: create-order.
  */
 export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
+	return decodeTcpMessage(text).result;
+}
+
+/** As parseTcpMessage, also returning the decoded JSON (undefined when it is not JSON). */
+export function decodeTcpMessage(text: string): {
+	json: unknown;
+	result: ParseResult<OrderCommand>;
+} {
 	let json: unknown;
 	try {
 		json = JSON.parse(text);
 	} catch (err) {
-		return {
-			ok: false,
-			errors: [{ path: '', message: `not valid JSON (${(err as Error).message})` }]
-		};
+		const message = `not valid JSON (${(err as Error).message})`;
+		return { json: undefined, result: { ok: false, errors: [{ path: '', message }] } };
 	}
-	return parseTcpValue(json);
+	return { json, result: parseTcpValue(json) };
 }
 
 /** As parseTcpMessage, for an already decoded JSON value. */
@@ -325,3 +331,55 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 	if (!parsed.ok) return parsed;
 	return { ok: true, value: { command: name, order: parsed.value } as OrderCommand };
 }
+
+// Notification bodies (contract 2.13).
+
+/** Longest pop-up message accepted: a screen shows a few lines, not a document. */
+export const MAX_MESSAGE_LENGTH = 2000;
+
+/** An absolute http: or https: URL: the only kind a callback is posted to. */
+const httpUrl = () =>
+	z.string({ error: (i) => expected('an http(s) URL string', i.input) }).refine(
+		(s) => {
+			try {
+				const url = new URL(s);
+				return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+			} catch {
+				return false;
+			}
+		},
+		{ error: (i) => expected('an http:// or https:// URL', i.input) }
+	);
+
+/** Retry (2.13): where the final outcome is posted, and when retrying stops. */
+export const RetrySchema = z.object({
+	notificationUrl: opt(httpUrl()),
+	expiration: opt(isoDateTime())
+});
+
+/** Customer arrived (2.13). */
+export const CustomerArrivedSchema = z.object({
+	id: nonEmpty(),
+	retry: opt(RetrySchema)
+});
+
+/** Estimated arrival update (2.13): minutes until the customer is expected. */
+export const EstimatedArrivalSchema = z.object({
+	id: nonEmpty(),
+	minutes: int(),
+	retry: opt(RetrySchema)
+});
+
+/** Send message (2.13): a pop-up on the screens. */
+export const SendMessageSchema = z.object({
+	message: nonEmpty()
+		.refine((s) => s.trim() !== '', { error: 'expected a message with some text, got spaces' })
+		.refine((s) => s.length <= MAX_MESSAGE_LENGTH, {
+			error: `expected at most ${MAX_MESSAGE_LENGTH} characters`
+		})
+});
+
+export type Retry = z.output<typeof RetrySchema>;
+export type CustomerArrived = z.output<typeof CustomerArrivedSchema>;
+export type EstimatedArrival = z.output<typeof EstimatedArrivalSchema>;
+export type SendMessage = z.output<typeof SendMessageSchema>;

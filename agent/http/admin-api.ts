@@ -1,0 +1,160 @@
+/**
+ * The simulator's admin API, for integrators' test suites and the inspector: what each screen
+ * shows (JSON), the message log (list, live stream, re-send), and reset. Not part of the
+ * integrator contract, and not reachable with an integration token alone: requests from the
+ * loopback interface are trusted (unless configured otherwise); any other request needs the
+ * admin token in `x-admin-token`.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../engine.ts';
+import type { MessageFilter, MessageLog } from '../message-log.ts';
+import { screenJson } from '../screen-view.ts';
+
+export interface AdminOptions {
+	/** Token for admin requests that do not come from loopback; none: loopback only. */
+	adminToken?: string;
+	/** Trust requests from 127.0.0.0/8 and ::1 without a token (default true). */
+	trustLoopback?: boolean;
+}
+
+export function isLoopback(address: string | undefined): boolean {
+	if (!address) return false;
+	const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+	if (isIP(v4) === 4) return v4.startsWith('127.');
+	return address === '::1';
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+function forbidden(reply: FastifyReply, hasToken: boolean) {
+	return reply.code(403).send({
+		code: 'ADMIN_ONLY',
+		message: hasToken
+			? 'x-admin-token: not the admin token'
+			: 'This route is for the simulator admin: call it from the simulator host (loopback) or send x-admin-token. An integration token is not enough.'
+	});
+}
+
+export function registerAdminApi(
+	app: FastifyInstance,
+	engine: Engine,
+	messages: MessageLog,
+	options: AdminOptions = {}
+): void {
+	/** Send a logged message again, as it came: TCP to its screen, HTTP with its brand's token. */
+	const resend = async (entryId: number): Promise<{ result: string } | null> => {
+		const entry = messages.get(entryId);
+		const screen = entry && engine.screen(entry.screenIds[0] ?? '');
+		if (!entry || !screen) return null;
+		if (entry.interface === 'tcp') {
+			return new Promise((resolve) =>
+				engine.handleTcpMessage(screen.config.id, entry.raw, 'inspector re-send', (reply) =>
+					resolve({ result: reply ?? 'not committed' })
+				)
+			);
+		}
+		const [method, url] = (entry.command ?? '').split(' ');
+		const res = await app.inject({
+			method: method as 'POST' | 'PUT',
+			url,
+			payload: entry.raw,
+			headers: {
+				'content-type': 'application/json',
+				'x-integration-token': screen.brand.token,
+				'x-location-id': screen.location.id,
+				'x-device-ids': entry.screenIds.join(',')
+			}
+		});
+		return { result: `${res.statusCode} ${res.body}` };
+	};
+
+	const trustLoopback = options.trustLoopback ?? true;
+	const expected = options.adminToken ? digest(options.adminToken) : null;
+
+	const guard = async (req: FastifyRequest, reply: FastifyReply) => {
+		const header = req.headers['x-admin-token'];
+		const token = Array.isArray(header) ? header[0] : header;
+		if (token !== undefined) {
+			if (expected && timingSafeEqual(digest(token), expected)) return;
+			return forbidden(reply, true);
+		}
+		if (trustLoopback && isLoopback(req.socket.remoteAddress)) return;
+		return forbidden(reply, false);
+	};
+
+	app.register(async (admin) => {
+		admin.addHook('onRequest', guard);
+
+		admin.get('/api/admin/screens', async () =>
+			[...engine.screens.values()]
+				.filter((s) => !s.config.deleted)
+				.map((s) => screenJson(engine, s))
+		);
+
+		admin.get<{ Params: { id: string } }>('/api/admin/screens/:id', async (req, reply) => {
+			const screen = engine.screen(req.params.id);
+			if (!screen || screen.config.deleted) {
+				return reply
+					.code(404)
+					.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+			}
+			return screenJson(engine, screen);
+		});
+
+		admin.get<{
+			Querystring: { screen?: string; order?: string; severity?: string; limit?: string };
+		}>('/api/admin/messages', async (req) => {
+			const { screen, order, severity, limit } = req.query;
+			const filter: MessageFilter = { screen, orderId: order, limit: limit ? Number(limit) : 200 };
+			if (severity === 'error' || severity === 'warning' || severity === 'info')
+				filter.severity = severity;
+			return messages.list(filter);
+		});
+
+		/** Server-sent events: one `message` event per new entry. */
+		admin.get('/api/admin/messages/stream', (req, reply) => {
+			reply.hijack();
+			const res = reply.raw;
+			res.writeHead(200, {
+				'content-type': 'text/event-stream',
+				'cache-control': 'no-cache',
+				connection: 'keep-alive'
+			});
+			res.write(': connected\n\n');
+			const unsubscribe = messages.subscribe((entry) =>
+				res.write(`data: ${JSON.stringify(entry)}\n\n`)
+			);
+			const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+			req.raw.on('close', () => {
+				clearInterval(keepAlive);
+				unsubscribe();
+			});
+		});
+
+		admin.post<{ Params: { id: string } }>('/api/admin/messages/:id/resend', async (req, reply) => {
+			const outcome = await resend(Number(req.params.id));
+			if (!outcome) {
+				return reply
+					.code(404)
+					.send({ code: 'NOT_FOUND', message: `No message ${req.params.id} in the log` });
+			}
+			return outcome;
+		});
+
+		admin.post<{ Body: { screen?: string } | undefined }>(
+			'/api/admin/reset',
+			async (req, reply) => {
+				const screenId = req.body?.screen;
+				if (screenId !== undefined && !engine.screen(screenId)) {
+					return reply.code(404).send({ code: 'NOT_FOUND', message: `Unknown screen ${screenId}` });
+				}
+				await engine.settled();
+				engine.reset(screenId);
+				if (screenId === undefined) messages.clear();
+				return { reset: screenId ?? 'all' };
+			}
+		);
+	});
+}

@@ -1,0 +1,102 @@
+/**
+ * What each screen shows now, as JSON: the cards in display order with their state, the items
+ * (deleted / added / changed flags) by course and item group, the holds list and the recall list.
+ * Built with the same layout and formatting functions the browser renders from, so the JSON view
+ * and the screen cannot disagree.
+ */
+import type { ItemView } from '../src/lib/core/content.ts';
+import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import { holdsOf, queueOf } from '../src/lib/core/screen.ts';
+import { itemLabel, layoutItems, sectionLabel } from '../src/lib/ui/card-layout.ts';
+import {
+	CHANGE_HIGHLIGHT_MS,
+	displayName,
+	modeLabel,
+	timerLevel,
+	timersFor
+} from '../src/lib/ui/format.ts';
+import type { Engine, Screen } from './engine.ts';
+
+export interface ItemJson {
+	lineId: string;
+	label: string;
+	name: string;
+	qty: number;
+	mods: Array<{ name: string; qty?: number }>;
+	seat?: string;
+	specialInstructions?: string;
+	courseStatus?: string;
+	deleted: boolean;
+	/** Added or changed by an update and still highlighted on the card. */
+	highlighted: 'added' | 'updated' | null;
+}
+
+function itemJson(item: ItemView, now: number): ItemJson {
+	const fresh = item.changedAt !== undefined && now - item.changedAt < CHANGE_HIGHLIGHT_MS;
+	return {
+		lineId: item.lineId,
+		label: itemLabel(item),
+		name: item.name,
+		qty: item.qty,
+		mods: item.mods,
+		seat: item.seat,
+		specialInstructions: item.specialInstructions,
+		courseStatus: item.courseStatus,
+		deleted: item.deleted === true,
+		highlighted: !item.deleted && fresh && item.change ? item.change : null
+	};
+}
+
+export function cardJson(record: OrderRecord, screen: Screen, now: number) {
+	const { context, state } = record;
+	const { fields } = context;
+	const elapsed = now - context.queuedAt;
+	return {
+		id: context.id,
+		title: displayName(fields),
+		state,
+		mode: modeLabel(fields),
+		priority: fields.priority === true,
+		cancelled: state === 'cancelled',
+		recalled: context.recalledAt !== undefined,
+		elapsedMs: elapsed,
+		timer: timerLevel(elapsed, timersFor(screen.config.settings, fields.mode)),
+		fields,
+		sections: layoutItems(context.items).map((section) => ({
+			label: sectionLabel(section),
+			course: section.course ?? null,
+			status: section.status ?? null,
+			entries: section.entries.map((entry) =>
+				entry.kind === 'item'
+					? { kind: 'item' as const, item: itemJson(entry.item, now) }
+					: {
+							kind: 'group' as const,
+							name: entry.group.name,
+							note: entry.group.note ?? null,
+							items: entry.items.map((i) => itemJson(i, now))
+						}
+			)
+		}))
+	};
+}
+
+export function screenJson(engine: Engine, screen: Screen) {
+	const now = engine.now();
+	const records = [...screen.state.orders.values()];
+	return {
+		id: screen.config.id,
+		name: screen.config.name,
+		locationId: screen.location.id,
+		now,
+		cards: queueOf(records).map((r, i) => ({ position: i + 1, ...cardJson(r, screen, now) })),
+		holds: holdsOf(records).map((r) => cardJson(r, screen, now)),
+		recall: records
+			.filter((r) => r.state === 'bumped')
+			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))
+			.map((r) => ({
+				id: r.context.id,
+				title: displayName(r.context.fields),
+				bumpedAt: r.context.bumpedAt
+			}))
+	};
+}
