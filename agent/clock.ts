@@ -65,10 +65,12 @@ export class ManualClock implements Clock {
 	}
 }
 
-/** The system clock shifted by `offsetMs` (a screen whose orders look that much older). */
-export function offsetClock(offsetMs: number): Clock {
-	return {
-		now: () => Date.now() + offsetMs,
-		at: (at, fn) => systemClock.at(at - offsetMs, fn)
+/** The system clock shifted by `offset` ms, which can be changed at any time. */
+export function offsetClock(offset: number): Clock & { offset: number } {
+	const clock = {
+		offset,
+		now: () => Date.now() + clock.offset,
+		at: (at: number, fn: () => void) => systemClock.at(at - clock.offset, fn)
 	};
+	return clock;
 }

@@ -27,18 +27,18 @@ test.describe('Busy screen layout', () => {
 		const label = `${size.width}x${size.height}`;
 		test(`13 cards at ${label}`, async ({ page }, testInfo) => {
 			// A clock we can wind back, so some tickets are yellow and red.
-			let skew = 0;
-			const simulator = await startSimulator({ clock: offsetClock(skew) });
+			const clock = offsetClock(0);
+			const simulator = await startSimulator({ clock });
 			try {
 				await page.setViewportSize(size);
 				await screenPage(page, simulator, 'kds-1');
 				const orders = busyScreen();
 				await test.step('a lunch rush arrives', async () => {
-					skew = -9 * 60_000;
+					clock.offset = -9 * 60_000;
 					for (const o of orders.early) await simulator.sendTcp('kds-1', o);
-					skew = -6 * 60_000;
+					clock.offset = -6 * 60_000;
 					for (const o of orders.warm) await simulator.sendTcp('kds-1', o);
-					skew = 0;
+					clock.offset = 0;
 					for (const o of orders.fresh) await simulator.sendTcp('kds-1', o);
 					for (const o of orders.after) await simulator.sendTcp('kds-1', o);
 					await expect(cards(page)).toHaveCount(13);

@@ -280,15 +280,15 @@ test.describe('Item groups and courses', () => {
 
 test.describe('Timers', () => {
 	test('the ticket timer turns yellow after 5 minutes and red after 8', async ({ page }) => {
-		let skew = 0;
-		const simulator = await startSimulator({ clock: offsetClock(skew) });
+		const clock = offsetClock(0);
+		const simulator = await startSimulator({ clock });
 		try {
 			await screenPage(page, simulator, 'kds-1');
-			skew = -8 * 60_000 - 5000;
+			clock.offset = -8 * 60_000 - 5000;
 			await simulator.sendTcp('kds-1', create(order('old', 'Old', [line('1', 'Soup')])));
-			skew = -5 * 60_000 - 5000;
+			clock.offset = -5 * 60_000 - 5000;
 			await simulator.sendTcp('kds-1', create(order('mid', 'Middle', [line('1', 'Soup')])));
-			skew = 0;
+			clock.offset = 0;
 			await simulator.sendTcp('kds-1', create(order('new', 'New', [line('1', 'Soup')])));
 
 			const header = (name: string) => card(page, name).locator('header');
