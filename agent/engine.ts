@@ -4,11 +4,20 @@
  * here, so an order created on one interface is updated, cancelled and bumped on any other.
  */
 import { holdStart } from '../src/lib/core/holds.ts';
-import { toRelayChange, type ScreenInfo, type ServerMessage } from '../src/lib/core/relay.ts';
+import { checkConformance, type Finding } from '../src/lib/core/conformance.ts';
+import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import {
+	toRelayChange,
+	type NotificationState,
+	type ScreenInfo,
+	type ServerMessage
+} from '../src/lib/core/relay.ts';
 import {
 	decodeTcpMessage,
 	formatErrors,
+	TCP_COMMANDS,
 	UNABLE_TO_PARSE,
+	type TcpCommandName,
 	type Order,
 	type OrderCommand
 } from '../src/lib/core/schema.ts';
@@ -66,6 +75,8 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	readonly clock: Clock;
+	/** What notifications left on a screen, for its snapshots (set by agent/notifications.ts). */
+	notificationState?: (screenId: string) => NotificationState;
 	readonly messages?: MessageLog;
 	private store: Store;
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
@@ -214,19 +225,27 @@ export class Engine {
 	): void {
 		const at = this.now();
 		const { json, result: parsed } = decodeTcpMessage(text);
-		const log = (result: string, ok: boolean, command: string | null, orderId: string | null) =>
-			this.messages?.record({
-				at,
-				interface: 'tcp',
-				source,
-				screenIds: [screenId],
-				command,
-				orderId,
-				result,
-				ok,
-				raw: text,
-				findings: []
-			});
+		// Findings are judged against the order as it was before this message (records are
+		// immutable, so keeping a reference is enough), and computed after the reply is written.
+		const before = this.messages ? this.recordFor(screenId, json) : undefined;
+		const log = (result: string, ok: boolean, command: string | null, orderId: string | null) => {
+			const messages = this.messages;
+			if (!messages) return;
+			setImmediate(() =>
+				messages.record({
+					at,
+					interface: 'tcp',
+					source,
+					screenIds: [screenId],
+					command,
+					orderId,
+					result,
+					ok,
+					raw: text,
+					findings: this.tcpFindings(screenId, json, before)
+				})
+			);
+		};
 		if (!parsed.ok) {
 			const why = formatErrors(parsed.errors);
 			this.logger.info(
@@ -257,6 +276,33 @@ export class Engine {
 		});
 	}
 
+	/** The order a decoded TCP message names, as it is on the screen now. */
+	private recordFor(screenId: string, json: unknown): OrderRecord | undefined {
+		const raw = json as { order?: { id?: unknown }; id?: unknown } | null | undefined;
+		const id = raw?.order?.id ?? raw?.id;
+		return typeof id === 'string' ? this.mustGet(screenId).state.orders.get(id) : undefined;
+	}
+
+	/** What in a TCP message breaks or bends the contract (the inspector shows it). */
+	private tcpFindings(
+		screenId: string,
+		json: unknown,
+		existing: OrderRecord | undefined
+	): Finding[] {
+		if (json === undefined) return [];
+		const named = (json as { command?: unknown } | null)?.command;
+		const command = (TCP_COMMANDS as readonly unknown[]).includes(named)
+			? (named as TcpCommandName)
+			: 'create-order';
+		return checkConformance({
+			interface: 'tcp',
+			command,
+			raw: json,
+			autoHold: this.mustGet(screenId).config.settings.autoHoldFutureOrders,
+			existing
+		});
+	}
+
 	/**
 	 * Run `fn` after everything submitted so far is committed: an answer that depends on the
 	 * current state (a rejection) must not overtake the acknowledgement of what made it so.
@@ -278,14 +324,15 @@ export class Engine {
 	}
 
 	/**
-	 * A screen action from a browser: bump, recall (no id: the last bumped order) or fire.
+	 * A screen action from a browser: bump, recall (no id: the last bumped order), fire (from the
+	 * holds list; also the hold release timer) or fire-course (`course` of the order).
 	 * Returns false when the order is unknown or its state refuses the action.
 	 */
-	act(screenId: string, action: ScreenAction, orderId?: string): boolean {
+	act(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
 		const screen = this.mustGet(screenId);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
-		const changes = decideAction(screen.state, action, id, this.now());
+		const changes = decideAction(screen.state, action, id, this.now(), course);
 		if (!changes) return false;
 		this.submit([{ screenId, changes }]);
 		return true;
@@ -316,7 +363,8 @@ export class Engine {
 			seq: screen.seq,
 			screen: this.info(screen),
 			records: [...screen.state.orders.values()],
-			now: this.now()
+			now: this.now(),
+			...(this.notificationState ? { notifications: this.notificationState(screenId) } : {})
 		};
 	}
 

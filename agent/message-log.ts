@@ -6,13 +6,9 @@
  * the event loop so the log adds no commit to the hot path.
  */
 import type Database from 'better-sqlite3';
+import type { Finding } from '../src/lib/core/conformance.ts';
 
-export interface Finding {
-	severity: 'error' | 'warning' | 'info';
-	code: string;
-	path: string;
-	message: string;
-}
+export type { Finding };
 
 export interface MessageEntry {
 	id: number;

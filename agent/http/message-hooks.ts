@@ -2,14 +2,40 @@
  * Records every integrator API request in the inspector's message log: method and path, the
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
+import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import type { TcpCommandName } from '../../src/lib/core/schema.ts';
+import type { Screen } from '../engine.ts';
 import type { MessageLog } from '../message-log.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
 		/** The response body, kept for the message log. */
 		kdsReplyBody?: string;
+		/** The order the request names as it was before the request, for the findings. */
+		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
 	}
+}
+
+/** The order command each order route carries. */
+const COMMANDS: Record<string, TcpCommandName> = {
+	'POST /integrators/kds-orders': 'create-order',
+	'PUT /integrators/kds-orders': 'update-order',
+	'PUT /integrators/kds-orders/partial': 'partial-update-order',
+	'PUT /integrators/kds-orders/cancel': 'cancel-order'
+};
+
+const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
+
+function targetScreens(req: FastifyRequest): Screen[] {
+	return (req as { kdsTarget?: { screens: Screen[] } | null }).kdsTarget?.screens ?? [];
+}
+
+function findingsOf(req: FastifyRequest): Finding[] {
+	const command = COMMANDS[routeOf(req)];
+	if (!command || req.body === undefined) return [];
+	return checkConformance({ interface: 'http', command, raw: req.body, ...req.kdsBefore });
 }
 
 function idOf(body: unknown): string | null {
@@ -20,6 +46,16 @@ function idOf(body: unknown): string | null {
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
+	app.addHook('preHandler', async (req) => {
+		if (!logged(req.url)) return;
+		const screens = targetScreens(req);
+		const id = idOf(req.body);
+		const existing =
+			id === null
+				? undefined
+				: screens.map((s) => s.state.orders.get(id)).find((r) => r !== undefined);
+		req.kdsBefore = { existing, autoHold: screens[0]?.config.settings.autoHoldFutureOrders };
+	});
 	app.addHook('onSend', async (req, _reply, payload) => {
 		if (logged(req.url) && typeof payload === 'string') req.kdsReplyBody = payload;
 		return payload;
@@ -35,19 +71,17 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 				// not JSON: status only
 			}
 		}
-		const target = (req as { kdsTarget?: { screens: Array<{ config: { id: string } }> } | null })
-			.kdsTarget;
 		log.record({
 			at: Date.now(),
 			interface: 'http',
 			source: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
-			screenIds: target?.screens.map((s) => s.config.id) ?? [],
-			command: `${req.method} ${req.url.split('?')[0]}`,
+			screenIds: targetScreens(req).map((s) => s.config.id),
+			command: routeOf(req),
 			orderId: idOf(req.body),
 			result: message ? `${status} ${message}` : String(status),
 			ok: status < 400,
 			raw: req.body === undefined ? '' : JSON.stringify(req.body, null, 2),
-			findings: []
+			findings: findingsOf(req)
 		});
 	});
 }

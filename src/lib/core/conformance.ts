@@ -1,0 +1,824 @@
+/**
+ * Conformance findings for one message: every rule of kds-interface.md that an integrator can
+ * break, including those the schema lets through (the screen accepts the message but ignores a
+ * field, or the result is unpredictable). Type and value errors are not written again here: they
+ * are the schema's own issues, given a stable code by `codeOfIssue`.
+ *
+ * Reporting only: a finding never changes the reply. Pure: no Node, no DOM.
+ */
+import type { z } from 'zod';
+import type { OrderRecord } from './order-machine';
+import {
+	CancelOrderSchema,
+	COURSE_STATUSES,
+	describe as show,
+	formatPath,
+	HttpOrderSchema,
+	ORDER_MODES,
+	PartialOrderSchema,
+	TCP_COMMANDS,
+	TcpOrderSchema,
+	type TcpCommandName
+} from './schema';
+import { isLive } from './screen';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+	severity: Severity;
+	/** Stable identifier of the rule, a key of RULES, e.g. 'KDS-GROUP-MISMATCH'. */
+	code: string;
+	/** Field path such as `order.items[2].itemGroup.name`; '' for the message as a whole. */
+	path: string;
+	/** One sentence: what is wrong and what the screen does with it. */
+	message: string;
+}
+
+export interface CheckContext {
+	interface: 'tcp' | 'http';
+	command: TcpCommandName;
+	/**
+	 * The raw decoded JSON as received (before schema parsing), so unknown fields and wrong types
+	 * are visible. For TCP: the whole message (envelope or bare order); for HTTP: the body.
+	 */
+	raw: unknown;
+	/**
+	 * The screen setting auto hold future orders (prepTimeDuration is ignored when off). Leave it
+	 * out when unknown: the rule that needs it is then skipped.
+	 */
+	autoHold?: boolean;
+	/**
+	 * The order on the screen with the message's id, if any (bumped ones included). For update,
+	 * partial update and cancel, leaving it out means the screen has no such order.
+	 */
+	existing?: OrderRecord;
+}
+
+export interface Rule {
+	severity: Severity;
+	summary: string;
+}
+
+const RULE_TABLE = {
+	// The screen refuses the message (TCP: Unable to parse data; HTTP: the body is refused).
+	'KDS-NOT-AN-OBJECT': {
+		severity: 'error',
+		summary: 'The message (TCP) or body (HTTP) is not a JSON object.'
+	},
+	'KDS-TCP-COMMAND-INVALID': {
+		severity: 'error',
+		summary:
+			'The TCP command is not one of create-order, update-order, partial-update-order, cancel-order.'
+	},
+	'KDS-TCP-ORDER-INVALID': {
+		severity: 'error',
+		summary: 'The TCP envelope has no order object.'
+	},
+	'KDS-FIELD-REQUIRED': {
+		severity: 'error',
+		summary: 'A required field is missing.'
+	},
+	'KDS-ID-EMPTY': {
+		severity: 'error',
+		summary: 'An order id or item lineId is an empty string.'
+	},
+	'KDS-MODE-INVALID': {
+		severity: 'error',
+		summary: `mode is not one of ${ORDER_MODES.join(', ')}.`
+	},
+	'KDS-COURSE-STATUS-INVALID': {
+		severity: 'error',
+		summary: `An item courseStatus is not one of ${COURSE_STATUSES.join(', ')}.`
+	},
+	'KDS-BOOLEAN-INVALID': {
+		severity: 'error',
+		summary: 'A boolean field (priority, optInForSms, deliveryHandoff, ...) is not true or false.'
+	},
+	'KDS-INTEGER-INVALID': {
+		severity: 'error',
+		summary: 'An integer field (qty, covers, modifier qty) is negative or not an integer.'
+	},
+	'KDS-COST-NOT-STRING': {
+		severity: 'error',
+		summary: 'A costs amount or name is not a string (costs are display strings, e.g. "$4.50").'
+	},
+	'KDS-TIME-INVALID': {
+		severity: 'error',
+		summary:
+			'time or pickupTime is not an ISO 8601 date-time (TCP time: also milliseconds since epoch).'
+	},
+	'KDS-DURATION-INVALID': {
+		severity: 'error',
+		summary: 'prepTimeDuration is not an ISO 8601 duration such as PT30M.'
+	},
+	'KDS-ITEM-PARTIAL': {
+		severity: 'error',
+		summary: 'An itemsToUpdate entry is not a full item; partial item updates are unsupported.'
+	},
+	'KDS-TYPE-INVALID': {
+		severity: 'error',
+		summary: 'A field has the wrong type (string, object or array expected).'
+	},
+	'KDS-ORDER-DUPLICATE': {
+		severity: 'error',
+		summary: 'create-order for an id already on the screen or on hold (409, DUPLICATE_ORDER_ID).'
+	},
+
+	// Accepted, but a field is ignored or the result is unpredictable.
+	'KDS-FIELD-UNKNOWN': {
+		severity: 'warning',
+		summary: 'A field the contract does not define; the screen ignores it.'
+	},
+	'KDS-PARTIAL-FIELD-IGNORED': {
+		severity: 'warning',
+		summary:
+			'A partial update sends a field the partial order does not have (time, items, terminal, optInForSms, customerArrivedUrl); it is ignored.'
+	},
+	'KDS-ORDER-UNKNOWN': {
+		severity: 'warning',
+		summary:
+			'update, partial update or cancel for an id with no live order on the screen; ignored (404, ORDER_DOES_NOT_EXIST).'
+	},
+	'KDS-GROUP-MISMATCH': {
+		severity: 'warning',
+		summary: 'itemGroup properties (name, note) differ between items of the same group id.'
+	},
+	'KDS-GROUP-SPLIT': {
+		severity: 'warning',
+		summary: 'Items of one group differ in course, seat or courseStatus; a group cannot be split.'
+	},
+	'KDS-LINEID-DUPLICATE': {
+		severity: 'warning',
+		summary: 'A lineId appears twice in one order, or twice in itemsToAdd or itemsToUpdate.'
+	},
+	'KDS-LINEID-CONFLICT': {
+		severity: 'warning',
+		summary:
+			'A partial update names one lineId in more than one of itemsToAdd, itemsToUpdate, itemsToRemove.'
+	},
+	'KDS-LINEID-EXISTS': {
+		severity: 'warning',
+		summary: 'itemsToAdd with a lineId that already exists on the order; the item is ignored.'
+	},
+	'KDS-LINEID-UNKNOWN': {
+		severity: 'warning',
+		summary: 'itemsToUpdate or itemsToRemove with a lineId not on the order; it is ignored.'
+	},
+	'KDS-PHONE-NOT-E164': {
+		severity: 'warning',
+		summary: 'phoneNumber or deliveryService.driverPhone is not E.164 (e.g. +14155550123).'
+	},
+	'KDS-PREP-TIME-IGNORED': {
+		severity: 'warning',
+		summary: "prepTimeDuration is set but the screen's auto hold future orders is off; ignored."
+	},
+	'KDS-PREP-TIME-NO-PICKUP': {
+		severity: 'warning',
+		summary: 'prepTimeDuration is set on an order without pickupTime.'
+	},
+	'KDS-HANDOFF-IGNORED': {
+		severity: 'warning',
+		summary: 'deliveryHandoff is true but mode is not Delivery; ignored.'
+	},
+	'KDS-URL-INVALID': {
+		severity: 'warning',
+		summary: 'customerArrivedUrl is not an http(s) URL.'
+	},
+	'KDS-ITEMS-EMPTY': {
+		severity: 'warning',
+		summary: 'create-order with an empty items array shows an empty card.'
+	},
+
+	// Worth knowing.
+	'KDS-TCP-BARE-ORDER': {
+		severity: 'info',
+		summary: 'A TCP order without the {command, order} envelope (before 2.21.30): create-order.'
+	},
+	'KDS-TCP-COMMAND-MISSING': {
+		severity: 'info',
+		summary: 'A TCP envelope without command: create-order is assumed.'
+	},
+	'KDS-TCP-TIME-STRING': {
+		severity: 'info',
+		summary:
+			'TCP time sent as an ISO 8601 string where the definition says int; accepted (the vendor sample does it).'
+	},
+	'KDS-MODS-PLAIN-STRING': {
+		severity: 'info',
+		summary: 'Item mods as plain strings: deprecated, still accepted.'
+	},
+	'KDS-MODIFIER-QTY-ZERO': {
+		severity: 'info',
+		summary: 'A modifier with qty 0 still shows, without a quantity (qty shows only when > 1).'
+	},
+	'KDS-UPDATE-FIELD-CLEARED': {
+		severity: 'info',
+		summary:
+			'A full update leaves out a field the order has; the screen clears it (a full update must carry every property).'
+	},
+	'KDS-CANCEL-IGNORED': {
+		severity: 'info',
+		summary: 'cancel-order for an order already bumped or cancelled; ignored, answered with the id.'
+	}
+} as const satisfies Record<string, Rule>;
+
+export type RuleCode = keyof typeof RULE_TABLE;
+
+/** Every code checkConformance can emit, with its severity and a one-line summary. */
+export const RULES: Readonly<Record<string, Rule>> = RULE_TABLE;
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+type Key = string | number;
+type Path = readonly Key[];
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at a path, or undefined when the path leaves the data. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+	let here = value;
+	for (const key of path) {
+		if (typeof key === 'number' && Array.isArray(here)) here = here[key];
+		else if (typeof key === 'string' && isObject(here)) here = here[key];
+		else return undefined;
+	}
+	return here;
+}
+
+// Field lists come from the schemas themselves, never retyped.
+const FULL_ORDER_KEYS = new Set(Object.keys(TcpOrderSchema.shape));
+const PARTIAL_ORDER_KEYS = new Set(Object.keys(PartialOrderSchema.shape));
+const ENVELOPE_KEYS = new Set(['command', 'order']);
+
+function orderSchemaFor(ctx: CheckContext): z.ZodType {
+	switch (ctx.command) {
+		case 'create-order':
+		case 'update-order':
+			return ctx.interface === 'tcp' ? TcpOrderSchema : HttpOrderSchema;
+		case 'partial-update-order':
+			return PartialOrderSchema;
+		case 'cancel-order':
+			return CancelOrderSchema;
+	}
+}
+
+/** Collects findings; one per code and path. */
+class Report {
+	readonly findings: Finding[] = [];
+	private readonly seen = new Set<string>();
+
+	add(code: RuleCode, path: Path, message: string): void {
+		const at = formatPath(path);
+		const key = `${code} ${at}`;
+		if (this.seen.has(key)) return;
+		this.seen.add(key);
+		this.findings.push({ severity: RULE_TABLE[code].severity, code, path: at, message });
+	}
+}
+
+/** What is checked: the order object of the message and where it sits in the message. */
+interface Subject {
+	ctx: CheckContext;
+	order: Json;
+	/** Path of the order inside the raw message: ['order'] in a TCP envelope, else []. */
+	prefix: Path;
+	report: Report;
+	/** The existing order when it is the one this message addresses and still live. */
+	live?: OrderRecord;
+}
+
+/** Check one message against the contract. Findings are sorted errors first. */
+export function checkConformance(ctx: CheckContext): Finding[] {
+	const report = new Report();
+	const subject = locateOrder(ctx, report);
+	if (subject) {
+		schemaIssues(subject);
+		unknownFields(subject);
+		orderRules(subject);
+	}
+	return report.findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+}
+
+/** The envelope (section 4.5, 9): find the order object, or report why there is none. */
+function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
+	const { raw } = ctx;
+	if (!isObject(raw)) {
+		report.add('KDS-NOT-AN-OBJECT', [], `expected a JSON object, got ${show(raw)}`);
+		return undefined;
+	}
+	if (ctx.interface === 'http') return { ctx, order: raw, prefix: [], report };
+
+	if (!('order' in raw) && !('command' in raw)) {
+		report.add(
+			'KDS-TCP-BARE-ORDER',
+			[],
+			'no {command, order} envelope: a legacy bare order, treated as create-order'
+		);
+		return { ctx, order: raw, prefix: [], report };
+	}
+	if (raw.command === undefined || raw.command === null) {
+		report.add('KDS-TCP-COMMAND-MISSING', ['command'], 'no command: create-order is assumed');
+	} else if (!(TCP_COMMANDS as readonly unknown[]).includes(raw.command)) {
+		report.add(
+			'KDS-TCP-COMMAND-INVALID',
+			['command'],
+			`expected one of ${TCP_COMMANDS.join(', ')}, got ${show(raw.command)}`
+		);
+		return undefined;
+	}
+	for (const key of Object.keys(raw)) {
+		if (!ENVELOPE_KEYS.has(key)) {
+			report.add('KDS-FIELD-UNKNOWN', [key], `${key} is not a field of the TCP envelope; ignored`);
+		}
+	}
+	if (!isObject(raw.order)) {
+		report.add(
+			'KDS-TCP-ORDER-INVALID',
+			['order'],
+			`expected an order object, got ${show(raw.order)}`
+		);
+		return undefined;
+	}
+	return { ctx, order: raw.order, prefix: ['order'], report };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: the schema's issues, each given a stable code.
+
+function schemaIssues(s: Subject): void {
+	const result = orderSchemaFor(s.ctx).safeParse(s.order);
+	if (result.success) return;
+	for (const issue of result.error.issues) reportIssue(s, issue, []);
+}
+
+function reportIssue(s: Subject, issue: z.core.$ZodIssue, base: readonly PropertyKey[]): void {
+	const rel = [...base, ...issue.path];
+	if (issue.code === 'invalid_union') {
+		// Report the branch that matched the value's kind (a modifier object with a bad qty, say).
+		const branch = issue.errors.find(
+			(issues) => !issues.some((i) => i.path.length === 0 && i.code === 'invalid_type')
+		);
+		if (branch) {
+			for (const inner of branch) reportIssue(s, inner, rel);
+			return;
+		}
+	}
+	const path = [...s.prefix, ...(rel as Key[])];
+	s.report.add(codeOfIssue(s.order, issue, rel), path, issue.message);
+}
+
+/** The rule a schema issue breaks, from where it is and what was expected. */
+function codeOfIssue(order: Json, issue: z.core.$ZodIssue, rel: readonly PropertyKey[]): RuleCode {
+	const key = rel[rel.length - 1];
+	const missing =
+		issue.code === 'invalid_type' &&
+		rel.length > 0 &&
+		valueAt(order, rel) === undefined &&
+		isObject(valueAt(order, rel.slice(0, -1)));
+	if (missing) {
+		return rel.length === 3 && rel[0] === 'itemsToUpdate'
+			? 'KDS-ITEM-PARTIAL'
+			: 'KDS-FIELD-REQUIRED';
+	}
+	if (rel.length === 1 && key === 'mode') return 'KDS-MODE-INVALID';
+	if (rel.length === 1 && (key === 'time' || key === 'pickupTime')) return 'KDS-TIME-INVALID';
+	if (rel.length === 1 && key === 'prepTimeDuration') return 'KDS-DURATION-INVALID';
+	if (key === 'courseStatus') return 'KDS-COURSE-STATUS-INVALID';
+	if (issue.code === 'invalid_type') {
+		if (rel[0] === 'costs' && issue.expected === 'string') return 'KDS-COST-NOT-STRING';
+		if (issue.expected === 'boolean') return 'KDS-BOOLEAN-INVALID';
+		if (issue.expected === 'number' || issue.expected === 'int') return 'KDS-INTEGER-INVALID';
+	}
+	if (issue.code === 'too_small' || issue.code === 'too_big') {
+		if (issue.origin === 'number') return 'KDS-INTEGER-INVALID';
+		if (issue.origin === 'string') return 'KDS-ID-EMPTY';
+	}
+	return 'KDS-TYPE-INVALID';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unknown fields, found by walking the raw value along the schema that reads it.
+
+function unknownFields(s: Subject): void {
+	const schema = orderSchemaFor(s.ctx);
+	const partial = s.ctx.command === 'partial-update-order';
+	walk(schema, s.order, s.prefix, (path, key, value) => {
+		const top = path.length === s.prefix.length;
+		const at = [...path, key];
+		if (top && partial && FULL_ORDER_KEYS.has(key)) {
+			// null means "leave unchanged", which is what happens anyway.
+			if (value !== null) {
+				s.report.add(
+					'KDS-PARTIAL-FIELD-IGNORED',
+					at,
+					`the partial order has no ${key} field; it is ignored (use update-order to change it)`
+				);
+			}
+		} else if (top && s.ctx.command === 'cancel-order') {
+			s.report.add('KDS-FIELD-UNKNOWN', at, `cancel takes only id; ${key} is ignored`);
+		} else if (top && PARTIAL_ORDER_KEYS.has(key)) {
+			s.report.add(
+				'KDS-FIELD-UNKNOWN',
+				at,
+				`${key} belongs to partial-update-order; a full order ignores it`
+			);
+		} else {
+			s.report.add('KDS-FIELD-UNKNOWN', at, `${key} is not a field of the contract; ignored`);
+		}
+	});
+}
+
+type SchemaNode = z.core.$ZodType;
+
+/** The schema that reads the raw input: through pipes (transforms) and optional/nullable. */
+function inputSide(schema: SchemaNode): SchemaNode {
+	let node = schema;
+	for (;;) {
+		const def = node._zod.def;
+		if (def.type === 'pipe') node = (def as z.core.$ZodPipeDef).in;
+		else if (def.type === 'optional' || def.type === 'nullable') {
+			node = (def as z.core.$ZodOptionalDef).innerType;
+		} else return node;
+	}
+}
+
+function walk(
+	schema: SchemaNode,
+	value: unknown,
+	path: Path,
+	onUnknown: (path: Path, key: string, value: unknown) => void
+): void {
+	const node = inputSide(schema);
+	const def = node._zod.def;
+	if (def.type === 'union') {
+		const kind = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : undefined;
+		const option = (def as z.core.$ZodUnionDef).options
+			.map(inputSide)
+			.find((o) => o._zod.def.type === kind);
+		if (option) walk(option, value, path, onUnknown);
+	} else if (def.type === 'object' && isObject(value)) {
+		const shape = (def as z.core.$ZodObjectDef).shape;
+		for (const [key, inner] of Object.entries(value)) {
+			if (Object.hasOwn(shape, key)) walk(shape[key], inner, [...path, key], onUnknown);
+			else onUnknown(path, key, inner);
+		}
+	} else if (def.type === 'array' && Array.isArray(value)) {
+		const element = (def as z.core.$ZodArrayDef).element;
+		value.forEach((inner, i) => walk(element, inner, [...path, i], onUnknown));
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules the schema does not see.
+
+interface ItemAt {
+	item: Json;
+	/** Path relative to the order, e.g. ['items', 2]. */
+	rel: Path;
+}
+
+function itemsOf(order: Json, list: string): ItemAt[] {
+	const items = order[list];
+	if (!Array.isArray(items)) return [];
+	const out: ItemAt[] = [];
+	items.forEach((item, i) => {
+		if (isObject(item)) out.push({ item, rel: [list, i] });
+	});
+	return out;
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === 'string' ? value : undefined;
+}
+
+function orderRules(s: Subject): void {
+	const { ctx, order } = s;
+	idRules(s);
+	if (ctx.command === 'cancel-order') return;
+
+	const at = (...rel: Key[]): Path => [...s.prefix, ...rel];
+	const partial = ctx.command === 'partial-update-order';
+	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
+	const messageItems = lists.flatMap((list) => itemsOf(order, list));
+
+	if (!partial) {
+		if (ctx.command === 'create-order' && Array.isArray(order.items) && order.items.length === 0) {
+			s.report.add('KDS-ITEMS-EMPTY', at('items'), 'no items: the screen shows an empty card');
+		}
+		if (ctx.interface === 'tcp' && typeof order.time === 'string' && !hasError(s, at('time'))) {
+			s.report.add(
+				'KDS-TCP-TIME-STRING',
+				at('time'),
+				'time is an ISO 8601 string where TCP declares int milliseconds; accepted'
+			);
+		}
+		const url = str(order.customerArrivedUrl);
+		if (url !== undefined && !isHttpUrl(url)) {
+			s.report.add(
+				'KDS-URL-INVALID',
+				at('customerArrivedUrl'),
+				`expected an http(s) URL, got ${show(url)}; it would be sent to the customer as is`
+			);
+		}
+	}
+	if (ctx.command === 'update-order' && s.live) clearedFields(s);
+
+	phoneRules(s);
+	prepTimeRules(s);
+	handoffRule(s);
+	for (const { item, rel } of messageItems) modifierRules(s, item, rel);
+	lineIdRules(s);
+	groupRules(s, messageItems);
+}
+
+function hasError(s: Subject, path: Path): boolean {
+	const at = formatPath(path);
+	return s.report.findings.some((f) => f.severity === 'error' && f.path === at);
+}
+
+function isHttpUrl(text: string): boolean {
+	try {
+		const url = new URL(text);
+		return url.protocol === 'http:' || url.protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
+/** Does the message's id address an order the way its command needs? Sets `s.live`. */
+function idRules(s: Subject): void {
+	const { ctx, order } = s;
+	const id = str(order.id);
+	if (id === undefined || id === '') return;
+	const existing = ctx.existing?.context.id === id ? ctx.existing : undefined;
+	const path = [...s.prefix, 'id'];
+	if (ctx.command === 'create-order') {
+		if (existing && isLive(existing)) {
+			s.report.add(
+				'KDS-ORDER-DUPLICATE',
+				path,
+				`order ${show(id)} is already on the screen or on hold; the create is refused`
+			);
+		}
+		return;
+	}
+	if (ctx.command === 'cancel-order' && existing) {
+		// The screen answers with the id (field notes), so this is no refusal.
+		if (existing.state === 'bumped' || existing.state === 'cancelled') {
+			const was = existing.state === 'bumped' ? 'was already bumped' : 'is already cancelled';
+			s.report.add('KDS-CANCEL-IGNORED', path, `order ${show(id)} ${was}; the cancel is ignored`);
+		}
+		return;
+	}
+	if (!existing || !isLive(existing)) {
+		const why = existing ? 'was bumped' : 'is not on the screen';
+		s.report.add(
+			'KDS-ORDER-UNKNOWN',
+			path,
+			`order ${show(id)} ${why}; the ${ctx.command} is ignored (404, ORDER_DOES_NOT_EXIST)`
+		);
+		return;
+	}
+	s.live = existing;
+}
+
+/** Full update rule 1: every property must be sent; one left out is cleared. */
+function clearedFields(s: Subject): void {
+	const fields: Json = s.live?.context.fields ?? {};
+	for (const [key, value] of Object.entries(fields)) {
+		if (value === undefined || key === 'id') continue;
+		if (s.order[key] === undefined || s.order[key] === null) {
+			s.report.add(
+				'KDS-UPDATE-FIELD-CLEARED',
+				[...s.prefix, key],
+				`${key} is on the order but not in this full update; the screen clears it`
+			);
+		}
+	}
+}
+
+function phoneRules(s: Subject): void {
+	const check = (value: unknown, rel: Path) => {
+		const phone = str(value);
+		if (phone !== undefined && !E164.test(phone)) {
+			s.report.add(
+				'KDS-PHONE-NOT-E164',
+				[...s.prefix, ...rel],
+				`expected an E.164 number such as +14155550123, got ${show(phone)}`
+			);
+		}
+	};
+	check(s.order.phoneNumber, ['phoneNumber']);
+	const service = s.order.deliveryService;
+	if (isObject(service)) check(service.driverPhone, ['deliveryService', 'driverPhone']);
+}
+
+/** A field of the order after this message: the message's value, else the order on screen's. */
+function effective(s: Subject, key: string): unknown {
+	const sent = s.order[key];
+	if (sent !== undefined && sent !== null) return sent;
+	if (s.ctx.command !== 'partial-update-order') return undefined;
+	return (s.live?.context.fields as Json | undefined)?.[key];
+}
+
+function prepTimeRules(s: Subject): void {
+	const path = [...s.prefix, 'prepTimeDuration'];
+	if (typeof s.order.prepTimeDuration !== 'string' || hasError(s, path)) return;
+	if (s.ctx.autoHold === false) {
+		s.report.add(
+			'KDS-PREP-TIME-IGNORED',
+			path,
+			"the screen's auto hold future orders is off, so prepTimeDuration is ignored"
+		);
+		return;
+	}
+	// A partial update of an order we cannot see may rely on the pickupTime it already has.
+	if (s.ctx.command === 'partial-update-order' && !s.live) return;
+	if (effective(s, 'pickupTime') === undefined) {
+		s.report.add(
+			'KDS-PREP-TIME-NO-PICKUP',
+			path,
+			'prepTimeDuration without pickupTime: there is no time to count the preparation back from'
+		);
+	}
+}
+
+function handoffRule(s: Subject): void {
+	if (s.order.deliveryHandoff !== true) return;
+	const mode = effective(s, 'mode');
+	if (!(ORDER_MODES as readonly unknown[]).includes(mode) || mode === 'Delivery') return;
+	s.report.add(
+		'KDS-HANDOFF-IGNORED',
+		[...s.prefix, 'deliveryHandoff'],
+		`deliveryHandoff applies only to mode Delivery, and the mode is ${show(mode)}; ignored`
+	);
+}
+
+function modifierRules(s: Subject, item: Json, rel: Path): void {
+	if (!Array.isArray(item.mods)) return;
+	if (item.mods.some((mod) => typeof mod === 'string')) {
+		s.report.add(
+			'KDS-MODS-PLAIN-STRING',
+			[...s.prefix, ...rel, 'mods'],
+			'plain-string mods are deprecated but accepted; send {name, qty?} objects'
+		);
+	}
+	item.mods.forEach((mod, i) => {
+		if (isObject(mod) && mod.qty === 0) {
+			s.report.add(
+				'KDS-MODIFIER-QTY-ZERO',
+				[...s.prefix, ...rel, 'mods', i, 'qty'],
+				'modifier qty 0 is not shown, the modifier still is (qty shows only when > 1)'
+			);
+		}
+	});
+}
+
+function liveLineIds(s: Subject): Set<string> | undefined {
+	if (!s.live) return undefined;
+	return new Set(s.live.context.items.filter((i) => !i.deleted).map((i) => i.lineId));
+}
+
+function lineIdRules(s: Subject): void {
+	const at = (rel: Path) => [...s.prefix, ...rel];
+	const partial = s.ctx.command === 'partial-update-order';
+	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
+	for (const list of lists) {
+		const first = new Map<string, Path>();
+		for (const { item, rel } of itemsOf(s.order, list)) {
+			const lineId = str(item.lineId);
+			if (lineId === undefined) continue;
+			const earlier = first.get(lineId);
+			if (earlier) {
+				s.report.add(
+					'KDS-LINEID-DUPLICATE',
+					at([...rel, 'lineId']),
+					`lineId ${show(lineId)} is also used by ${formatPath(earlier)}; lineIds must be unique`
+				);
+			} else first.set(lineId, rel);
+		}
+	}
+	if (!partial) return;
+
+	// Where one lineId sits in two lists, the order of add, update and remove is not specified.
+	const named = new Map<string, string>();
+	const removals = Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [];
+	const entries: Array<{ list: string; lineId: unknown; rel: Path }> = [
+		...itemsOf(s.order, 'itemsToAdd').map(({ item, rel }) => ({
+			list: 'itemsToAdd',
+			lineId: item.lineId,
+			rel: [...rel, 'lineId']
+		})),
+		...itemsOf(s.order, 'itemsToUpdate').map(({ item, rel }) => ({
+			list: 'itemsToUpdate',
+			lineId: item.lineId,
+			rel: [...rel, 'lineId']
+		})),
+		...removals.map((lineId, i) => ({ list: 'itemsToRemove', lineId, rel: ['itemsToRemove', i] }))
+	];
+	const live = liveLineIds(s);
+	for (const { list, lineId, rel } of entries) {
+		if (typeof lineId !== 'string') continue;
+		const other = named.get(lineId);
+		if (other === undefined) named.set(lineId, list);
+		else if (other !== list) {
+			s.report.add(
+				'KDS-LINEID-CONFLICT',
+				at(rel),
+				`lineId ${show(lineId)} is also in ${other}; the result is unpredictable`
+			);
+		}
+		if (!live) continue;
+		if (list === 'itemsToAdd' && live.has(lineId)) {
+			s.report.add(
+				'KDS-LINEID-EXISTS',
+				at(rel),
+				`lineId ${show(lineId)} is already on the order; this item is ignored (use itemsToUpdate)`
+			);
+		} else if (list !== 'itemsToAdd' && !live.has(lineId)) {
+			s.report.add(
+				'KDS-LINEID-UNKNOWN',
+				at(rel),
+				`lineId ${show(lineId)} is not on the order; this ${list} entry is ignored`
+			);
+		}
+	}
+}
+
+/** A group member: an item of this message (with its path) or one already on the order. */
+interface Member {
+	item: Json;
+	rel?: Path;
+}
+
+const SAME_IN_GROUP = ['course', 'seat', 'courseStatus'] as const;
+
+/** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
+function groupRules(s: Subject, messageItems: ItemAt[]): void {
+	const members: Member[] = [];
+	const live = liveLineIds(s);
+	if (s.ctx.command === 'partial-update-order' && s.live && live) {
+		const replaced = new Set<unknown>([
+			...itemsOf(s.order, 'itemsToUpdate').map(({ item }) => item.lineId),
+			...(Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [])
+		]);
+		for (const item of s.live.context.items) {
+			if (!item.deleted && !replaced.has(item.lineId)) members.push({ item: { ...item } });
+		}
+		for (const { item, rel } of messageItems) {
+			const known = typeof item.lineId === 'string' && live.has(item.lineId);
+			// Ignored entries change nothing on the card.
+			if ((rel[0] === 'itemsToAdd') !== known) members.push({ item, rel });
+		}
+	} else {
+		members.push(...messageItems);
+	}
+
+	const groups = new Map<string, Member[]>();
+	for (const member of members) {
+		const group = member.item.itemGroup;
+		if (!isObject(group) || typeof group.id !== 'string') continue;
+		const list = groups.get(group.id) ?? [];
+		list.push(member);
+		groups.set(group.id, list);
+	}
+	for (const [id, list] of groups) {
+		const [first, ...rest] = list;
+		const firstGroup = first.item.itemGroup as Json;
+		const where = first.rel ? formatPath([...s.prefix, ...first.rel]) : 'the order on the screen';
+		for (const member of rest) {
+			// Both on the screen already: nothing this message can fix.
+			if (!member.rel) continue;
+			const group = member.item.itemGroup as Json;
+			const keys = new Set([...Object.keys(firstGroup), ...Object.keys(group)]);
+			for (const key of keys) {
+				if (!sameValue(group[key], firstGroup[key])) {
+					s.report.add(
+						'KDS-GROUP-MISMATCH',
+						[...s.prefix, ...member.rel, 'itemGroup', key],
+						`group ${show(id)} has ${key} ${show(firstGroup[key])} in ${where} but ${show(group[key])} here; every property must be identical`
+					);
+				}
+			}
+			for (const key of SAME_IN_GROUP) {
+				if (!sameValue(member.item[key], first.item[key])) {
+					s.report.add(
+						'KDS-GROUP-SPLIT',
+						[...s.prefix, ...member.rel, key],
+						`group ${show(id)} has ${key} ${show(first.item[key])} in ${where} but ${show(member.item[key])} here; a group cannot be split`
+					);
+				}
+			}
+		}
+	}
+}
+
+/** Equal as JSON, with null and absent the same (the schema reads null as absent). */
+function sameValue(a: unknown, b: unknown): boolean {
+	return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}

@@ -1,0 +1,304 @@
+/**
+ * The inspector and the admin API: every message logged with its findings (never changing the
+ * contract's reply), the JSON view of the screens, re-send, reset, retention, the live stream,
+ * and the guard that keeps an integration token alone out.
+ */
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { MessageEntry } from '../../agent/message-log.ts';
+import { sendTcp } from '../helpers/tcp.ts';
+
+const sample = (name: string) =>
+	readFileSync(new URL(`../fixtures/samples/${name}`, import.meta.url), 'utf8');
+const HEADERS = {
+	'content-type': 'application/json',
+	'x-integration-token': 'kds-demo-token',
+	'x-location-id': 'loc-1',
+	'x-device-ids': 'kds-1'
+};
+
+let agent: RunningAgent;
+let tcp: { host: string; port: number };
+beforeAll(async () => {
+	agent = await startAgent({
+		memory: true,
+		httpPort: 0,
+		tcpPort: 0,
+		uiDir: null,
+		logLevel: 'silent'
+	});
+	tcp = agent.screens[0].tcp;
+});
+afterAll(() => agent.close());
+beforeEach(async () => {
+	const res = await fetch(`${agent.httpUrl}/api/admin/reset`, { method: 'POST' });
+	expect(res.status).toBe(200);
+});
+
+const messages = async (query = ''): Promise<MessageEntry[]> =>
+	(await fetch(`${agent.httpUrl}/api/admin/messages${query}`)).json() as Promise<MessageEntry[]>;
+
+describe('message log and findings', () => {
+	it('logs a TCP message with its findings; the reply is the contract one', async () => {
+		expect(await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'))).toBe('1003\n');
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry).toMatchObject({
+			interface: 'tcp',
+			command: 'create-order',
+			orderId: '1003',
+			result: '1003',
+			ok: true,
+			screenIds: ['kds-1']
+		});
+		expect(entry.findings.map((f) => f.code).sort()).toEqual([
+			'KDS-MODS-PLAIN-STRING',
+			'KDS-TCP-BARE-ORDER',
+			'KDS-TCP-TIME-STRING'
+		]);
+		expect(entry.raw).toContain('"Oat milk"');
+	});
+
+	it('logs a refused TCP message with the reason and its errors', async () => {
+		const bad = {
+			command: 'create-order',
+			order: { id: 'B1', name: 'x', time: 1, mode: 'Dine In', items: [] }
+		};
+		expect(await sendTcp(tcp.host, tcp.port, bad)).toBe('Unable to parse data');
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry.ok).toBe(false);
+		expect(entry.result).toMatch(/^Unable to parse data \(order\.mode: expected one of/);
+		expect(entry.findings).toContainEqual(
+			expect.objectContaining({ severity: 'error', code: 'KDS-MODE-INVALID', path: 'order.mode' })
+		);
+	});
+
+	it('logs an HTTP request with its status and findings (unknown field)', async () => {
+		const body = { ...JSON.parse(sample('http-create-combo-groups.json')), tableColour: 'blue' };
+		const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify(body)
+		});
+		expect(res.status).toBe(201);
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry).toMatchObject({
+			interface: 'http',
+			command: 'POST /integrators/kds-orders',
+			orderId: 'W-2001',
+			result: '201',
+			ok: true,
+			screenIds: ['kds-1']
+		});
+		expect(entry.findings).toContainEqual(
+			expect.objectContaining({
+				severity: 'warning',
+				code: 'KDS-FIELD-UNKNOWN',
+				path: 'tableColour'
+			})
+		);
+	});
+
+	it('filters by screen, order id and severity', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'));
+		await sendTcp(
+			agent.screens[1].tcp.host,
+			agent.screens[1].tcp.port,
+			sample('tcp-create-minimal.json')
+		);
+		await expect.poll(async () => (await messages()).length).toBe(3);
+		expect((await messages('?screen=kds-2')).map((e) => e.orderId)).toEqual(['1001']);
+		expect((await messages('?order=1003')).map((e) => e.orderId)).toEqual(['1003']);
+		expect((await messages('?severity=info')).map((e) => e.orderId)).toEqual(['1003']);
+		expect(await messages('?severity=error')).toEqual([]);
+	});
+
+	it('re-sends a logged message as it came', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		const res = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
+			method: 'POST'
+		});
+		expect(await res.json()).toEqual({ result: 'DUPLICATE_ORDER_ID' });
+		const missing = await fetch(`${agent.httpUrl}/api/admin/messages/99999/resend`, {
+			method: 'POST'
+		});
+		expect(missing.status).toBe(404);
+	});
+
+	it('streams new entries as server-sent events', async () => {
+		const received = new Promise<MessageEntry>((resolve, reject) => {
+			const req = request(`${agent.httpUrl}/api/admin/messages/stream`, (res) => {
+				expect(res.headers['content-type']).toBe('text/event-stream');
+				let buffer = '';
+				res.on('data', (chunk) => {
+					buffer += chunk;
+					const match = /data: (.*)\n\n/.exec(buffer);
+					if (match) {
+						resolve(JSON.parse(match[1]));
+						req.destroy();
+					}
+				});
+			});
+			req.on('error', reject);
+			req.end();
+		});
+		await new Promise((r) => setTimeout(r, 100));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		expect(await received).toMatchObject({ orderId: '1001', result: '1001' });
+	});
+});
+
+describe('JSON view of the screens', () => {
+	it('shows the cards in display order with items flagged, groups, courses and the recall list', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-iso-time.json'));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-update-full.json'));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-update-partial.json'));
+		await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'));
+		agent.engine.act('kds-1', 'bump', '1003');
+		await agent.engine.settled();
+		const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
+		expect(
+			view.cards.map((c: { position: number; title: string }) => [c.position, c.title])
+		).toEqual([
+			[1, 'Table 12 #88'],
+			[2, 'Maria']
+		]);
+		const [table12, maria] = view.cards;
+		expect(table12.priority).toBe(true);
+		const labels = table12.sections.map((s: { label: string }) => s.label);
+		expect(labels).toEqual(['Items', 'Course 1 — fire', 'Course 2', 'Course 3']);
+		const tiramisu = table12.sections[3].entries[0].item;
+		expect(tiramisu).toMatchObject({ name: 'Tiramisu', deleted: true });
+		const water = table12.sections[0].entries[0].item;
+		expect(water).toMatchObject({ name: 'Sparkling Water', highlighted: 'added' });
+		expect(
+			maria.sections[0].entries.map(
+				(e: { item: { label: string; highlighted: string | null } }) => [
+					e.item.label,
+					e.item.highlighted
+				]
+			)
+		).toEqual([
+			['2 × Cheeseburger (No pickles)', 'updated'],
+			['1 × Onion Rings', 'added']
+		]);
+		expect(view.recall).toEqual([expect.objectContaining({ id: '1003', title: 'Walk-in' })]);
+		const all = await (await fetch(`${agent.httpUrl}/api/admin/screens`)).json();
+		expect(all.map((s: { id: string }) => s.id)).toEqual(['kds-1', 'kds-2']);
+	});
+
+	it('resets one screen, or everything', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		await sendTcp(
+			agent.screens[1].tcp.host,
+			agent.screens[1].tcp.port,
+			sample('tcp-create-minimal.json')
+		);
+		await fetch(`${agent.httpUrl}/api/admin/reset`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ screen: 'kds-1' })
+		});
+		expect(agent.engine.queue('kds-1')).toEqual([]);
+		expect(agent.engine.queue('kds-2').map((r) => r.context.id)).toEqual(['1001']);
+		const unknown = await fetch(`${agent.httpUrl}/api/admin/reset`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ screen: 'nope' })
+		});
+		expect(unknown.status).toBe(404);
+		await fetch(`${agent.httpUrl}/api/admin/reset`, { method: 'POST' });
+		expect(agent.engine.queue('kds-2')).toEqual([]);
+		expect(await messages()).toEqual([]);
+	});
+});
+
+describe('retention', () => {
+	it('keeps the newest entries only, never touching the orders', async () => {
+		const small = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent',
+			inspectorRetention: 3
+		});
+		try {
+			const { host, port } = small.screens[0].tcp;
+			for (const id of ['a', 'b', 'c', 'd', 'e']) {
+				await sendTcp(host, port, { order: { id, name: id, time: 1, mode: 'ToGo', items: [] } });
+			}
+			await new Promise((r) => setTimeout(r, 50));
+			const list = (await (
+				await fetch(`${small.httpUrl}/api/admin/messages`)
+			).json()) as MessageEntry[];
+			expect(list.map((e) => e.orderId)).toEqual(['e', 'd', 'c']);
+			expect(small.engine.queue('kds-1')).toHaveLength(5);
+		} finally {
+			await small.close();
+		}
+	});
+});
+
+describe('admin guard', () => {
+	it('refuses an integration token alone when the caller is not trusted, and takes the admin token', async () => {
+		const guarded = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent',
+			trustLoopback: false,
+			adminToken: 'admin-secret-1'
+		});
+		try {
+			const url = `${guarded.httpUrl}/api/admin/screens`;
+			const onlyIntegration = await fetch(url, {
+				headers: { 'x-integration-token': 'kds-demo-token' }
+			});
+			expect(onlyIntegration.status).toBe(403);
+			expect(await onlyIntegration.json()).toMatchObject({ code: 'ADMIN_ONLY' });
+			const wrong = await fetch(url, { headers: { 'x-admin-token': 'nope' } });
+			expect(wrong.status).toBe(403);
+			expect(await wrong.json()).toMatchObject({ message: 'x-admin-token: not the admin token' });
+			const right = await fetch(url, { headers: { 'x-admin-token': 'admin-secret-1' } });
+			expect(right.status).toBe(200);
+			const reset = await fetch(`${guarded.httpUrl}/api/admin/reset`, {
+				method: 'POST',
+				headers: { 'x-integration-token': 'kds-demo-token' }
+			});
+			expect(reset.status).toBe(403);
+		} finally {
+			await guarded.close();
+		}
+	});
+
+	it('with no admin token configured, only loopback callers get in', async () => {
+		const closed = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent',
+			trustLoopback: false
+		});
+		try {
+			const res = await fetch(`${closed.httpUrl}/api/admin/messages`, {
+				headers: { 'x-admin-token': 'anything' }
+			});
+			expect(res.status).toBe(403);
+			const plain = await fetch(`${closed.httpUrl}/api/admin/messages`);
+			expect(plain.status).toBe(403);
+		} finally {
+			await closed.close();
+		}
+	});
+});
