@@ -97,6 +97,16 @@ describe('command-line settings', () => {
 			{},
 			'Invalid value for --host (KDS_HOST): "not a host" (expected an IP address or host name)'
 		],
+		[
+			['--admin-token', 'short'],
+			{},
+			'Invalid value for --admin-token (KDS_ADMIN_TOKEN): "short" (expected a token of at least 8 characters)'
+		],
+		[
+			[],
+			{ KDS_INSPECTOR_RETENTION: '0' },
+			'Invalid value for --inspector-retention (KDS_INSPECTOR_RETENTION): "0" (expected a whole number of messages, 1-1000000)'
+		],
 		[['--bogus'], {}, "Unknown option '--bogus'"]
 	])('refuses %j %j with one sentence', (argv, env, message) => {
 		expect(() => readSettings(argv as string[], env)).toThrow(message);

@@ -21,6 +21,8 @@ Options (each also settable by the environment variable shown):
   --http-port <port>    KDS_HTTP_PORT    HTTP port for the UI and APIs (default ${DEFAULT_HTTP_PORT}; 0 = any free port)
   --tcp-host <addr>     KDS_TCP_HOST     TCP listen address of every screen (default: per screen, 127.0.0.1)
   --tcp-port <port>     KDS_TCP_PORT     TCP port of the first screen; the next screens count up (0 = any free)
+  --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API (/api/admin) from other hosts (default: loopback only)
+  --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
   -h, --help            this text
 `;
@@ -61,6 +63,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'tcp-host': { type: 'string' },
 				'tcp-port': { type: 'string' },
 				'log-level': { type: 'string' },
+				'admin-token': { type: 'string' },
+				'inspector-retention': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
 			strict: true,
@@ -92,8 +96,26 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	) {
 		invalid('--memory', 'KDS_MEMORY', memoryEnv, '1 or 0');
 	}
+	const adminToken = pick('admin-token', 'KDS_ADMIN_TOKEN');
+	if (adminToken !== undefined && adminToken.length < 8) {
+		invalid('--admin-token', 'KDS_ADMIN_TOKEN', adminToken, 'a token of at least 8 characters');
+	}
+	const retention = pick('inspector-retention', 'KDS_INSPECTOR_RETENTION');
+	if (
+		retention !== undefined &&
+		(!/^\d+$/.test(retention) || Number(retention) < 1 || Number(retention) > 1_000_000)
+	) {
+		invalid(
+			'--inspector-retention',
+			'KDS_INSPECTOR_RETENTION',
+			retention,
+			'a whole number of messages, 1-1000000'
+		);
+	}
 	return {
 		help: parsed.help === true,
+		adminToken,
+		inspectorRetention: retention === undefined ? undefined : Number(retention),
 		configPath: pick('config', 'KDS_CONFIG'),
 		dataDir: pick('data-dir', 'KDS_DATA_DIR'),
 		memory: parsed.memory === true || memoryEnv === '1' || memoryEnv === 'true',

@@ -1,0 +1,24 @@
+/**
+ * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); anything else
+ * starts the simulator (agent/main.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { formatOutcome, send } from './send.ts';
+import { UsageError } from './settings.ts';
+
+if (process.argv[2] === 'send') {
+	send(process.argv.slice(3), () => readFileSync(0, 'utf8'))
+		.then((outcome) => {
+			process.stdout.write(formatOutcome(outcome));
+			process.exit(outcome.ok ? 0 : 1);
+		})
+		.catch((err) => {
+			process.stderr.write(
+				`${err instanceof UsageError ? err.message : `kds-sim send: ${(err as Error).message}`}\n`
+			);
+			process.exit(2);
+		});
+} else {
+	if (process.argv[2] === 'start') process.argv.splice(2, 1);
+	await import('./main.ts');
+}

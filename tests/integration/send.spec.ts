@@ -1,0 +1,84 @@
+/**
+ * The command-line sender, run as a user would: reply, findings and exit code.
+ */
+import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import { ROOT } from '../helpers/process.ts';
+
+let agent: RunningAgent;
+beforeAll(async () => {
+	agent = await startAgent({
+		memory: true,
+		httpPort: 0,
+		tcpPort: 0,
+		uiDir: null,
+		logLevel: 'silent'
+	});
+});
+afterAll(() => agent.close());
+
+function run(
+	args: string[],
+	stdin?: string
+): Promise<{ code: number; stdout: string; stderr: string }> {
+	return new Promise((resolve) => {
+		const child = execFile(
+			process.execPath,
+			['--import', 'tsx', 'agent/cli.ts', 'send', ...args],
+			{ cwd: ROOT },
+			(err, stdout, stderr) =>
+				resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
+		);
+		if (stdin !== undefined) child.stdin!.end(stdin);
+	});
+}
+
+describe('kds-sim send', () => {
+	it('sends a file over TCP and prints the reply and the findings', async () => {
+		const { host, port } = agent.screens[0].tcp;
+		const result = await run([
+			'tests/fixtures/samples/tcp-bare-legacy.json',
+			'--tcp',
+			`${host}:${port}`
+		]);
+		expect(result.code).toBe(0);
+		const lines = result.stdout.trim().split('\n');
+		expect(lines[0]).toBe('1003');
+		expect(
+			lines
+				.slice(1)
+				.map((l) => l.split(/\s+/)[1])
+				.sort()
+		).toEqual(['KDS-MODS-PLAIN-STRING', 'KDS-TCP-BARE-ORDER', 'KDS-TCP-TIME-STRING']);
+		const again = await run([
+			'tests/fixtures/samples/tcp-bare-legacy.json',
+			'--tcp',
+			`${host}:${port}`
+		]);
+		expect(again.code).toBe(1);
+		expect(again.stdout.split('\n')[0]).toBe('DUPLICATE_ORDER_ID');
+	});
+
+	it('reads standard input and sends to the HTTP API', async () => {
+		const body = JSON.stringify({
+			id: 'CLI-1',
+			name: 'Cli',
+			time: '2026-11-22T18:00:00Z',
+			mode: 'ToGo',
+			items: [],
+			phoneNumber: '555-1234'
+		});
+		const result = await run(['-', '--http', agent.httpUrl, '--devices', 'kds-2'], body);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^201 \{"orderId":"CLI-1"/);
+		expect(result.stdout).toMatch(/warning KDS-PHONE-NOT-E164 {2}phoneNumber: /);
+		expect(agent.engine.queue('kds-2').map((r) => r.context.id)).toEqual(['CLI-1']);
+	});
+
+	it('refuses bad usage with one sentence and exit code 2', async () => {
+		const result = await run(['x.json', '--tcp', 'nowhere']);
+		expect(result.code).toBe(2);
+		expect(result.stderr).toMatch(/^Invalid value for --tcp: "nowhere" \(expected host:port\)/);
+	});
+});
