@@ -39,7 +39,9 @@ export default ts.config(
 			'node_modules/',
 			'test-results/',
 			'playwright-report/',
-			'data/'
+			'data/',
+			'dist/',
+			'bench/results/'
 		]
 	}
 );

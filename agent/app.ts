@@ -14,7 +14,11 @@ import {
 } from './config.ts';
 import type { Clock } from './clock.ts';
 import { Engine } from './engine.ts';
+import { startHoldReleases, type HoldReleases } from './holds.ts';
+import { SmsOutbox } from './sms.ts';
 import { MessageLog } from './message-log.ts';
+import { Notifications } from './notifications.ts';
+import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
@@ -71,6 +75,12 @@ export interface RunningAgent {
 	engine: Engine;
 	http: FastifyInstance;
 	relay: Relay;
+	/** Takeout notifications (queued, retried, called back) and pop-ups. */
+	notifications: Notifications;
+	/** Release timers of held orders. */
+	holds: HoldReleases;
+	/** The simulated customer SMS outbox. */
+	sms: SmsOutbox;
 	close(): Promise<void>;
 }
 
@@ -89,10 +99,19 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	});
 	const messages = new MessageLog(store.database, options.inspectorRetention);
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
+	const holds = startHoldReleases(engine, logger);
+	const sms = new SmsOutbox(engine, store.database, logger);
 
 	const tcpServers: TcpScreenServer[] = [];
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
+	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
+	const notifications = new Notifications({
+		engine,
+		database: store.database,
+		logger,
+		connected: (screenId) => relay?.connected(screenId) ?? 0
+	});
 	try {
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -114,8 +133,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			engine,
 			logger,
 			messages,
+			sms,
 			plugins: [
-				(app) => registerIntegratorApi(app, { engine, config }),
+				(app) => registerIntegratorApi(app, { engine, config, notifications }),
+				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>
 					registerAdminApi(app, engine, messages, {
 						adminToken: options.adminToken,
@@ -124,7 +145,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			],
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
 		});
-		relay = attachRelay(http.server, engine, logger);
+		relay = attachRelay(http.server, engine, logger, {
+			onConnect: (screenId) => notifications.connect(screenId),
+			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId)
+		});
 		const host = options.httpHost ?? '127.0.0.1';
 		await http
 			.listen({ host, port: options.httpPort ?? DEFAULT_HTTP_PORT })
@@ -133,10 +157,14 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 					`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`
 				);
 			});
+		notifications.start();
 	} catch (err) {
+		notifications.close();
 		relay?.close();
 		await http?.close();
 		await Promise.all(tcpServers.map((s) => s.close()));
+		holds.close();
+		sms.close();
 		store.close();
 		throw err;
 	}
@@ -164,11 +192,17 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		engine,
 		http: finalHttp,
 		relay: finalRelay,
+		notifications,
+		holds,
+		sms,
 		close() {
 			closed ??= (async () => {
+				notifications.close();
+				holds.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
+				sms.close();
 				store.close();
 			})();
 			return closed;

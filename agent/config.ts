@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { describe, formatErrors, parseWith } from '../src/lib/core/schema.ts';
 import type { ScreenSettings } from '../src/lib/core/relay.ts';
+import { DEFAULT_SMS } from '../src/lib/core/sms.ts';
 
 const port = () =>
 	z
@@ -58,10 +59,24 @@ const LocationSchema = z.object({
 	screens: z.array(ScreenSchema)
 });
 
+/** Customer texts (simulated SMS): the brand's wording and where to forward each text. */
+const SmsSchema = z
+	.object({
+		received: text().default(DEFAULT_SMS.received),
+		ready: text().default(DEFAULT_SMS.ready),
+		webhookUrl: text()
+			.refine((s) => /^https?:$/.test(URL.parse(s)?.protocol ?? ''), {
+				error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
+			})
+			.optional()
+	})
+	.default(DEFAULT_SMS);
+
 const BrandSchema = z.object({
 	id: text().min(1),
 	name: text(),
 	token: text().min(8, { error: 'expected a token of at least 8 characters' }),
+	sms: SmsSchema,
 	locations: z.array(LocationSchema)
 });
 

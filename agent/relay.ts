@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ClientMessage } from '../src/lib/core/relay.ts';
+import { SCREEN_ACTIONS } from '../src/lib/core/screen.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from './log.ts';
 
@@ -14,6 +15,10 @@ export interface RelayOptions {
 	heartbeatMs?: number;
 	/** Drop a client whose unsent data exceeds this many bytes. */
 	maxBufferedBytes?: number;
+	/** A browser is opening a screen, before its snapshot: what was queued for the screen goes now. */
+	onConnect?: (screenId: string) => void;
+	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
+	onPopupAck?: (screenId: string, popupId: string) => void;
 }
 
 export interface Relay {
@@ -58,6 +63,9 @@ export function attachRelay(
 			}
 			ws.send(encoded);
 		};
+		// Queued notifications are delivered first: this browser's snapshot has them, and only the
+		// browsers already showing the screen need the broadcast.
+		options.onConnect?.(screenId);
 		send(JSON.stringify(engine.snapshot(screenId)));
 		const unsubscribe = engine.subscribe(screenId, (_message, encoded) => send(encoded));
 		ws.on('message', (data) => {
@@ -72,11 +80,14 @@ export function attachRelay(
 				send(JSON.stringify({ type: 'pong', now: engine.now() }));
 			} else if (message?.type === 'resync') {
 				send(JSON.stringify(engine.snapshot(screenId)));
+			} else if (message?.type === 'popup.ack' && typeof message.id === 'string') {
+				options.onPopupAck?.(screenId, message.id);
 			} else if (
 				message?.type === 'action' &&
-				['bump', 'recall', 'fire'].includes(message.action)
+				(SCREEN_ACTIONS as readonly string[]).includes(message.action) &&
+				(message.action !== 'fire-course' || typeof message.course === 'string')
 			) {
-				const ok = engine.act(screenId, message.action, message.orderId);
+				const ok = engine.act(screenId, message.action, message.orderId, message.course);
 				if (!ok) {
 					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
 					send(
@@ -93,7 +104,7 @@ export function attachRelay(
 						type: 'error',
 						code: 'BAD_MESSAGE',
 						message:
-							'expected {type: "ping"}, {type: "resync"} or {type: "action", action, orderId?}'
+							'expected {type: "ping"}, {type: "resync"}, {type: "action", action: bump|recall|fire|fire-course, orderId?, course?} or {type: "popup.ack", id}'
 					})
 				);
 			}

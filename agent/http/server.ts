@@ -12,6 +12,8 @@ import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
+import type { SmsOutbox } from '../sms.ts';
+import { registerSmsApi } from './sms-api.ts';
 
 /** Largest accepted HTTP body. */
 export const HTTP_BODY_LIMIT = 1024 * 1024;
@@ -25,6 +27,8 @@ export interface HttpServerOptions {
 	uiDir: string | null;
 	/** The inspector's message log; integrator API requests are recorded in it. */
 	messages?: MessageLog;
+	/** The simulated SMS outbox, listed at GET /api/sms. */
+	sms?: SmsOutbox;
 	/** Extra route plugins (the integrator API registers itself here). */
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -51,6 +55,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 	});
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
+	if (options.sms) registerSmsApi(app, options.sms);
 	for (const plugin of options.plugins ?? []) await plugin(app);
 
 	const ui = await loadUi(options.uiDir, options.logger);

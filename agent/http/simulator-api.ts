@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine.ts';
+import { SCREEN_ACTIONS, type ScreenAction } from '../../src/lib/core/screen.ts';
 
 function notFound(what: string) {
 	return { code: 'NOT_FOUND', message: what };
@@ -51,26 +52,48 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		return engine.snapshot(screen.config.id);
 	});
 
-	app.post<{ Params: { id: string }; Body: { action?: string; orderId?: string } }>(
-		'/api/screens/:id/actions',
-		async (req, reply) => {
-			const screen = engine.screen(req.params.id);
-			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
-			const { action, orderId } = req.body ?? {};
-			if (action !== 'bump' && action !== 'recall' && action !== 'fire') {
-				return reply.code(422).send({
-					code: 'VALIDATION_FAILED',
-					message: 'action: expected one of bump, recall, fire',
-					errors: [{ path: 'action', message: 'expected one of bump, recall, fire' }]
-				});
-			}
-			if (!engine.act(screen.config.id, action, orderId)) {
-				return reply.code(409).send({
-					code: 'ACTION_REFUSED',
-					message: `${action}: ${orderId ? `order ${orderId}` : 'no bumped order'} cannot be changed so`
-				});
-			}
-			return { ok: true };
+	app.post<{
+		Params: { id: string };
+		Body: { action?: string; orderId?: string; course?: unknown };
+	}>('/api/screens/:id/actions', async (req, reply) => {
+		const screen = engine.screen(req.params.id);
+		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+		const { action, orderId, course } = req.body ?? {};
+		if (!(SCREEN_ACTIONS as readonly unknown[]).includes(action)) {
+			const expected = `expected one of ${SCREEN_ACTIONS.join(', ')}`;
+			return reply.code(422).send({
+				code: 'VALIDATION_FAILED',
+				message: `action: ${expected}`,
+				errors: [{ path: 'action', message: expected }]
+			});
 		}
-	);
+		const name = action as ScreenAction;
+		if (name === 'fire-course' && (typeof course !== 'string' || typeof orderId !== 'string')) {
+			const errors = [
+				...(typeof orderId === 'string' ? [] : [{ path: 'orderId', message: 'expected a string' }]),
+				...(typeof course === 'string'
+					? []
+					: [{ path: 'course', message: "expected a string (the course; '' for no course)" }])
+			];
+			return reply.code(422).send({
+				code: 'VALIDATION_FAILED',
+				message: errors.map((e) => `${e.path}: ${e.message}`).join('; '),
+				errors
+			});
+		}
+		const fired = typeof course === 'string' ? course : undefined;
+		if (!engine.act(screen.config.id, name, orderId, fired)) {
+			const what =
+				name === 'fire-course'
+					? `course ${JSON.stringify(fired)} of order ${orderId}`
+					: orderId
+						? `order ${orderId}`
+						: 'no bumped order';
+			return reply.code(409).send({
+				code: 'ACTION_REFUSED',
+				message: `${name}: ${what} cannot be changed so`
+			});
+		}
+		return { ok: true };
+	});
 }

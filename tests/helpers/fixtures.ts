@@ -13,6 +13,7 @@
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import { screenJson } from '../../agent/screen-view.ts';
 import { sendTcp } from './tcp.ts';
 
 export { expect };
@@ -23,7 +24,30 @@ export interface Simulator extends RunningAgent {
 	sendTcp(screenId: string, payload: string | object): Promise<string>;
 	/** The URL of a screen's page; `kiosk` adds ?kiosk. */
 	screenUrl(screenId: string, options?: { kiosk?: boolean }): string;
+	/**
+	 * Call the HTTP integrator API as a POS would, with the first brand's token and its first
+	 * location; `devices` defaults to `all`. Resolves with the status and the parsed body.
+	 */
+	sendHttp(
+		route: 'create' | 'update' | 'partial' | 'cancel' | 'active',
+		body?: object,
+		options?: { devices?: string; location?: string; token?: string }
+	): Promise<{ status: number; body: unknown }>;
+	/** What a screen shows now, as JSON (cards in order, items, groups, courses, holds). */
+	screenJson(screenId: string): Promise<ScreenJson>;
+	/** Forget the orders of one screen, or of all screens (and the message log). */
+	reset(screenId?: string): Promise<void>;
 }
+
+export type ScreenJson = ReturnType<typeof screenJson>;
+
+const HTTP_ROUTES = {
+	create: ['POST', '/integrators/kds-orders'],
+	update: ['PUT', '/integrators/kds-orders'],
+	partial: ['PUT', '/integrators/kds-orders/partial'],
+	cancel: ['PUT', '/integrators/kds-orders/cancel'],
+	active: ['GET', '/integrators/kds-orders/active']
+} as const;
 
 /** Start an agent with test defaults (in memory, OS-chosen ports) and the Simulator shortcuts. */
 export async function startSimulator(options: AgentOptions = {}): Promise<Simulator> {
@@ -43,6 +67,36 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 		},
 		screenUrl(screenId: string, options: { kiosk?: boolean } = {}) {
 			return `${agent.httpUrl}/screens/${encodeURIComponent(screenId)}${options.kiosk ? '?kiosk' : ''}`;
+		},
+		async sendHttp(
+			route: keyof typeof HTTP_ROUTES,
+			body?: object,
+			options: { devices?: string; location?: string; token?: string } = {}
+		) {
+			const [method, path] = HTTP_ROUTES[route];
+			const brand = agent.config.brands[0];
+			const res = await fetch(`${agent.httpUrl}${path}`, {
+				method,
+				headers: {
+					...(body ? { 'content-type': 'application/json' } : {}),
+					'x-integration-token': options.token ?? brand.token,
+					'x-location-id': options.location ?? brand.locations[0]?.id ?? '',
+					'x-device-ids': options.devices ?? 'all'
+				},
+				body: body ? JSON.stringify(body) : undefined
+			});
+			const text = await res.text();
+			return { status: res.status, body: text ? JSON.parse(text) : undefined };
+		},
+		async screenJson(screenId: string) {
+			const screen = agent.engine.screen(screenId);
+			if (!screen) throw new Error(`No screen ${screenId}`);
+			await agent.engine.settled();
+			return screenJson(agent.engine, screen);
+		},
+		async reset(screenId?: string) {
+			await agent.engine.settled();
+			agent.engine.reset(screenId);
 		}
 	});
 }

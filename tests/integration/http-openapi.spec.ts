@@ -60,7 +60,10 @@ describe('/openapi.json', () => {
 				'PUT /integrators/kds-orders/cancel',
 				'GET /integrators/kds-information',
 				'GET /integrators/kds-information/locations',
-				'GET /integrators/kds-information/locations/{locationId}/devices'
+				'GET /integrators/kds-information/locations/{locationId}/devices',
+				'POST /integrators/kds-notifications/customer-arrived',
+				'POST /integrators/kds-notifications/estimated-arrival-update',
+				'POST /integrators/kds-notifications/send-message'
 			].sort()
 		);
 		expect(doc.components.securitySchemes.integrationToken).toMatchObject({

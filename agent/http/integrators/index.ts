@@ -1,15 +1,17 @@
 /**
- * The HTTP integrator API of the contract (sections 4.1-4.3, 5, 7) as one Fastify plugin: order
- * routes, information routes, 405 answers, the OpenAPI document and /docs. Its own error handler
+ * The HTTP integrator API of the contract (sections 4.1-4.4, 5, 7) as one Fastify plugin: order
+ * routes, information routes, notification routes, 405 answers, the OpenAPI document and /docs. Its own error handler
  * gives every refusal the one shape of errors.ts; it applies to these routes only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { SimConfig } from '../../config.ts';
 import type { Engine } from '../../engine.ts';
+import type { Notifications } from '../../notifications.ts';
 import { registerDocs } from './docs.ts';
 import { createErrorHandler } from './errors.ts';
 import { registerInformationRoutes } from './information.ts';
+import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { METHODS } from './paths.ts';
 import { Tenancy } from './tenancy.ts';
@@ -18,6 +20,8 @@ export interface IntegratorApiOptions {
 	engine: Engine;
 	/** The running config: brands, their tokens, locations and screens. */
 	config: SimConfig;
+	/** Takeout notifications and pop-ups (contract 4.4). */
+	notifications: Notifications;
 }
 
 /** Any other method on a known path: 405 with Allow (OPTIONS: 204 with Allow). */
@@ -50,6 +54,7 @@ export async function registerIntegratorApi(
 		const tenancy = new Tenancy(options.config, options.engine);
 		registerOrderRoutes(scope, options.engine, tenancy);
 		registerInformationRoutes(scope, options.engine, tenancy);
+		registerNotificationRoutes(scope, options.engine, options.notifications, tenancy);
 		registerMethodNotAllowed(scope);
 		await registerDocs(scope, pkg.version);
 	});

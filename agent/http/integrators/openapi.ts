@@ -13,9 +13,20 @@ import {
 	ItemGroupSchema,
 	KdsItemSchema,
 	ModifierSchema,
-	PartialOrderSchema
+	PartialOrderSchema,
+	CustomerArrivedSchema,
+	EstimatedArrivalSchema,
+	RetrySchema,
+	SendMessageSchema
 } from '../../../src/lib/core/schema.ts';
+import {
+	CALLBACK_ATTEMPTS,
+	CALLBACK_TIMEOUT_MS,
+	DEFAULT_EXPIRATION_MS,
+	RETRY_INTERVAL_MS
+} from '../../notifications.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
+import { NOT_ON_SCREEN, QUEUED } from './notifications.ts';
 import { DELIVERED } from './orders.ts';
 import { openApiPath, PATHS } from './paths.ts';
 
@@ -62,6 +73,41 @@ const LocationSchema = z.object({
 	timezone: z.string()
 });
 const LocationWithDevicesSchema = LocationSchema.extend({ devices: z.array(DeviceSchema) });
+const NotificationResponseSchema = z.object({
+	notificationId: z.string().describe('Id of this notification; the callback carries it too.'),
+	orderId: z.string().optional().describe('The order id of the request (takeout notifications).'),
+	deliveryStatuses: z
+		.array(
+			z.object({
+				device: z.string().describe('Screen id.'),
+				status: z
+					.enum([DELIVERED, QUEUED, NOT_ON_SCREEN])
+					.describe(
+						`${DELIVERED}: shown now. ${QUEUED}: no browser shows the screen; delivered when one does (takeout: until retry.expiration). ${NOT_ON_SCREEN}: the order is not live on that screen; nothing sent there.`
+					)
+			})
+		)
+		.describe('One entry per screen named in x-device-ids.')
+});
+const CallbackSchema = z.object({
+	notificationId: z.string(),
+	notification: z.enum(['customer-arrived', 'estimated-arrival-update']),
+	orderId: z.string(),
+	locationId: z.string(),
+	deviceId: z.string().describe('The screen this outcome is for (one callback per queued screen).'),
+	outcome: z
+		.enum(['delivered', 'expired'])
+		.describe('delivered: a browser showed the screen in time; expired: none did.'),
+	attempts: z
+		.int()
+		.describe(
+			`Delivery attempts: at send time, every ${RETRY_INTERVAL_MS / 1000} s, and when a browser opened the screen.`
+		),
+	submittedAt: z.string().describe('ISO 8601: when the request was accepted.'),
+	finishedAt: z.string().describe('ISO 8601: when it was delivered or expired.'),
+	expiration: z.string().describe('ISO 8601: retry.expiration, or submission + 2 minutes.'),
+	minutes: z.int().optional().describe('Estimated arrival update only.')
+});
 const FieldErrorSchema = z.object({
 	path: z.string().describe('Field path such as items[1].qty; empty for the body as a whole.'),
 	message: z.string()
@@ -86,6 +132,16 @@ const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['Costs', CostsSchema, 'Order costs (2.4).'],
 	['DeliveryService', DeliveryServiceSchema, 'Delivery service (2.5).'],
 	['OrderResponse', OrderResponseSchema, 'Answer to create, update, partial update and cancel.'],
+	['Retry', RetrySchema, 'Retry (2.13): where the outcome is posted and when retrying stops.'],
+	['CustomerArrived', CustomerArrivedSchema, 'Customer arrived (2.13).'],
+	['EstimatedArrival', EstimatedArrivalSchema, 'Estimated arrival update (2.13).'],
+	['SendMessage', SendMessageSchema, 'Send message (2.13): a pop-up on the screens.'],
+	[
+		'NotificationResponse',
+		NotificationResponseSchema,
+		'Answer to the notification routes: 200 when every status is SUCCESS, 202 when any is QUEUED.'
+	],
+	['NotificationCallback', CallbackSchema, 'Body POSTed to retry.notificationUrl.'],
 	['DeliveryStatus', DeliveryStatusSchema, 'Delivery status of one screen (2.10).'],
 	['ActiveOrdersEntry', ActiveOrdersEntrySchema, 'Active orders of one screen (2.9).'],
 	['Device', DeviceSchema, 'A screen (2.12).'],
@@ -216,6 +272,52 @@ function information(
 	};
 }
 
+const NOTIFIED = {
+	'200': {
+		description: 'Shown on every screen named (every status SUCCESS).',
+		content: json(ref('NotificationResponse'))
+	},
+	'202': {
+		description: 'Queued for at least one screen that no browser shows (status QUEUED).',
+		content: json(ref('NotificationResponse'))
+	}
+};
+
+/** The outcome of a queued takeout notification, posted to retry.notificationUrl. */
+const OUTCOME_CALLBACK = {
+	outcome: {
+		'{$request.body#/retry/notificationUrl}': {
+			post: {
+				summary: 'Final outcome of a queued notification on one screen',
+				description: `Posted once retrying ends on a screen that was QUEUED: a browser opened it (delivered) or retry.expiration passed (expired). Answer 2xx; anything else, or no answer within ${CALLBACK_TIMEOUT_MS / 1000} s, is tried again, ${CALLBACK_ATTEMPTS} tries in all. Screens answered SUCCESS get no callback.`,
+				requestBody: { required: true, content: json(ref('NotificationCallback')) },
+				responses: { '2XX': { description: 'Received.' } }
+			}
+		}
+	}
+};
+
+function notification(summary: string, body: string, description: string, takeout: boolean) {
+	const operation = orderWrite(summary, body, NOTIFIED, description);
+	const notFound = takeout
+		? {
+				description:
+					'The order is live on none of the named screens (ORDER_DOES_NOT_EXIST), or a bad location or screen (LOCATION_NOT_FOUND, DEVICE_NOT_FOUND).',
+				content: json(ref('Error'), { code: 'ORDER_DOES_NOT_EXIST', message: NOT_FOUND_MESSAGE })
+			}
+		: { $ref: '#/components/responses/NotFound' };
+	return {
+		post: {
+			...operation,
+			tags: ['Notifications'],
+			...(takeout ? { callbacks: OUTCOME_CALLBACK } : {}),
+			responses: { ...operation.responses, '404': notFound }
+		}
+	};
+}
+
+const TAKEOUT_RULES = `Goes to the named screens where the order is live (on the screen or on hold). A screen no browser shows is QUEUED and retried (every ${RETRY_INTERVAL_MS / 1000} s, and at once when a browser opens it) until retry.expiration (default: ${DEFAULT_EXPIRATION_MS / 60_000} minutes after submission); the outcome is then posted to retry.notificationUrl.`;
+
 /** The whole document; `version` is the simulator's version. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
 	return {
@@ -229,7 +331,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 		},
 		servers: [{ url: '/', description: 'This simulator' }],
 		security: [{ integrationToken: [] }],
-		tags: [{ name: 'Orders' }, { name: 'Information' }],
+		tags: [{ name: 'Orders' }, { name: 'Information' }, { name: 'Notifications' }],
 		paths: {
 			[openApiPath(PATHS.activeOrders)]: {
 				get: {
@@ -291,6 +393,24 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 					'The card shows a red banner. Cancelling an order already cancelled or bumped changes nothing and answers 200.'
 				)
 			},
+			[openApiPath(PATHS.customerArrived)]: notification(
+				'The customer arrived: shown on the takeout view',
+				'CustomerArrived',
+				TAKEOUT_RULES,
+				true
+			),
+			[openApiPath(PATHS.estimatedArrival)]: notification(
+				'Minutes until the customer arrives: a countdown on the takeout view',
+				'EstimatedArrival',
+				`${TAKEOUT_RULES} The countdown runs from when the request was accepted.`,
+				true
+			),
+			[openApiPath(PATHS.sendMessage)]: notification(
+				'A pop-up on the named screens, until acknowledged',
+				'SendMessage',
+				'Shown on every browser of each named screen until one of them acknowledges it; a screen no browser shows gets it when one opens (QUEUED). Pop-ups do not expire; a screen keeps its 50 newest.',
+				false
+			),
 			[openApiPath(PATHS.information)]: information(
 				"The brand's active locations with their active screens",
 				ref('LocationWithDevices')

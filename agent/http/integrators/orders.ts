@@ -39,7 +39,7 @@ declare module 'fastify' {
 }
 
 /** Validate a JSON body with one of the core's schemas; 422 naming every offending field. */
-function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 	if (body === undefined)
 		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -1,5 +1,5 @@
 /**
- * The integrator routes of the contract (sections 4.2 and 4.3), paths exactly as written there.
+ * The integrator routes of the contract (sections 4.2-4.4), paths exactly as written there.
  * The router, the 405 answers and the OpenAPI document all read this one table.
  */
 export const PATHS = {
@@ -9,7 +9,10 @@ export const PATHS = {
 	cancel: '/integrators/kds-orders/cancel',
 	information: '/integrators/kds-information',
 	locations: '/integrators/kds-information/locations',
-	devices: '/integrators/kds-information/locations/:locationId/devices'
+	devices: '/integrators/kds-information/locations/:locationId/devices',
+	customerArrived: '/integrators/kds-notifications/customer-arrived',
+	estimatedArrival: '/integrators/kds-notifications/estimated-arrival-update',
+	sendMessage: '/integrators/kds-notifications/send-message'
 } as const;
 
 /** Methods each path answers; any other method is answered 405 with an Allow header. */
@@ -20,7 +23,10 @@ export const METHODS: Record<string, readonly string[]> = {
 	[PATHS.cancel]: ['PUT'],
 	[PATHS.information]: ['GET'],
 	[PATHS.locations]: ['GET'],
-	[PATHS.devices]: ['GET']
+	[PATHS.devices]: ['GET'],
+	[PATHS.customerArrived]: ['POST'],
+	[PATHS.estimatedArrival]: ['POST'],
+	[PATHS.sendMessage]: ['POST']
 };
 
 /** `/a/:b/c` as OpenAPI writes it: `/a/{b}/c`. */

@@ -49,7 +49,12 @@ const ev = {
 	cancelled: (m: number): OrderEvent => ({ type: 'order.cancelled', at: at(m) }),
 	fired: (m: number, seq: number): OrderEvent => ({ type: 'order.fired', at: at(m), seq }),
 	bumped: (m: number): OrderEvent => ({ type: 'order.bumped', at: at(m) }),
-	recalled: (m: number): OrderEvent => ({ type: 'order.recalled', at: at(m) })
+	recalled: (m: number): OrderEvent => ({ type: 'order.recalled', at: at(m) }),
+	courseFired: (m: number, course: string): OrderEvent => ({
+		type: 'course.fired',
+		course,
+		at: at(m)
+	})
 };
 
 const TAGS = ['held', 'visible', 'cancelled', 'done'] as const;
@@ -252,6 +257,50 @@ describe('order machine: fire from hold', () => {
 	});
 });
 
+describe('order machine: course fire', () => {
+	const coursed = () =>
+		order({
+			items: [
+				item('1', { course: '1', courseStatus: 'fire' }),
+				item('2', { course: '2', courseStatus: 'hold' }),
+				item('3', { course: '2', courseStatus: 'hold' })
+			]
+		});
+
+	it('fires the held course: its items turn fire, highlighted as changed', () => {
+		const actor = start({ order: coursed() });
+		actor.send(ev.courseFired(3, '2'));
+		const snap = actor.getSnapshot();
+		expect(snap.value).toBe('active');
+		expect(snap.context.items.map((i) => [i.lineId, i.courseStatus, i.change ?? null])).toEqual([
+			['1', 'fire', null],
+			['2', 'fire', 'updated'],
+			['3', 'fire', 'updated']
+		]);
+		expect(snap.context.items[1].changedAt).toBe(at(3));
+		expect(snap.context.updatedAt).toBe(at(3));
+	});
+
+	it.each([
+		['a course with nothing on hold', false, [], '1'],
+		['an unknown course', false, [], '9'],
+		['a held order (not on the screen yet)', true, [], '2'],
+		['a cancelled order', false, [ev.cancelled(1)], '2'],
+		['a bumped order', false, [ev.bumped(1)], '2']
+	] as const)('refused for %s', (_label, held, before, course) => {
+		const actor = start({ order: coursed(), held });
+		for (const e of before) actor.send(e);
+		const snap = actor.getSnapshot();
+		expect(snap.can(ev.courseFired(2, course))).toBe(false);
+		expect(
+			step(
+				{ state: snap.value as OrderStateName, context: snap.context },
+				ev.courseFired(2, course)
+			)
+		).toBeNull();
+	});
+});
+
 describe('order machine: updates', () => {
 	it('a full update replaces the content and sets updatedAt', () => {
 		const actor = start();
@@ -318,7 +367,18 @@ describe('step() agrees with the live actor', () => {
 				ev.recalled(6)
 			]
 		],
-		['held then cancelled then bumped', true, [ev.cancelled(1), ev.bumped(2), ev.recalled(3)]]
+		['held then cancelled then bumped', true, [ev.cancelled(1), ev.bumped(2), ev.recalled(3)]],
+		[
+			'course fired while held (refused), then fired, then course fired twice',
+			true,
+			[
+				ev.updated(1, { items: [item('1', { course: '2', courseStatus: 'hold' })] }),
+				ev.courseFired(2, '2'),
+				ev.fired(3, 9),
+				ev.courseFired(4, '2'),
+				ev.courseFired(5, '2')
+			]
+		]
 	];
 
 	it.each(sequences)('%s', (_label, held, events) => {

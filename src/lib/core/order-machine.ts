@@ -8,6 +8,9 @@
  *   active    'visible'              on the screen, in the queue
  *   cancelled 'visible', 'cancelled' still on the screen, red banner, still bumpable
  *   bumped    'done'                 done and off the screen; kept for recall
+ *
+ * A course on hold (items with courseStatus 'hold') is fired from the screen with 'course.fired'
+ * while the order is on the screen.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { Order, PartialOrder } from './schema';
@@ -17,6 +20,7 @@ import {
 	contentFromOrder,
 	type OrderContent
 } from './content';
+import { fireCourse, hasHeldCourse } from './holds';
 
 export interface OrderContext extends OrderContent {
 	id: string;
@@ -47,7 +51,9 @@ export type OrderEvent =
 	| { type: 'order.cancelled'; at: number }
 	| { type: 'order.fired'; at: number; seq: number }
 	| { type: 'order.bumped'; at: number }
-	| { type: 'order.recalled'; at: number };
+	| { type: 'order.recalled'; at: number }
+	/** A course on hold fired from the screen; '' is the items without a course. */
+	| { type: 'course.fired'; course: string; at: number };
 
 export const orderMachine = setup({
 	types: {
@@ -79,6 +85,10 @@ export const orderMachine = setup({
 			recalledAt: () => undefined,
 			updatedAt: ({ event }) => event.at
 		}),
+		fireCourse: assign(({ context, event }) => {
+			if (event.type !== 'course.fired') return {};
+			return { items: fireCourse(context.items, event.course, event.at), updatedAt: event.at };
+		}),
 		markRecalled: assign({
 			recalledAt: ({ event }) => event.at,
 			bumpedAt: () => undefined,
@@ -87,7 +97,9 @@ export const orderMachine = setup({
 	},
 	guards: {
 		startsHeld: ({ context }) => context.queuedAt < 0,
-		wasCancelled: ({ context }) => context.cancelledAt !== undefined
+		wasCancelled: ({ context }) => context.cancelledAt !== undefined,
+		hasHeldCourse: ({ context, event }) =>
+			event.type === 'course.fired' && hasHeldCourse(context.items, event.course)
 	}
 }).createMachine({
 	id: 'order',
@@ -119,7 +131,8 @@ export const orderMachine = setup({
 				'order.updated': { actions: 'replaceContent' },
 				'order.patched': { actions: 'patchContent' },
 				'order.cancelled': { target: 'cancelled', actions: 'markCancelled' },
-				'order.bumped': { target: 'bumped', actions: 'markBumped' }
+				'order.bumped': { target: 'bumped', actions: 'markBumped' },
+				'course.fired': { guard: 'hasHeldCourse', actions: 'fireCourse' }
 			}
 		},
 		cancelled: {

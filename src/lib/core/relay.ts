@@ -8,7 +8,7 @@
  * apply the same rules.
  */
 import type { OrderEvent, OrderInput, OrderRecord } from './order-machine';
-import type { ScreenChange } from './screen';
+import type { ScreenAction, ScreenChange } from './screen';
 
 /** A change as relayed: the machine input or event, without the agent's computed record. */
 export type RelayChange =
@@ -40,17 +40,56 @@ export interface ScreenInfo {
 	settings: ScreenSettings;
 }
 
+/**
+ * What the notifications said about one order (agent clock, ms since epoch): the customer
+ * arrived, and when they are expected. Shown on the screen's takeout view.
+ */
+export interface TakeoutStatus {
+	orderId: string;
+	arrivedAt?: number;
+	etaAt?: number;
+}
+
+/** A send-message pop-up: shown on every browser of the screen until one acknowledges it. */
+export interface Popup {
+	id: string;
+	message: string;
+	/** When it was sent (agent clock). */
+	at: number;
+}
+
+/** Everything the notifications left on a screen: the takeout view's statuses, open pop-ups. */
+export interface NotificationState {
+	takeout: TakeoutStatus[];
+	popups: Popup[];
+}
+
 export type ServerMessage =
-	| { type: 'snapshot'; seq: number; screen: ScreenInfo; records: OrderRecord[]; now: number }
+	| {
+			type: 'snapshot';
+			seq: number;
+			screen: ScreenInfo;
+			records: OrderRecord[];
+			now: number;
+			notifications?: NotificationState;
+	  }
 	| { type: 'change'; seq: number; change: RelayChange; now: number }
 	| { type: 'pong'; now: number }
-	| { type: 'error'; code: string; message: string };
+	| { type: 'error'; code: string; message: string }
+	/**
+	 * The screen's whole notification state, sent whenever it changes (and in each snapshot).
+	 * Each one replaces the last, so it needs no sequence number.
+	 */
+	| ({ type: 'notifications'; now: number } & NotificationState);
 
 export type ClientMessage =
 	| { type: 'resync' }
 	/** A liveness probe (browsers cannot see WebSocket pings); answered with a pong. */
 	| { type: 'ping' }
-	| { type: 'action'; action: 'bump' | 'recall' | 'fire'; orderId?: string };
+	/** fire-course fires `course` ('' = the items without a course) of order `orderId`. */
+	| { type: 'action'; action: ScreenAction; orderId?: string; course?: string }
+	/** OK on a pop-up: it is cleared on every browser of the screen. */
+	| { type: 'popup.ack'; id: string };
 
 export function toRelayChange(change: ScreenChange): RelayChange {
 	switch (change.type) {

@@ -372,8 +372,10 @@ export const EstimatedArrivalSchema = z.object({
 
 /** Send message (2.13): a pop-up on the screens. */
 export const SendMessageSchema = z.object({
-	message: nonEmpty()
-		.refine((s) => s.trim() !== '', { error: 'expected a message with some text, got spaces' })
+	message: str()
+		.refine((s) => s.trim() !== '', {
+			error: (i) => expected('a message with some text', i.input)
+		})
 		.refine((s) => s.length <= MAX_MESSAGE_LENGTH, {
 			error: `expected at most ${MAX_MESSAGE_LENGTH} characters`
 		})

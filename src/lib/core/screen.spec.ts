@@ -432,6 +432,54 @@ describe('decideAction', () => {
 	});
 });
 
+describe('fire-course', () => {
+	const coursed = (id: string) =>
+		cmd.create(id, {
+			items: [
+				item('1', { course: '1', courseStatus: 'fire' }),
+				item('2', { course: '2', courseStatus: 'hold' })
+			]
+		});
+
+	it('fires the held course of an order on the screen; the queue is unchanged', () => {
+		const screen = createScreenState();
+		run(screen, coursed('A'));
+		run(screen, cmd.create('B'));
+		const firedAt = clock + 1000;
+		const changes = decideAction(screen, 'fire-course', 'A', tick(), '2');
+		expect(changes).toEqual([
+			{
+				type: 'order.event',
+				id: 'A',
+				event: { type: 'course.fired', course: '2', at: firedAt },
+				record: expect.objectContaining({ state: 'active' })
+			}
+		]);
+		applyChanges(screen, changes ?? []);
+		expect(screen.orders.get('A')?.context.items.map((i) => i.courseStatus)).toEqual([
+			'fire',
+			'fire'
+		]);
+		expect(ids(queueOf(screen.orders.values()))).toEqual(['A', 'B']);
+	});
+
+	it.each([
+		['without a course', 'A', undefined],
+		['of a course with nothing on hold', 'A', '1'],
+		['of an unknown order', 'Z', '2']
+	] as const)('refused %s', (_label, id, course) => {
+		const screen = createScreenState();
+		run(screen, coursed('A'));
+		expect(decideAction(screen, 'fire-course', id, tick(), course)).toBeNull();
+	});
+
+	it('refused for a held order', () => {
+		const screen = createScreenState();
+		run(screen, coursed('A'), HOLD);
+		expect(decideAction(screen, 'fire-course', 'A', tick(), '2')).toBeNull();
+	});
+});
+
 describe('recall limit', () => {
 	it(`after ${RECALL_LIMIT + 1} bumps only the last ${RECALL_LIMIT} remain`, () => {
 		expect(RECALL_LIMIT).toBe(50);

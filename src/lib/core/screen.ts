@@ -158,26 +158,43 @@ export function decide(
 	}
 }
 
-export type ScreenAction = 'bump' | 'recall' | 'fire';
+export const SCREEN_ACTIONS = ['bump', 'recall', 'fire', 'fire-course'] as const;
+export type ScreenAction = (typeof SCREEN_ACTIONS)[number];
+
+function actionEvent(
+	screen: ScreenState,
+	action: ScreenAction,
+	at: number,
+	course: string | undefined
+): OrderEvent | null {
+	switch (action) {
+		case 'bump':
+			return { type: 'order.bumped', at };
+		case 'recall':
+			return { type: 'order.recalled', at };
+		case 'fire':
+			return { type: 'order.fired', at, seq: screen.nextSeq };
+		case 'fire-course':
+			return course === undefined ? null : { type: 'course.fired', course, at };
+	}
+}
 
 /**
  * A screen action on one order (bump = done, recall = bring back a bumped order, fire = release
- * from the holds list). Returns null when the order is unknown or its state refuses the action.
+ * from the holds list, fire-course = fire the course `course` that is on hold). Returns null when
+ * the order is unknown or its state refuses the action.
  */
 export function decideAction(
 	screen: ScreenState,
 	action: ScreenAction,
 	id: string,
-	at: number
+	at: number,
+	course?: string
 ): ScreenChange[] | null {
 	const record = screen.orders.get(id);
 	if (!record) return null;
-	const event: OrderEvent =
-		action === 'bump'
-			? { type: 'order.bumped', at }
-			: action === 'recall'
-				? { type: 'order.recalled', at }
-				: { type: 'order.fired', at, seq: screen.nextSeq };
+	const event = actionEvent(screen, action, at, course);
+	if (!event) return null;
 	const changes = eventChange(record, event);
 	if (!changes) return null;
 	if (action === 'bump') changes.push(...evictions(screen, id));

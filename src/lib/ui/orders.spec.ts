@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OrderInput, OrderRecord } from '$lib/core/order-machine';
 import type { RelayChange, ScreenInfo, ServerMessage } from '$lib/core/relay';
 import type { KdsItem, Order } from '$lib/core/schema';
-import { createRecord, step } from '$lib/core/screen';
+import { createRecord, queueOf, step } from '$lib/core/screen';
 import { OrderBoard } from './orders.svelte';
 
 const T0 = 1_795_338_000_000;
@@ -221,6 +221,106 @@ describe('OrderBoard', () => {
 			board.receive({ type: 'error', code: 'ACTION_REFUSED', message: 'recall: no bumped order' })
 		).toBe('error');
 		expect(board.lastError?.code).toBe('ACTION_REFUSED');
+	});
+
+	it('keeps the agent clock offset steady when messages queue up, and follows real moves', () => {
+		let browser = T0;
+		const board = new OrderBoard({ now: () => browser });
+		const relay = new Relay();
+		// Any message but a snapshot or a pong is a sample; notifications carry no seq.
+		const at = (agentNow: number): ServerMessage => ({
+			type: 'notifications',
+			now: agentNow,
+			takeout: [],
+			popups: []
+		});
+		board.receive(relay.snapshot([]));
+		expect(board.clockOffset).toBe(0);
+		// A burst: each message read later than it was sent (queued in the browser).
+		for (let i = 1; i <= 50; i++) {
+			browser = T0 + i * 100;
+			board.receive(at(T0 + i * 10));
+		}
+		expect(board.clockOffset).toBe(0);
+		// A message that was on the way for less time than the snapshot: small moves are ignored,
+		browser = T0 + 6000;
+		board.receive(at(T0 + 6050));
+		expect(board.clockOffset).toBe(0);
+		// a larger one moves it up at once (the agent's clock stepped forward).
+		board.receive(at(T0 + 66_000));
+		expect(board.clockOffset).toBe(60_000);
+		// The agent's clock stepped back a minute: followed once the better samples are out of the window.
+		const back = (t: number) => {
+			browser = t;
+			board.receive(at(t - 1000));
+		};
+		back(T0 + 7000);
+		expect(board.clockOffset).toBe(60_000);
+		for (let t = T0 + 8000; t <= T0 + 70_000; t += 1000) back(t);
+		expect(board.clockOffset).toBe(-1000);
+		// A pong (the answer to a probe on a quiet socket) sets it outright.
+		board.receive({ type: 'pong', now: browser + 500 });
+		expect(board.clockOffset).toBe(500);
+	});
+
+	it('rebuilds the queue only when cards come, go or move, and orders it as the core does', () => {
+		const board = new OrderBoard();
+		const relay = new Relay();
+		const held = createRecord(input('H', 3, {}, true));
+		board.receive(relay.snapshot([createRecord(input('A', 1)), createRecord(input('B', 2)), held]));
+		const queue = board.queue;
+		const holds = board.holds;
+		const update = order('A', { name: 'Renamed', items: [item('1', { qty: 4 })] });
+		board.receive(
+			relay.change({
+				type: 'order.event',
+				id: 'A',
+				event: { type: 'order.updated', order: update, at: T0 + 9000 }
+			})
+		);
+		expect(board.get('A')!.context.fields.name).toBe('Renamed');
+		expect(board.queue).toBe(queue);
+		expect(board.holds).toBe(holds);
+
+		// Priority, cancel, new cards, fire: each a new queue, in the core's order.
+		board.receive(relay.created('P', 4, { priority: true }));
+		board.receive(
+			relay.change({
+				type: 'order.event',
+				id: 'B',
+				event: { type: 'order.updated', order: order('B', { priority: true }), at: T0 + 9500 }
+			})
+		);
+		board.receive(
+			relay.change({
+				type: 'order.event',
+				id: 'A',
+				event: { type: 'order.cancelled', at: T0 + 9600 }
+			})
+		);
+		board.receive(
+			relay.change({
+				type: 'order.event',
+				id: 'H',
+				event: { type: 'order.fired', at: T0 + 9700, seq: 5 }
+			})
+		);
+		const full = [...board.entries.values()].map((e) => e.record);
+		expect(board.queue).not.toBe(queue);
+		expect(board.queue.map((e) => e.id)).toEqual(queueOf(full).map((r) => r.context.id));
+		expect(board.queue.map((e) => e.id)).toEqual(['B', 'P', 'A', 'H']);
+		expect(board.holds).toEqual([]);
+	});
+
+	it('awaits a snapshot until one comes, and again after expectSnapshot', () => {
+		const board = new OrderBoard();
+		const relay = new Relay();
+		expect(board.awaitingSnapshot).toBe(true);
+		board.receive(relay.snapshot([]));
+		expect(board.awaitingSnapshot).toBe(false);
+		expect(board.queue).toEqual([]);
+		board.expectSnapshot();
+		expect(board.awaitingSnapshot).toBe(true);
 	});
 
 	it('reports orders created by a change, not those of a snapshot', () => {

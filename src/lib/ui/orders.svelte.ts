@@ -47,6 +47,41 @@ export class OrderEntry {
 	get record(): OrderRecord {
 		return { state: this.state, context: this.context };
 	}
+
+	#placement: OrderRecord | null = null;
+
+	/**
+	 * The part of the record that decides where the order goes (queue or holds, and in what order):
+	 * its state, id, seq and priority, the fields the core's queueOf/compareQueue and holdsOf read.
+	 * The same object until one of them changes, so editing an order's items or name does not
+	 * re-sort the board. If the core's rules come to read another field, add it here (the spec
+	 * checks the board against the core on full records).
+	 */
+	readonly placement: OrderRecord = $derived.by(() => {
+		const state = this.state;
+		const { id, seq, fields } = this.context;
+		const priority = fields.priority;
+		const last = this.#placement;
+		if (
+			last &&
+			last.state === state &&
+			last.context.id === id &&
+			last.context.seq === seq &&
+			last.context.fields.priority === priority
+		) {
+			return last;
+		}
+		const context = { id, seq, fields: { priority } } as unknown as OrderContext;
+		return (this.#placement = { state, context });
+	});
+}
+
+/** `next`, or `previous` when it holds the same entries in the same order (nothing re-renders). */
+function same<T>(previous: T[] | undefined, next: T[]): T[] {
+	if (previous && previous.length === next.length && previous.every((e, i) => e === next[i])) {
+		return previous;
+	}
+	return next;
 }
 
 /**
@@ -66,25 +101,58 @@ export interface OrderBoardOptions {
 	now?: () => number;
 }
 
+/** How long a clock offset sample counts (ms, browser time): see `OrderBoard.clockOffset`. */
+const OFFSET_WINDOW_MS = 30_000;
+/**
+ * How far the best sample must be from the clock offset to move it (ms): timers show whole
+ * seconds, and a move re-renders every card's timer, so jitter of a few ms is not followed.
+ */
+const OFFSET_SLACK_MS = 100;
+
 export class OrderBoard {
 	readonly entries = new SvelteMap<string, OrderEntry>();
 	screen: ScreenInfo | null = $state.raw(null);
-	/** Agent clock minus browser clock (ms), from the latest message: timers read agent time. */
+	/**
+	 * Agent clock minus browser clock (ms): timers read agent time. Every message carries the
+	 * agent's `now` when it was sent, so `now - browser now` is the true offset minus the time the
+	 * message spent on the way and queued in the browser: never above the true offset, and seconds
+	 * below it when a burst queues messages up. Taking it from every message made timers run
+	 * backwards in bursts and re-rendered every card's timer per message. So a snapshot or a pong
+	 * (the answer to a probe on a quiet socket) sets it; any other message is a sample, and the
+	 * offset follows the largest sample of the last OFFSET_WINDOW_MS (the least delayed one, as NTP
+	 * does), moving only when that differs by more than OFFSET_SLACK_MS.
+	 * An agent clock that steps back is followed within the window, or at the next pong/snapshot.
+	 */
 	clockOffset = $state(0);
 	lastError: { code: string; message: string; at: number } | null = $state.raw(null);
 	/** The seq of the last message applied; -1 before the first snapshot. */
 	seq = -1;
 
-	/** The cards, priority first then arrival (core's queueOf). */
-	readonly queue: OrderEntry[] = $derived.by(() => this.#pick(queueOf(this.#records())));
-	/** Held orders, oldest first (core's holdsOf). */
-	readonly holds: OrderEntry[] = $derived.by(() => this.#pick(holdsOf(this.#records())));
+	/**
+	 * The cards, priority first then arrival (core's queueOf). Built from each order's `placement`,
+	 * so a change that moves no card (an item's qty) does not rebuild it, and the same array while
+	 * the cards and their order are the same: the board re-measures only when this changes.
+	 */
+	readonly queue: OrderEntry[] = $derived.by(
+		() => (this.#queue = same(this.#queue, this.#pick(queueOf(this.#placements()))))
+	);
+	/** Held orders, oldest first (core's holdsOf); likewise stable. */
+	readonly holds: OrderEntry[] = $derived.by(
+		() => (this.#holds = same(this.#holds, this.#pick(holdsOf(this.#placements()))))
+	);
 
 	// Not reactive on purpose: the UI reads the entries, never the actors.
 	// eslint-disable-next-line svelte/prefer-svelte-reactivity
 	#actors = new Map<string, { actor: OrderActor; subscription: Subscription }>();
-	#awaitingSnapshot = true;
+	/** State, so the screen's "No orders" shows once an empty snapshot is in. */
+	#awaitingSnapshot = $state(true);
 	#options: OrderBoardOptions;
+	#queue: OrderEntry[] | undefined;
+	#holds: OrderEntry[] | undefined;
+	/** Clock offset samples: the largest of the current and of the previous half window. */
+	#sampleMax = -Infinity;
+	#previousMax = -Infinity;
+	#samplesSince = -Infinity;
 
 	constructor(options: OrderBoardOptions = {}) {
 		this.#options = options;
@@ -107,8 +175,9 @@ export class OrderBoard {
 			this.lastError = { code: message.code, message: message.message, at: now };
 			return 'error';
 		}
-		this.clockOffset = message.now - now;
-		if (message.type === 'pong') return 'applied';
+		this.#clock(message.now - now, now, message.type === 'snapshot' || message.type === 'pong');
+		// Notifications are not order state: ScreenSession hands them to their own store.
+		if (message.type === 'pong' || message.type === 'notifications') return 'applied';
 		if (message.type === 'snapshot') {
 			this.#applySnapshot(message.screen, message.records);
 			this.seq = message.seq;
@@ -142,10 +211,26 @@ export class OrderBoard {
 		this.#awaitingSnapshot = true;
 	}
 
-	#records(): OrderRecord[] {
+	#placements(): OrderRecord[] {
 		const records: OrderRecord[] = [];
-		for (const entry of this.entries.values()) records.push(entry.record);
+		for (const entry of this.entries.values()) records.push(entry.placement);
 		return records;
+	}
+
+	/** Take one clock offset sample (see `clockOffset`); `reset` sets the offset to it. */
+	#clock(sample: number, now: number, reset: boolean): void {
+		if (reset || now - this.#samplesSince >= OFFSET_WINDOW_MS) {
+			this.#previousMax = -Infinity;
+			this.#sampleMax = -Infinity;
+			this.#samplesSince = now;
+		} else if (now - this.#samplesSince >= OFFSET_WINDOW_MS / 2) {
+			this.#previousMax = this.#sampleMax;
+			this.#sampleMax = -Infinity;
+			this.#samplesSince = now;
+		}
+		this.#sampleMax = Math.max(this.#sampleMax, sample);
+		const best = Math.max(this.#sampleMax, this.#previousMax);
+		if (reset || Math.abs(best - this.clockOffset) > OFFSET_SLACK_MS) this.clockOffset = best;
 	}
 
 	#pick(records: OrderRecord[]): OrderEntry[] {

@@ -5,6 +5,7 @@
  */
 import type { ClientMessage } from '$lib/core/relay';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
+import { ScreenNotifications } from './notifications.svelte';
 import { OrderBoard } from './orders.svelte';
 import { beep } from './sound';
 
@@ -18,6 +19,8 @@ export interface Notice {
 export class ScreenSession {
 	readonly board: OrderBoard;
 	readonly connection: ScreenConnection;
+	/** Takeout statuses and pop-ups. */
+	readonly notifications = new ScreenNotifications();
 	sound = $state(false);
 	/** A short message for the cook (a refused action, no connection). */
 	notice: Notice | null = $state.raw(null);
@@ -33,6 +36,9 @@ export class ScreenSession {
 			...options,
 			onOpen: () => this.board.expectSnapshot(),
 			onMessage: (message) => {
+				// Before the board: notification state is not an order change (no seq, no gap).
+				this.notifications.receive(message);
+				if (message.type === 'notifications') return;
 				const result = this.board.receive(message);
 				if (message.type === 'error') this.#notify(this.#explain(message.code, message.message));
 				return result;
@@ -50,10 +56,23 @@ export class ScreenSession {
 	}
 
 	/** Send a screen action; recall without an id recalls the last bumped order. */
-	act(action: ScreenActionName, orderId?: string): boolean {
+	act(action: ScreenActionName, orderId?: string, course?: string): boolean {
 		this.#lastAction = action;
-		const sent = this.connection.send({ type: 'action', action, ...(orderId ? { orderId } : {}) });
+		const sent = this.connection.send({
+			type: 'action',
+			action,
+			...(orderId ? { orderId } : {}),
+			...(course !== undefined ? { course } : {})
+		});
 		if (!sent) this.#notify(`Not connected: ${action} not sent`);
+		return sent;
+	}
+
+	/** OK on a pop-up: the agent clears it on every browser of the screen. */
+	acknowledge(popupId: string): boolean {
+		const sent = this.connection.send({ type: 'popup.ack', id: popupId });
+		if (sent) this.notifications.hide(popupId);
+		else this.#notify('Not connected: the message stays until it can be acknowledged');
 		return sent;
 	}
 
@@ -62,6 +81,7 @@ export class ScreenSession {
 		if (code !== 'ACTION_REFUSED') return message;
 		if (this.#lastAction === 'recall') return 'Nothing to recall';
 		if (this.#lastAction === 'bump') return 'Already bumped';
+		if (this.#lastAction === 'fire-course') return 'That course cannot be fired';
 		return 'That order cannot be fired';
 	}
 

@@ -1,0 +1,107 @@
+/**
+ * The notification routes (contract 4.4): customer arrived and estimated arrival update for the
+ * takeout view, and a pop-up message. Same headers and tenancy as the order routes. The answer
+ * has one delivery status per named screen: SUCCESS (shown now), QUEUED (no browser shows the
+ * screen; delivered when one does), or ORDER_DOES_NOT_EXIST (the order is not live there, so
+ * nothing is sent there). 200 when every status is SUCCESS, 202 when any is QUEUED, 404 when the
+ * order is live on none of the named screens.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../../engine.ts';
+import type { Notifications, SendResult } from '../../notifications.ts';
+import {
+	CustomerArrivedSchema,
+	EstimatedArrivalSchema,
+	SendMessageSchema,
+	type CustomerArrived,
+	type EstimatedArrival
+} from '../../../src/lib/core/schema.ts';
+import { ApiError, NOT_FOUND_MESSAGE } from './errors.ts';
+import { DELIVERED, parseBody } from './orders.ts';
+import { PATHS } from './paths.ts';
+import type { Target, Tenancy } from './tenancy.ts';
+
+/** Delivery status of a screen where no browser shows it yet. */
+export const QUEUED = 'QUEUED';
+/** Delivery status of a named screen that does not have the order. */
+export const NOT_ON_SCREEN = 'ORDER_DOES_NOT_EXIST';
+
+const STATUS = { delivered: DELIVERED, queued: QUEUED, absent: NOT_ON_SCREEN } as const;
+
+export interface NotificationResponse {
+	notificationId: string;
+	orderId?: string;
+	deliveryStatuses: Array<{ device: string; status: string }>;
+}
+
+function answer(reply: FastifyReply, result: SendResult, orderId?: string) {
+	const body: NotificationResponse = {
+		notificationId: result.notificationId,
+		...(orderId !== undefined ? { orderId } : {}),
+		deliveryStatuses: result.screens.map((s) => ({ device: s.screenId, status: STATUS[s.outcome] }))
+	};
+	const queued = result.screens.some((s) => s.outcome === 'queued');
+	return reply.code(queued ? 202 : 200).send(body);
+}
+
+export function registerNotificationRoutes(
+	app: FastifyInstance,
+	engine: Engine,
+	notifications: Notifications,
+	tenancy: Tenancy
+): void {
+	// Headers first, before the body is read, as on the order routes (which decorate kdsTarget).
+	const onRequest = async (req: FastifyRequest) => {
+		req.kdsTarget = tenancy.target(req.headers);
+	};
+	const targetOf = (req: FastifyRequest) => req.kdsTarget as Target;
+
+	/** Takeout notifications go only where the order is live; none such is a 404. */
+	async function takeout(
+		req: FastifyRequest,
+		reply: FastifyReply,
+		kind: 'customer-arrived' | 'estimated-arrival-update',
+		body: CustomerArrived | EstimatedArrival
+	) {
+		const target = targetOf(req);
+		const result = notifications.takeout({
+			kind,
+			orderId: body.id,
+			locationId: target.location.config.id,
+			screenIds: target.screens.map((s) => s.config.id),
+			minutes: 'minutes' in body ? body.minutes : undefined,
+			retry: body.retry
+		});
+		if (result.screens.every((s) => s.outcome === 'absent')) {
+			await engine.settled();
+			throw new ApiError(
+				404,
+				'ORDER_DOES_NOT_EXIST',
+				NOT_FOUND_MESSAGE,
+				result.screens.map((s) => ({
+					path: 'id',
+					message: `order ${JSON.stringify(body.id)} is not on screen ${s.screenId}`
+				}))
+			);
+		}
+		return answer(reply, result, body.id);
+	}
+
+	app.post(PATHS.customerArrived, { onRequest }, async (req, reply) =>
+		takeout(req, reply, 'customer-arrived', parseBody(CustomerArrivedSchema, req.body))
+	);
+
+	app.post(PATHS.estimatedArrival, { onRequest }, async (req, reply) =>
+		takeout(req, reply, 'estimated-arrival-update', parseBody(EstimatedArrivalSchema, req.body))
+	);
+
+	app.post(PATHS.sendMessage, { onRequest }, async (req, reply) => {
+		const target = targetOf(req);
+		const { message } = parseBody(SendMessageSchema, req.body);
+		const result = notifications.message(
+			target.screens.map((s) => s.config.id),
+			message
+		);
+		return answer(reply, result);
+	});
+}

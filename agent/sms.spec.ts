@@ -1,0 +1,86 @@
+/**
+ * The SMS outbox on an engine with a store and a ManualClock (no sockets): texts survive a
+ * restart and are not sent again. Over real TCP and HTTP: tests/integration/sms.spec.ts.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Order, OrderCommand } from '../src/lib/core/schema.ts';
+import { ManualClock } from './clock.ts';
+import { DEFAULT_CONFIG, parseConfig } from './config.ts';
+import { Engine } from './engine.ts';
+import { createLogger } from './log.ts';
+import { SmsOutbox } from './sms.ts';
+import { Store } from './store.ts';
+
+const T0 = Date.parse('2026-11-22T09:00:00Z');
+const logger = createLogger('silent');
+const order = (id: string): Order => ({
+	id,
+	name: id,
+	time: new Date(T0).toISOString(),
+	mode: 'ToGo',
+	phoneNumber: '+15551234567',
+	items: []
+});
+
+let dataDir: string;
+beforeEach(async () => {
+	dataDir = await mkdtemp(join(tmpdir(), 'kds-sms-'));
+});
+afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+function open(clock: ManualClock) {
+	const store = new Store({ dataDir });
+	const engine = new Engine({ config: parseConfig(DEFAULT_CONFIG), store, logger, clock });
+	const outbox = new SmsOutbox(engine, store.database, logger);
+	const run = (command: OrderCommand) =>
+		new Promise<void>((resolve) => engine.execute('kds-1', command, () => resolve()));
+	const act = async (action: 'bump' | 'recall', id: string) => {
+		expect(engine.act('kds-1', action, id)).toBe(true);
+		await engine.settled();
+	};
+	return {
+		engine,
+		outbox,
+		run,
+		act,
+		close() {
+			outbox.close();
+			store.close();
+		}
+	};
+}
+
+describe('SMS outbox', () => {
+	it('is kept across a restart, and a recall and bump after it sends no second "ready"', async () => {
+		const clock = new ManualClock(T0);
+		const first = open(clock);
+		await first.run({ command: 'create-order', order: order('P1') });
+		await first.act('bump', 'P1');
+		first.close();
+
+		const second = open(clock);
+		try {
+			expect(second.outbox.list().map((s) => [s.orderId, s.kind])).toEqual([
+				['P1', 'ready'],
+				['P1', 'received']
+			]);
+			clock.advance(60_000);
+			await second.act('recall', 'P1');
+			await second.act('bump', 'P1');
+			expect(second.outbox.list()).toHaveLength(2);
+		} finally {
+			second.close();
+		}
+	});
+
+	it('sends nothing after close', async () => {
+		const app = open(new ManualClock(T0));
+		app.outbox.close();
+		await app.run({ command: 'create-order', order: order('P2') });
+		expect(app.outbox.list()).toEqual([]);
+		app.close();
+	});
+});

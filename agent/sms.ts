@@ -1,0 +1,308 @@
+/**
+ * Customer texts, simulated: "order received" when an order is created, "order ready" when it is
+ * bumped, written to an outbox table next to the orders (so they survive a restart), listed by
+ * GET /api/sms and the /sms page, and forwarded as JSON to the brand's webhook when one is set.
+ *
+ * One order, one pair of texts per location. An order sent to several screens of a location (HTTP
+ * fan-out, or the same id over TCP to each) is one customer order: its texts belong to its visit,
+ * which starts when the id is created while no screen of the location shows it, and ends when no
+ * screen shows it any more. "received" is sent once per visit; "ready" when the last screen still
+ * showing the order bumps it (and not for a cancelled order). An id created again after that is a
+ * new order, with new texts. Held orders get "received" on create: the customer did order.
+ */
+import type Database from 'better-sqlite3';
+import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import { isLive, type ScreenChange } from '../src/lib/core/screen.ts';
+import {
+	smsText,
+	undeliverableReason,
+	wantsSms,
+	type SmsEntry,
+	type SmsForwarded,
+	type SmsKind,
+	type SmsStatus
+} from '../src/lib/core/sms.ts';
+import type { Timer } from './clock.ts';
+import type { Engine, Screen } from './engine.ts';
+import type { Logger } from './log.ts';
+
+/** Webhook forwarding: attempts in all, the wait before each retry, and the per-request limit. */
+export const WEBHOOK_ATTEMPTS = 3;
+export const WEBHOOK_RETRY_MS = [2_000, 10_000];
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+/** The outbox keeps the newest texts only. */
+export const OUTBOX_LIMIT = 10_000;
+
+export interface SmsFilter {
+	location?: string;
+	order?: string;
+	screen?: string;
+	kind?: SmsKind;
+	/** At most this many, newest first (default 200). */
+	limit?: number;
+}
+
+interface Row {
+	id: number;
+	brand: string;
+	location: string;
+	order_id: string;
+	screen: string;
+	kind: SmsKind;
+	recipient: string;
+	text: string;
+	status: SmsStatus;
+	reason: string | null;
+	created_at: number;
+	forwarded: SmsForwarded;
+	forward_attempts: number;
+	forward_error: string | null;
+}
+
+function entryOf(row: Row): SmsEntry {
+	return {
+		id: row.id,
+		brand: row.brand,
+		location: row.location,
+		orderId: row.order_id,
+		screen: row.screen,
+		kind: row.kind,
+		to: row.recipient,
+		text: row.text,
+		status: row.status,
+		reason: row.reason,
+		createdAt: new Date(row.created_at).toISOString(),
+		forwarded: row.forwarded,
+		forwardAttempts: row.forward_attempts,
+		forwardError: row.forward_error
+	};
+}
+
+export class SmsOutbox {
+	private closed = false;
+	private unsubscribe: () => void;
+	private retries = new Set<Timer>();
+	private inFlight = new Set<AbortController>();
+	private insert: Database.Statement;
+	private lastVisit: Database.Statement;
+	private byId: Database.Statement;
+	private setForwarded: Database.Statement;
+	private select: Database.Statement;
+
+	constructor(
+		private engine: Engine,
+		private db: Database.Database,
+		private logger: Logger
+	) {
+		db.exec(`
+			CREATE TABLE IF NOT EXISTS sms_outbox (
+				id INTEGER PRIMARY KEY AUTOINCREMENT,
+				brand TEXT NOT NULL,
+				location TEXT NOT NULL,
+				order_id TEXT NOT NULL,
+				screen TEXT NOT NULL,
+				kind TEXT NOT NULL,
+				-- The visit of the order at the location (receivedAt of its first screen): dedupe key.
+				visit INTEGER NOT NULL,
+				recipient TEXT NOT NULL,
+				text TEXT NOT NULL,
+				status TEXT NOT NULL,
+				reason TEXT,
+				created_at INTEGER NOT NULL,
+				forwarded TEXT,
+				forward_attempts INTEGER NOT NULL DEFAULT 0,
+				forward_error TEXT,
+				UNIQUE (brand, location, order_id, kind, visit)
+			);
+		`);
+		this.insert = db.prepare(
+			`INSERT OR IGNORE INTO sms_outbox
+			 (brand, location, order_id, screen, kind, visit, recipient, text, status, reason, created_at, forwarded)
+			 VALUES (@brand, @location, @order_id, @screen, @kind, @visit, @recipient, @text, @status, @reason, @created_at, @forwarded)`
+		);
+		this.lastVisit = db.prepare(
+			`SELECT max(visit) AS visit FROM sms_outbox
+			 WHERE brand = ? AND location = ? AND order_id = ? AND kind = 'received' AND visit <= ?`
+		);
+		this.byId = db.prepare('SELECT * FROM sms_outbox WHERE id = ?');
+		this.setForwarded = db.prepare(
+			'UPDATE sms_outbox SET forwarded = ?, forward_attempts = ?, forward_error = ? WHERE id = ?'
+		);
+		this.select = db.prepare(
+			`SELECT * FROM sms_outbox
+			 WHERE (@location IS NULL OR location = @location)
+			   AND (@order IS NULL OR order_id = @order)
+			   AND (@screen IS NULL OR screen = @screen)
+			   AND (@kind IS NULL OR kind = @kind)
+			 ORDER BY id DESC LIMIT @limit`
+		);
+		this.unsubscribe = engine.onCommitted((screenId, changes) => this.onChanges(screenId, changes));
+		// Forwards cut short by a restart are tried again.
+		const pending = db
+			.prepare(`SELECT * FROM sms_outbox WHERE forwarded = 'pending' ORDER BY id`)
+			.all() as Row[];
+		for (const row of pending) this.forward(row.id, row.forward_attempts);
+	}
+
+	/** The outbox, newest first. */
+	list(filter: SmsFilter = {}): SmsEntry[] {
+		const rows = this.select.all({
+			location: filter.location ?? null,
+			order: filter.order ?? null,
+			screen: filter.screen ?? null,
+			kind: filter.kind ?? null,
+			limit: filter.limit ?? 200
+		}) as Row[];
+		return rows.map(entryOf);
+	}
+
+	/** Stop texting and forwarding (the store is about to close). */
+	close(): void {
+		this.closed = true;
+		this.unsubscribe();
+		for (const timer of this.retries) timer.cancel();
+		this.retries.clear();
+		for (const controller of this.inFlight) controller.abort();
+	}
+
+	private onChanges(screenId: string, changes: readonly ScreenChange[]): void {
+		const screen = this.engine.screen(screenId);
+		if (!screen) return;
+		for (const change of changes) {
+			if (change.type === 'order.created') {
+				this.onCreated(screen, change.record);
+			} else if (change.type === 'order.event' && change.event.type === 'order.bumped') {
+				this.onBumped(screen, change.record);
+			}
+		}
+	}
+
+	/** The records of an order id on the other screens of the screen's location. */
+	private elsewhere(screen: Screen, orderId: string): OrderRecord[] {
+		const records: OrderRecord[] = [];
+		for (const other of this.engine.screens.values()) {
+			if (other === screen || other.location !== screen.location) continue;
+			const record = other.state.orders.get(orderId);
+			if (record) records.push(record);
+		}
+		return records;
+	}
+
+	private onCreated(screen: Screen, record: OrderRecord): void {
+		if (!wantsSms(record.context.fields)) return;
+		// Another screen still showing the id: the same customer order; its visit started there.
+		let visit = record.context.receivedAt;
+		for (const other of this.elsewhere(screen, record.context.id)) {
+			if (isLive(other)) visit = Math.min(visit, other.context.receivedAt);
+		}
+		this.send(screen, record, 'received', visit);
+	}
+
+	private onBumped(screen: Screen, record: OrderRecord): void {
+		if (!wantsSms(record.context.fields) || record.context.cancelledAt !== undefined) return;
+		if (this.elsewhere(screen, record.context.id).some(isLive)) return;
+		const { visit } = this.lastVisit.get(
+			screen.brand.id,
+			screen.location.id,
+			record.context.id,
+			record.context.receivedAt
+		) as { visit: number | null };
+		this.send(screen, record, 'ready', visit ?? record.context.receivedAt);
+	}
+
+	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {
+		const { fields } = record.context;
+		const to = (fields.phoneNumber ?? '').trim();
+		const reason = undeliverableReason(to);
+		const webhook = screen.brand.sms.webhookUrl;
+		const result = this.insert.run({
+			brand: screen.brand.id,
+			location: screen.location.id,
+			order_id: record.context.id,
+			screen: screen.config.id,
+			kind,
+			visit,
+			recipient: to,
+			text: smsText(screen.brand.sms[kind], fields.customerArrivedUrl),
+			status: reason ? 'undeliverable' : 'sent',
+			reason,
+			created_at: this.engine.now(),
+			forwarded: webhook ? 'pending' : null
+		});
+		if (result.changes === 0) return; // this visit already has its text
+		const id = Number(result.lastInsertRowid);
+		this.logger.debug({ screen: screen.config.id, id: record.context.id, kind, to }, 'SMS');
+		if (id > OUTBOX_LIMIT) {
+			this.db.prepare('DELETE FROM sms_outbox WHERE id <= ?').run(id - OUTBOX_LIMIT);
+		}
+		if (webhook) this.forward(id, 0);
+	}
+
+	/** POST the text to its brand's webhook; bounded retries on the engine clock; never throws. */
+	private forward(id: number, attemptsSoFar: number): void {
+		if (this.closed) return;
+		const row = this.byId.get(id) as Row | undefined;
+		const url = row && this.brandWebhook(row.brand);
+		if (!row || !url) {
+			if (row) this.setForward(id, 'failed', attemptsSoFar, 'no webhook configured any more');
+			return;
+		}
+		const attempt = attemptsSoFar + 1;
+		const controller = new AbortController();
+		this.inFlight.add(controller);
+		const timeout = this.engine.clock.at(this.engine.now() + WEBHOOK_TIMEOUT_MS, () =>
+			controller.abort(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS} ms`))
+		);
+		const { forwarded: _f, forwardAttempts: _a, forwardError: _e, ...body } = entryOf(row);
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: controller.signal
+		})
+			.then(async (res) => {
+				await res.arrayBuffer().catch(() => undefined);
+				if (!res.ok) throw new Error(`HTTP ${res.status}`);
+			})
+			.then(
+				() => {
+					if (!this.closed) this.setForward(id, 'delivered', attempt, null);
+				},
+				(err: unknown) => {
+					if (this.closed) return;
+					const cause = (err as { cause?: { code?: string } }).cause?.code;
+					const message = controller.signal.aborted
+						? String((controller.signal.reason as Error)?.message ?? 'aborted')
+						: `${(err as Error).message}${cause ? ` (${cause})` : ''}`;
+					const last = attempt >= WEBHOOK_ATTEMPTS;
+					this.logger.warn(
+						{ sms: id, url, attempt, err: message },
+						`SMS webhook failed (attempt ${attempt} of ${WEBHOOK_ATTEMPTS})${last ? '; giving up' : ''}`
+					);
+					this.setForward(id, last ? 'failed' : 'pending', attempt, message);
+					if (last) return;
+					const delay = WEBHOOK_RETRY_MS[Math.min(attempt, WEBHOOK_RETRY_MS.length) - 1];
+					const retry = this.engine.clock.at(this.engine.now() + delay, () => {
+						this.retries.delete(retry);
+						this.forward(id, attempt);
+					});
+					this.retries.add(retry);
+				}
+			)
+			.finally(() => {
+				timeout.cancel();
+				this.inFlight.delete(controller);
+			});
+	}
+
+	private brandWebhook(brandId: string): string | undefined {
+		for (const screen of this.engine.screens.values()) {
+			if (screen.brand.id === brandId) return screen.brand.sms.webhookUrl;
+		}
+		return undefined;
+	}
+
+	private setForward(id: number, state: SmsForwarded, attempts: number, error: string | null) {
+		this.setForwarded.run(state, attempts, error, id);
+	}
+}

@@ -1,0 +1,596 @@
+/**
+ * The inspector in the browser: the agent's message log (admin API) as the UI reads it, the live
+ * feed behind the /inspector page, the per-order findings behind the markers on the cards, and
+ * the pure helpers that pretty-print a payload and point each finding at its line.
+ */
+/* eslint-disable svelte/prefer-svelte-reactivity -- the Maps, Sets and Dates here are local or
+   deliberately not reactive: what is rendered is assigned whole to $state.raw. */
+import type { Finding, Severity } from '$lib/core/conformance';
+import { formatPath } from '$lib/core/schema';
+
+export type { Finding, Severity };
+
+/** One logged message, as GET /api/admin/messages and the stream send it (agent/message-log.ts). */
+export interface InspectorEntry {
+	id: number;
+	/** Agent time (ms since epoch). */
+	at: number;
+	interface: 'tcp' | 'http';
+	/** Peer address and port, or `inspector re-send`. */
+	source: string;
+	screenIds: string[];
+	/** TCP: create-order …; HTTP: method and path. */
+	command: string | null;
+	orderId: string | null;
+	/** TCP: the reply; HTTP: the status and, when refused, the message. */
+	result: string;
+	ok: boolean;
+	/** The payload as received. */
+	raw: string;
+	findings: Finding[];
+}
+
+/** The inspector's filters, as in its URL: `?screen=&order=&severity=` ('' = any). */
+export interface MessageFilter {
+	screen: string;
+	order: string;
+	severity: Severity | '';
+}
+
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** Entries the inspector page keeps in the browser; older ones are dropped. */
+export const FEED_LIMIT = 500;
+
+const MESSAGES_URL = '/api/admin/messages';
+const STREAM_URL = '/api/admin/messages/stream';
+
+/** Shown instead of the log when the admin API answers 403. */
+export const FORBIDDEN_TEXT =
+	'The inspector is available from the simulator host, or with an admin token';
+
+// ---------------------------------------------------------------------------------------------
+// Pure helpers.
+
+export function filterFromParams(params: URLSearchParams): MessageFilter {
+	const severity = params.get('severity') ?? '';
+	return {
+		screen: params.get('screen')?.trim() ?? '',
+		order: params.get('order')?.trim() ?? '',
+		severity: (SEVERITIES as readonly string[]).includes(severity) ? (severity as Severity) : ''
+	};
+}
+
+/** The query string of a filter, without the empty ones: `screen=kds-1&order=1042`. */
+export function filterQuery(filter: MessageFilter): string {
+	const params = new URLSearchParams();
+	if (filter.screen) params.set('screen', filter.screen);
+	if (filter.order) params.set('order', filter.order);
+	if (filter.severity) params.set('severity', filter.severity);
+	return params.toString();
+}
+
+export function sameFilter(a: MessageFilter, b: MessageFilter): boolean {
+	return a.screen === b.screen && a.order === b.order && a.severity === b.severity;
+}
+
+/** The same test the agent applies to GET /api/admin/messages, for entries from the stream. */
+export function matchesFilter(entry: InspectorEntry, filter: MessageFilter): boolean {
+	if (filter.screen && !entry.screenIds.includes(filter.screen)) return false;
+	if (filter.order && entry.orderId !== filter.order) return false;
+	if (filter.severity && !entry.findings.some((f) => f.severity === filter.severity)) return false;
+	return true;
+}
+
+/** Both lists as one, newest (highest id) first, each id once, at most `limit` entries. */
+export function mergeEntries(
+	a: readonly InspectorEntry[],
+	b: readonly InspectorEntry[],
+	limit: number
+): InspectorEntry[] {
+	const byId = new Map<number, InspectorEntry>();
+	for (const entry of [...a, ...b]) if (!byId.has(entry.id)) byId.set(entry.id, entry);
+	return [...byId.values()].sort((x, y) => y.id - x.id).slice(0, limit);
+}
+
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+	const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+	for (const f of findings) counts[f.severity] += 1;
+	return counts;
+}
+
+export interface Marker {
+	/** Errors plus warnings. */
+	count: number;
+	/** The worst of them. */
+	severity: 'error' | 'warning';
+}
+
+/** The card marker for a set of findings; none when there are only infos (or nothing). */
+export function markerOf(findings: readonly Finding[]): Marker | null {
+	const { error, warning } = countBySeverity(findings);
+	if (error + warning === 0) return null;
+	return { count: error + warning, severity: error > 0 ? 'error' : 'warning' };
+}
+
+/** Local wall-clock time with milliseconds: `18:40:07.125`. */
+export function formatTime(at: number): string {
+	const d = new Date(at);
+	const two = (n: number) => String(n).padStart(2, '0');
+	return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+export interface PayloadLine {
+	text: string;
+	/**
+	 * The field path (as findings write it, `order.items[1].qty`) of the value that starts on this
+	 * line: '' for the message itself, null for closing brackets and for text that is not JSON.
+	 */
+	path: string | null;
+}
+
+export interface PrettyPayload {
+	json: boolean;
+	lines: PayloadLine[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The payload pretty-printed, one entry per line, each line knowing the field it starts. The
+ * text is exactly `JSON.stringify(JSON.parse(raw), null, 2)`; a payload that is not JSON is
+ * shown as it came.
+ */
+export function prettyPayload(raw: string): PrettyPayload {
+	let value: unknown;
+	try {
+		value = JSON.parse(raw);
+	} catch {
+		return { json: false, lines: raw.split(/\r?\n/).map((text) => ({ text, path: null })) };
+	}
+	const lines: PayloadLine[] = [];
+	const walk = (
+		v: unknown,
+		keys: Array<string | number>,
+		depth: number,
+		head: string,
+		tail: string
+	) => {
+		const indent = '  '.repeat(depth);
+		const path = formatPath(keys);
+		const children: Array<[string | number, unknown]> = Array.isArray(v)
+			? v.map((x, i) => [i, x])
+			: isObject(v)
+				? Object.entries(v)
+				: [];
+		if (children.length === 0) {
+			lines.push({ text: `${indent}${head}${JSON.stringify(v)}${tail}`, path });
+			return;
+		}
+		const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
+		lines.push({ text: `${indent}${head}${open}`, path });
+		children.forEach(([key, child], i) => {
+			const childHead = typeof key === 'number' ? '' : `${JSON.stringify(key)}: `;
+			walk(child, [...keys, key], depth + 1, childHead, i < children.length - 1 ? ',' : '');
+		});
+		lines.push({ text: `${indent}${close}${tail}`, path: null });
+	};
+	walk(value, [], 0, '', '');
+	return { json: true, lines };
+}
+
+/** `order.items[1].qty` → `order.items[1]` → `order.items` → `order` → ''. */
+export function parentPath(path: string): string {
+	const last = /(?:\[\d+\]|\.[^.[]*)$/.exec(path);
+	return last ? path.slice(0, last.index) : '';
+}
+
+/**
+ * The line a finding's path points at: the line of that field, or, when the field is not in the
+ * payload (a required field left out), the line of the nearest enclosing field. -1 for a finding
+ * about the message as a whole (path '') or a payload that is not JSON.
+ */
+export function lineOfPath(lines: readonly PayloadLine[], path: string): number {
+	for (let p = path; p !== ''; p = parentPath(p)) {
+		const index = lines.findIndex((line) => line.path === p);
+		if (index >= 0) return index;
+	}
+	return -1;
+}
+
+/** Line index → the findings pointing at that line. */
+export function findingsByLine(
+	lines: readonly PayloadLine[],
+	findings: readonly Finding[]
+): Map<number, Finding[]> {
+	const out = new Map<number, Finding[]>();
+	for (const finding of findings) {
+		const line = lineOfPath(lines, finding.path);
+		if (line < 0) continue;
+		out.set(line, [...(out.get(line) ?? []), finding]);
+	}
+	return out;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** The worst severity of some findings. */
+export function worstSeverity(findings: readonly Finding[]): Severity | null {
+	let worst: Severity | null = null;
+	for (const f of findings) {
+		if (worst === null || SEVERITY_RANK[f.severity] < SEVERITY_RANK[worst]) worst = f.severity;
+	}
+	return worst;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Talking to the admin API.
+
+/** The part of EventSource used here, so tests can pass a fake. */
+export interface EventSourceLike {
+	readonly readyState: number;
+	onopen: ((ev: Event) => unknown) | null;
+	onmessage: ((ev: MessageEvent) => unknown) | null;
+	onerror: ((ev: Event) => unknown) | null;
+	close(): void;
+}
+
+export interface FollowerOptions {
+	fetch?: typeof fetch;
+	createEventSource?: (url: string) => EventSourceLike;
+	/** Delay before opening the stream again after the agent closed it. */
+	retryMs?: number;
+	limit?: number;
+}
+
+export type FeedStatus = 'loading' | 'live' | 'reconnecting' | 'forbidden';
+
+const CLOSED = 2;
+
+/**
+ * Follows the message log: the entries that match a filter (GET), then each new entry from the
+ * stream. The GET goes out once the stream is open (the agent subscribes it before answering), so
+ * nothing falls between the two; an entry may come twice, and callers dedupe. After a drop the
+ * stream reopens and the GET runs again to fill the gap. A 403 stops everything: the admin API
+ * is not for this browser.
+ */
+class LogFollower {
+	status: FeedStatus = 'loading';
+	#filter: MessageFilter = { screen: '', order: '', severity: '' };
+	#source: EventSourceLike | null = null;
+	#streaming = false;
+	#generation = 0;
+	#retryTimer: ReturnType<typeof setTimeout> | undefined;
+	#running = false;
+	#fetch: typeof fetch;
+	#createEventSource: (url: string) => EventSourceLike;
+	#retryMs: number;
+	#limit: number;
+
+	constructor(
+		private readonly handlers: {
+			/** Entries matching the filter; `loaded`: the answer of a GET, else one from the stream. */
+			entries: (entries: InspectorEntry[], loaded: boolean) => void;
+			status: (status: FeedStatus) => void;
+		},
+		options: FollowerOptions = {}
+	) {
+		this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+		this.#createEventSource = options.createEventSource ?? ((url) => new EventSource(url));
+		this.#retryMs = options.retryMs ?? 3000;
+		this.#limit = options.limit ?? FEED_LIMIT;
+	}
+
+	get filter(): MessageFilter {
+		return this.#filter;
+	}
+
+	start(filter: MessageFilter): void {
+		this.#filter = filter;
+		if (this.#running) {
+			// With the stream open, load now; otherwise its opening will.
+			if (this.#streaming) void this.#load();
+			return;
+		}
+		this.#running = true;
+		this.#setStatus('loading');
+		this.#connect();
+	}
+
+	stop(): void {
+		this.#running = false;
+		this.#generation += 1;
+		clearTimeout(this.#retryTimer);
+		this.#discard();
+	}
+
+	#setStatus(status: FeedStatus): void {
+		this.status = status;
+		this.handlers.status(status);
+	}
+
+	#connect(): void {
+		this.#discard();
+		let source: EventSourceLike;
+		try {
+			source = this.#createEventSource(STREAM_URL);
+		} catch {
+			this.#retry(() => this.#connect());
+			return;
+		}
+		this.#source = source;
+		source.onopen = () => {
+			if (source !== this.#source) return;
+			this.#streaming = true;
+			void this.#load();
+		};
+		source.onmessage = (event) => {
+			if (source !== this.#source) return;
+			let entry: InspectorEntry;
+			try {
+				entry = JSON.parse(String(event.data)) as InspectorEntry;
+			} catch {
+				return;
+			}
+			if (matchesFilter(entry, this.#filter)) this.handlers.entries([entry], false);
+		};
+		source.onerror = () => {
+			if (source !== this.#source) return;
+			this.#streaming = false;
+			this.#generation += 1;
+			this.#setStatus('reconnecting');
+			// CONNECTING: the browser retries by itself. CLOSED: it gave up (an HTTP error status,
+			// which EventSource does not show): ask the GET whether it was a 403.
+			if (source.readyState === CLOSED) void this.#checkAccess();
+		};
+	}
+
+	#retry(action: () => void): void {
+		clearTimeout(this.#retryTimer);
+		if (!this.#running) return;
+		this.#retryTimer = setTimeout(action, this.#retryMs);
+	}
+
+	#discard(): void {
+		this.#streaming = false;
+		const source = this.#source;
+		this.#source = null;
+		if (!source) return;
+		source.onopen = source.onmessage = source.onerror = null;
+		source.close();
+	}
+
+	#url(): string {
+		const query = filterQuery(this.#filter);
+		return `${MESSAGES_URL}?${query ? `${query}&` : ''}limit=${this.#limit}`;
+	}
+
+	#forbidden(): void {
+		this.stop();
+		this.#setStatus('forbidden');
+	}
+
+	/** The stream was refused: stop at a 403, else open it again in a while. */
+	async #checkAccess(): Promise<void> {
+		const generation = this.#generation;
+		const status = await this.#fetch(`${MESSAGES_URL}?limit=1`).then(
+			(res) => res.status,
+			() => 0
+		);
+		if (generation !== this.#generation || !this.#running) return;
+		if (status === 403) this.#forbidden();
+		else this.#retry(() => this.#connect());
+	}
+
+	async #load(): Promise<void> {
+		const generation = ++this.#generation;
+		let entries: InspectorEntry[];
+		try {
+			const res = await this.#fetch(this.#url());
+			if (generation !== this.#generation) return;
+			if (res.status === 403) return this.#forbidden();
+			if (!res.ok) throw new Error(`${res.status}`);
+			entries = (await res.json()) as InspectorEntry[];
+		} catch {
+			if (generation !== this.#generation) return;
+			this.#setStatus('reconnecting');
+			this.#retry(() => void this.#load());
+			return;
+		}
+		if (generation !== this.#generation) return;
+		this.handlers.entries(entries, true);
+		this.#setStatus('live');
+	}
+}
+
+/** The /inspector page's list: the newest entries that match the filter, live. */
+export class MessageFeed {
+	entries: InspectorEntry[] = $state.raw([]);
+	status: FeedStatus = $state('loading');
+	#follower: LogFollower;
+	#started = false;
+	#limit: number;
+
+	constructor(options: FollowerOptions = {}) {
+		this.#limit = options.limit ?? FEED_LIMIT;
+		this.#follower = new LogFollower(
+			{
+				entries: (entries) => (this.entries = mergeEntries(entries, this.entries, this.#limit)),
+				status: (status) => (this.status = status)
+			},
+			options
+		);
+	}
+
+	/** Show the entries that match `filter` (starts following the log on first call). */
+	setFilter(filter: MessageFilter): void {
+		if (this.#started && sameFilter(filter, this.#follower.filter)) return;
+		this.#started = true;
+		this.entries = [];
+		this.#follower.start(filter);
+	}
+
+	stop(): void {
+		this.#started = false;
+		this.#follower.stop();
+	}
+}
+
+/** Send a logged message again, as it came; resolves with the reply, or why it could not. */
+export async function resendMessage(
+	id: number,
+	fetchImpl: typeof fetch = (input, init) => fetch(input, init)
+): Promise<{ ok: boolean; result: string }> {
+	try {
+		const res = await fetchImpl(`${MESSAGES_URL}/${id}/resend`, { method: 'POST' });
+		const body = (await res.json().catch(() => ({}))) as { result?: string; message?: string };
+		if (res.status === 403) return { ok: false, result: FORBIDDEN_TEXT };
+		if (!res.ok) return { ok: false, result: body.message ?? `The agent answered ${res.status}` };
+		return { ok: true, result: body.result ?? '' };
+	} catch {
+		return { ok: false, result: 'The agent is not reachable' };
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Findings per order, for the markers on a screen's cards.
+
+/** One order's findings; its own reactive values, so a change redraws only that card's marker. */
+export class OrderFindings {
+	findings: Finding[] = $state.raw([]);
+	marker: Marker | null = $state.raw(null);
+	/** Cards showing it now. */
+	watchers = 0;
+}
+
+/** Orders with findings remembered per screen, beyond those on the cards; oldest forgotten first. */
+const MAX_ORDERS = 1000;
+/** How long the stream stays open after the last card using it went away. */
+const IDLE_STOP_MS = 5000;
+
+/**
+ * The findings of a screen's orders, from the message log. Per order it keeps the union of the
+ * warnings and errors of all its messages (one per severity, code and path), not only those of
+ * the latest message: a clean cancel or partial update does not make an order's bad create-order
+ * go away, and the marker leads to the inspector filtered by that order, which lists them all.
+ * A union is also idempotent, so an entry seen twice (GET and stream) changes nothing. Infos do
+ * not count: no marker for them.
+ */
+export class ScreenFindings {
+	status: FeedStatus = 'loading';
+	// Deliberately not reactive: each card reads only its own OrderFindings.
+	#orders = new Map<string, OrderFindings>();
+	#keys = new Map<string, Set<string>>();
+	#follower: LogFollower;
+	#users = 0;
+	#stopTimer: ReturnType<typeof setTimeout> | undefined;
+	#running = false;
+
+	constructor(
+		readonly screenId: string,
+		options: FollowerOptions = {}
+	) {
+		this.#follower = new LogFollower(
+			{
+				entries: (entries) => {
+					// A GET answers newest first; apply oldest first so recent orders are kept longest.
+					for (let i = entries.length - 1; i >= 0; i--) this.add(entries[i]);
+				},
+				status: (status) => (this.status = status)
+			},
+			options
+		);
+	}
+
+	/** The findings of one order (empty until a message with a warning or error arrives). */
+	order(orderId: string): OrderFindings {
+		let found = this.#orders.get(orderId);
+		if (!found) {
+			found = new OrderFindings();
+			this.#orders.set(orderId, found);
+		}
+		return found;
+	}
+
+	/** Take in one logged message. */
+	add(entry: InspectorEntry): void {
+		if (entry.orderId === null || !entry.screenIds.includes(this.screenId)) return;
+		const serious = entry.findings.filter((f) => f.severity !== 'info');
+		if (serious.length === 0) return;
+		const id = entry.orderId;
+		const keys = this.#keys.get(id) ?? new Set<string>();
+		const added = serious.filter((f) => {
+			const key = `${f.severity} ${f.code} ${f.path}`;
+			if (keys.has(key)) return false;
+			keys.add(key);
+			return true;
+		});
+		if (added.length === 0) return;
+		const order = this.order(id);
+		// Most recently changed last: the first in the map are the first forgotten.
+		this.#orders.delete(id);
+		this.#orders.set(id, order);
+		this.#keys.set(id, keys);
+		order.findings = [...order.findings, ...added];
+		order.marker = markerOf(order.findings);
+		this.#forgetOldest();
+	}
+
+	/** Orders no card shows, oldest first, until the bound holds. */
+	#forgetOldest(): void {
+		if (this.#orders.size <= MAX_ORDERS) return;
+		for (const [id, order] of this.#orders) {
+			if (order.watchers > 0) continue;
+			this.#orders.delete(id);
+			this.#keys.delete(id);
+			if (this.#orders.size <= MAX_ORDERS) return;
+		}
+	}
+
+	/**
+	 * A card shows an order: keep its findings and follow the log while any card does. Returns
+	 * the release.
+	 */
+	watch(orderId: string): () => void {
+		const order = this.order(orderId);
+		order.watchers += 1;
+		this.#users += 1;
+		clearTimeout(this.#stopTimer);
+		if (!this.#running) {
+			this.#running = true;
+			this.#follower.start({ screen: this.screenId, order: '', severity: '' });
+		}
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			order.watchers -= 1;
+			// A bumped order without findings need not be remembered.
+			if (order.watchers === 0 && order.findings.length === 0) {
+				if (this.#orders.get(orderId) === order) this.#orders.delete(orderId);
+			}
+			this.#users -= 1;
+			if (this.#users > 0) return;
+			// Cards come and go as orders are bumped: do not reload the log for each.
+			this.#stopTimer = setTimeout(() => {
+				this.#running = false;
+				this.#follower.stop();
+			}, IDLE_STOP_MS);
+		};
+	}
+}
+
+// One per screen id, for the page's lifetime (the stream itself stops when no card uses it).
+const screens = new Map<string, ScreenFindings>();
+
+/** The shared findings of a screen's orders. */
+export function screenFindings(screenId: string): ScreenFindings {
+	let found = screens.get(screenId);
+	if (!found) {
+		found = new ScreenFindings(screenId);
+		screens.set(screenId, found);
+	}
+	return found;
+}

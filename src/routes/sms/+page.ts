@@ -1,0 +1,20 @@
+import type { SmsEntry } from '$lib/core/sms';
+import type { PageLoad } from './$types';
+
+/** The outbox, newest first; `?order=`, `?location=` and `?screen=` narrow it as in GET /api/sms. */
+export const load: PageLoad = async ({ fetch, url, depends }) => {
+	depends('app:sms');
+	const query = new URLSearchParams();
+	for (const key of ['location', 'order', 'screen', 'kind']) {
+		const value = url.searchParams.get(key);
+		if (value) query.set(key, value);
+	}
+	const filter = query.toString();
+	try {
+		const res = await fetch(`/api/sms${filter ? `?${filter}` : ''}`);
+		if (!res.ok) return { texts: null, filter, problem: `The agent answered ${res.status}` };
+		return { texts: (await res.json()) as SmsEntry[], filter, problem: null };
+	} catch {
+		return { texts: null, filter, problem: 'The agent is not reachable' };
+	}
+};

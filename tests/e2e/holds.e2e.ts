@@ -1,0 +1,108 @@
+/**
+ * Holds and course fire in a real browser: an order for later waits in the Holds drawer until
+ * the cook fires it, and a course on hold is fired from its card.
+ */
+import { DEFAULT_CONFIG } from '../../agent/config.ts';
+import {
+	card,
+	course,
+	expect,
+	expectItemHighlighted,
+	liveItem,
+	screenPage,
+	startSimulator,
+	test as base
+} from '../helpers/fixtures.ts';
+import { create, item as line, order } from './orders.ts';
+
+/** The demo simulator with "auto hold future orders" on for kds-1. */
+const test = base.extend({
+	// eslint-disable-next-line no-empty-pattern
+	simulator: async ({}, use) => {
+		const config = structuredClone(DEFAULT_CONFIG) as {
+			brands: Array<{ locations: Array<{ screens: Array<Record<string, unknown>> }> }>;
+		};
+		config.brands[0].locations[0].screens[0].settings = { autoHoldFutureOrders: true };
+		const simulator = await startSimulator({ config });
+		try {
+			await use(simulator);
+		} finally {
+			await simulator.close();
+		}
+	}
+});
+
+test.describe('Holds', () => {
+	test('an order for later waits in the Holds drawer; Fire puts it on the screen', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		const pickup = new Date(Date.now() + 3 * 60 * 60_000).toISOString();
+		const later = order('F-4410', 'Catering: Acme', [line('1', 'Sandwich Platter', { qty: 3 })], {
+			mode: 'Pickup',
+			pickupTime: pickup,
+			prepTimeDuration: 'PT45M'
+		});
+		const holdsButton = page.getByRole('button', { name: /^Holds/ });
+
+		await test.step('the POS sends an order for pickup in 3 hours: it is held', async () => {
+			expect(await simulator.sendTcp('kds-1', create(later))).toBe('F-4410');
+			await expect(holdsButton).toHaveText('Holds (1)');
+			await expect(card(page, 'Catering: Acme')).toHaveCount(0);
+			await expect(page.getByText('No orders')).toBeVisible();
+		});
+
+		const drawer = page.getByRole('complementary', { name: 'Holds' });
+		await test.step('the Holds drawer lists it with its pickup and fire times', async () => {
+			await holdsButton.click();
+			const entry = drawer.getByRole('listitem', { name: 'Catering: Acme' });
+			await expect(entry).toContainText('1 items');
+			await expect(entry).toContainText(/pickup \d/);
+			await expect(entry).toContainText(/Fires at \d/);
+		});
+
+		await test.step('Fire moves it to the screen', async () => {
+			await drawer.getByRole('button', { name: 'Fire Catering: Acme' }).click();
+			const fired = card(page, 'Catering: Acme');
+			await expect(fired).toBeVisible();
+			await expect(liveItem(fired, 'Sandwich Platter')).toBeVisible();
+			await expect(fired.getByRole('timer')).toHaveText(/^0:0\d$/);
+			await expect(holdsButton).toHaveText('Holds (0)');
+			await expect(drawer).toContainText('No orders on hold.');
+		});
+	});
+});
+
+test.describe('Course fire', () => {
+	test('a course on hold is fired from the card and shows as fire', async ({ page, simulator }) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp(
+			'kds-1',
+			create(
+				order('T7', 'Table 7', [
+					line('1', 'Soup', { course: '1', courseStatus: 'fire' }),
+					line('2', 'Steak', { course: '2', courseStatus: 'hold' }),
+					line('3', 'Fries', { course: '2', courseStatus: 'hold' })
+				])
+			)
+		);
+		const table = card(page, 'Table 7');
+		await expect(course(table, 'Course 2 — hold')).toBeVisible();
+		await expect(table.getByRole('button', { name: 'Fire Course 1' })).toHaveCount(0);
+
+		await test.step('the cook taps Fire on course 2', async () => {
+			await table.getByRole('button', { name: 'Fire Course 2' }).click();
+		});
+
+		await test.step('course 2 is fire, its items highlighted; the card stays', async () => {
+			const fired = course(table, 'Course 2 — fire');
+			await expect(fired).toBeVisible();
+			await expect(course(table, 'Course 2 — hold')).toHaveCount(0);
+			await expectItemHighlighted(fired, 'Steak', 'Changed');
+			await expectItemHighlighted(fired, 'Fries', 'Changed');
+			await expect(table.getByRole('button', { name: /^Fire Course/ })).toHaveCount(0);
+			await expect(table).toBeVisible();
+		});
+	});
+});

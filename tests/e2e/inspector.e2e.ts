@@ -1,0 +1,181 @@
+/**
+ * The inspector in a real browser: a message that bends the contract shows with its finding and
+ * the offending payload line, re-sends in one click, filters by severity, and the card of its
+ * order carries a marker that leads back to it.
+ */
+import type { Locator, Page } from '@playwright/test';
+import {
+	card,
+	expect,
+	screenPage,
+	startSimulator,
+	test,
+	type Simulator
+} from '../helpers/fixtures.ts';
+import { create, item as line, order } from './orders.ts';
+
+/** An order with deprecated string mods (info) and a field the contract does not define (warning). */
+const badOrder = create(
+	order('T-7', 'Tina', [line('1', 'Burger', { mods: ['No onion', 'Extra cheese'] })], {
+		tableColour: 'blue'
+	})
+);
+const cleanOrder = create(order('C-1', 'Carl', [line('1', 'Soup')]));
+
+async function openInspector(page: Page, simulator: Simulator, query = ''): Promise<void> {
+	await page.goto(`${simulator.httpUrl}/inspector${query}`);
+	await expect(page.getByRole('status', { name: 'Message log: Live' })).toBeVisible();
+}
+
+/** The rows of the message list for an order id. */
+function rows(page: Page, orderId?: string): Locator {
+	const all = page.getByRole('region', { name: 'Messages' }).getByRole('row');
+	return orderId === undefined
+		? all.filter({ hasNot: page.locator('th') })
+		: all.filter({ hasText: orderId });
+}
+
+test.describe('Inspector', () => {
+	test('shows a bad message with its finding and re-sends it', async ({ page, simulator }) => {
+		await test.step('the POS sends a message with findings, then a clean one', async () => {
+			expect(await simulator.sendTcp('kds-1', badOrder)).toBe('T-7');
+			expect(await simulator.sendTcp('kds-1', cleanOrder)).toBe('C-1');
+		});
+		await openInspector(page, simulator);
+
+		const bad = rows(page, 'T-7');
+		await test.step('the list shows the message: interface, command, order, result, findings', async () => {
+			await expect(rows(page)).toHaveCount(2);
+			await expect(rows(page).first()).toContainText('C-1');
+			await expect(bad).toContainText('TCP');
+			await expect(bad).toContainText('create-order');
+			await expect(bad).toContainText('kds-1');
+			await expect(bad).toContainText(/\d\d:\d\d:\d\d\.\d{3}/);
+			await expect(bad.getByLabel('1 warning')).toBeVisible();
+			await expect(bad.getByLabel('1 info')).toBeVisible();
+			await expect(rows(page, 'C-1').getByLabel(/warning|info|error/)).toHaveCount(0);
+		});
+
+		const details = page.getByRole('region', { name: 'Message details' });
+		await test.step('selecting it shows the finding with its rule, pointing at its field', async () => {
+			await bad.click();
+			await expect(details.getByRole('heading', { level: 2 })).toHaveText(
+				/create-order · order T-7/
+			);
+			const finding = details.getByRole('listitem', {
+				name: 'Warning KDS-FIELD-UNKNOWN at order.tableColour'
+			});
+			await expect(finding).toContainText('tableColour is not a field of the contract');
+			await expect(finding).toContainText('A field the contract does not define');
+			await expect(
+				details.getByRole('listitem', { name: 'Info KDS-MODS-PLAIN-STRING at order.items[0].mods' })
+			).toBeVisible();
+		});
+
+		await test.step('the payload is pretty-printed with the offending line highlighted', async () => {
+			const payload = details.getByRole('region', { name: 'Payload' });
+			await expect(payload).toContainText('"command": "create-order",');
+			const offending = payload.locator('[data-line]', { hasText: '"tableColour": "blue"' });
+			await expect(offending).toHaveAttribute('data-severity', 'warning');
+			await expect(offending).toContainText('← KDS-FIELD-UNKNOWN');
+			await expect(offending).not.toHaveCSS('background-color', 'rgba(0, 0, 0, 0)');
+			await expect(payload.locator('[data-line]', { hasText: '"mods": [' })).toHaveAttribute(
+				'data-severity',
+				'info'
+			);
+			await expect(
+				payload.locator('[data-line]', { hasText: '"name": "Tina"' })
+			).not.toHaveAttribute('data-severity');
+		});
+
+		await test.step('Re-send sends it again; the screen refuses the duplicate', async () => {
+			await details.getByRole('button', { name: 'Re-send' }).click();
+			await expect(details.getByRole('status', { name: 'Re-send result' })).toContainText(
+				'DUPLICATE_ORDER_ID'
+			);
+			await expect(bad).toHaveCount(2);
+			const again = bad.first();
+			await expect(again).toContainText('inspector re-send');
+			await expect(again).toContainText('DUPLICATE_ORDER_ID');
+			await expect(again.getByLabel('1 error')).toBeVisible();
+		});
+
+		await test.step('screenshot at 1280×720', async () => {
+			await page.setViewportSize({ width: 1280, height: 720 });
+			await page.screenshot({ path: 'test-results/screenshots/inspector-1280x720.png' });
+		});
+
+		await test.step('filter by severity, reflected in the URL', async () => {
+			const severity = page.getByRole('combobox', { name: 'Severity' });
+			await severity.selectOption('error');
+			await expect(page).toHaveURL(/[?&]severity=error/);
+			await expect(rows(page)).toHaveCount(1);
+			await expect(rows(page).first()).toContainText('DUPLICATE_ORDER_ID');
+			await severity.selectOption('warning');
+			await expect(rows(page)).toHaveCount(2);
+			await expect(rows(page, 'C-1')).toHaveCount(0);
+			await severity.selectOption('');
+			await expect(rows(page)).toHaveCount(3);
+		});
+
+		await test.step('new messages show live', async () => {
+			await simulator.sendTcp('kds-1', create(order('L-1', 'Lee', [line('1', 'Tea')])));
+			await expect(rows(page).first()).toContainText('L-1');
+		});
+	});
+
+	test('the card of an order with findings has a marker that opens the inspector on it', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', badOrder);
+		await simulator.sendTcp('kds-1', cleanOrder);
+		const tina = card(page, 'Tina');
+
+		await test.step('a warning: an amber marker; a clean order: none', async () => {
+			await expect(tina.getByRole('link', { name: '1 finding' })).toHaveText('⚠ 1');
+			await expect(card(page, 'Carl')).toBeVisible();
+			await expect(card(page, 'Carl').getByRole('link')).toHaveCount(0);
+		});
+
+		await test.step('a later error on the same order turns it red and counts both', async () => {
+			await simulator.sendTcp('kds-1', badOrder);
+			const marker = tina.getByRole('link', { name: '2 findings' });
+			await expect(marker).toBeVisible();
+			await expect(marker).toHaveCSS('background-color', 'rgb(220, 38, 38)');
+		});
+
+		await test.step('the marker opens the inspector filtered by the order, without bumping it', async () => {
+			await tina.getByRole('link', { name: '2 findings' }).click();
+			await expect(page).toHaveURL(/\/inspector\?screen=kds-1&order=T-7$/);
+			await expect(page.getByRole('status', { name: 'Message log: Live' })).toBeVisible();
+			await expect(page.getByRole('searchbox', { name: 'Order id' })).toHaveValue('T-7');
+			await expect(page.getByRole('combobox', { name: 'Screen' })).toHaveValue('kds-1');
+			await expect(rows(page)).toHaveCount(2);
+			await expect(rows(page, 'C-1')).toHaveCount(0);
+			const shown = await simulator.screenJson('kds-1');
+			expect(shown.cards.map((c) => c.id)).toContain('T-7');
+		});
+	});
+
+	test('without admin access the inspector says so and cards show no markers', async ({ page }) => {
+		const simulator = await startSimulator({
+			trustLoopback: false,
+			adminToken: 'not-this-browser'
+		});
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			await simulator.sendTcp('kds-1', badOrder);
+			await expect(card(page, 'Tina')).toBeVisible();
+			await expect(card(page, 'Tina').getByRole('link')).toHaveCount(0);
+
+			await page.goto(`${simulator.httpUrl}/inspector`);
+			await expect(page.getByRole('alert')).toContainText(
+				'The inspector is available from the simulator host, or with an admin token'
+			);
+		} finally {
+			await simulator.close();
+		}
+	});
+});
