@@ -9,6 +9,22 @@ import { existsSync } from 'node:fs';
  */
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
+const chromium = {
+	browserName: 'chromium' as const,
+	viewport: { width: 1280, height: 720 },
+	launchOptions: {
+		...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run'
+		]
+	}
+};
+
 export default defineConfig({
 	testDir: 'tests/e2e',
 	testMatch: '**/*.e2e.ts',
@@ -24,23 +40,13 @@ export default defineConfig({
 		trace: 'retain-on-failure'
 	},
 	projects: [
+		{ name: 'chromium', use: chromium },
 		{
-			name: 'chromium',
-			use: {
-				browserName: 'chromium',
-				viewport: { width: 1280, height: 720 },
-				launchOptions: {
-					...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-					args: [
-						'--no-sandbox',
-						'--disable-gpu',
-						'--disable-background-networking',
-						'--disable-component-update',
-						'--disable-sync',
-						'--no-first-run'
-					]
-				}
-			}
+			// docs/testing.md's example, importing the built `kds-sim/testing` as an integrator would.
+			name: 'integrator-example',
+			testDir: 'examples/playwright',
+			testMatch: '**/*.spec.ts',
+			use: chromium
 		}
 	]
 });

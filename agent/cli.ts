@@ -3,10 +3,14 @@
  * starts the simulator (agent/main.ts).
  */
 import { readFileSync } from 'node:fs';
-import { formatOutcome, send } from './send.ts';
+import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 
-if (process.argv[2] === 'send') {
+const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+
+if (process.argv[2] === 'send' && wantsHelp(process.argv.slice(3))) {
+	process.stdout.write(SEND_HELP);
+} else if (process.argv[2] === 'send') {
 	send(process.argv.slice(3), () => readFileSync(0, 'utf8'))
 		.then((outcome) => {
 			process.stdout.write(formatOutcome(outcome));

@@ -85,6 +85,8 @@ export const ConfigSchema = z.object({
 });
 
 export type SimConfig = z.output<typeof ConfigSchema>;
+/** A config as written (JSON file or object): defaults not yet filled in. */
+export type SimConfigInput = z.input<typeof ConfigSchema>;
 export type BrandConfig = SimConfig['brands'][number];
 export type LocationConfig = BrandConfig['locations'][number];
 export type ScreenConfig = LocationConfig['screens'][number];

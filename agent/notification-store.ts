@@ -107,8 +107,28 @@ export function toDelivery(row: DeliveryRow): Delivery {
 	};
 }
 
+/** The prepared statements of the notification tables. */
+export type NotificationStatements = Record<
+	| 'insertDelivery'
+	| 'delivery'
+	| 'pendingOf'
+	| 'all'
+	| 'attempted'
+	| 'finish'
+	| 'callbackTried'
+	| 'forget'
+	| 'takeoutOf'
+	| 'putTakeout'
+	| 'dropTakeout'
+	| 'popupsOf'
+	| 'putPopup'
+	| 'trimPopups'
+	| 'ackPopup',
+	Database.Statement
+>;
+
 /** Create the tables if needed and prepare the statements, once. */
-export function prepareNotificationTables(db: Database.Database) {
+export function prepareNotificationTables(db: Database.Database): NotificationStatements {
 	db.exec(SCHEMA);
 	return {
 		insertDelivery: db.prepare(

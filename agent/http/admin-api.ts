@@ -105,8 +105,20 @@ export function registerAdminApi(
 
 		admin.get<{
 			Querystring: { screen?: string; order?: string; severity?: string; limit?: string };
-		}>('/api/admin/messages', async (req) => {
+		}>('/api/admin/messages', async (req, reply) => {
 			const { screen, order, severity, limit } = req.query;
+			if (limit !== undefined && !/^[1-9]\d{0,5}$/.test(limit)) {
+				return reply.code(400).send({
+					code: 'BAD_QUERY',
+					message: `limit: expected a whole number from 1 to 999999, got "${limit}"`
+				});
+			}
+			if (severity !== undefined && !['error', 'warning', 'info'].includes(severity)) {
+				return reply.code(400).send({
+					code: 'BAD_QUERY',
+					message: `severity: expected error, warning or info, got "${severity}"`
+				});
+			}
 			const filter: MessageFilter = { screen, orderId: order, limit: limit ? Number(limit) : 200 };
 			if (severity === 'error' || severity === 'warning' || severity === 'info')
 				filter.severity = severity;

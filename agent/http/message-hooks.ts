@@ -74,7 +74,11 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 		log.record({
 			at: Date.now(),
 			interface: 'http',
-			source: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+			// Only the inspector's re-send (app.inject) arrives without a socket port.
+			source:
+				req.socket.remotePort === undefined
+					? 'inspector re-send'
+					: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
 			screenIds: targetScreens(req).map((s) => s.config.id),
 			command: routeOf(req),
 			orderId: idOf(req.body),

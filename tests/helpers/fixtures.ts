@@ -101,11 +101,15 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 	});
 }
 
-/** `simulator`: a fresh agent per test (memory store, OS-chosen ports), closed after it. */
-export const test = base.extend<{ simulator: Simulator }>({
-	// eslint-disable-next-line no-empty-pattern
-	simulator: async ({}, use) => {
-		const simulator = await startSimulator();
+/**
+ * `simulator`: a fresh agent per test (memory store, OS-chosen ports), closed after it.
+ * `simulatorOptions` configures it: `test.use({ simulatorOptions: { config, clock } })` in a file
+ * or a `describe` block gives those tests your own brands, locations, screens or a ManualClock.
+ */
+export const test = base.extend<{ simulator: Simulator; simulatorOptions: AgentOptions }>({
+	simulatorOptions: [{}, { option: true }],
+	simulator: async ({ simulatorOptions }, use) => {
+		const simulator = await startSimulator(simulatorOptions);
 		try {
 			await use(simulator);
 		} finally {

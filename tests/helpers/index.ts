@@ -7,4 +7,5 @@
 export * from './fixtures.ts';
 export { sendTcp, sendTcpRaw, TcpSession } from './tcp.ts';
 export type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+export type { SimConfig, SimConfigInput } from '../../agent/config.ts';
 export { ManualClock, offsetClock } from '../../agent/clock.ts';

@@ -132,6 +132,45 @@ describe('message log and findings', () => {
 		expect(missing.status).toBe(404);
 	});
 
+	it('re-sends an HTTP message with its brand headers; the log names the inspector as source', async () => {
+		const body = sample('http-create-curbside.json');
+		const first = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body
+		});
+		expect(first.status).toBe(201);
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry.source).toMatch(/^127\.0\.0\.1:\d+$/);
+		const res = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
+			method: 'POST'
+		});
+		const { result } = (await res.json()) as { result: string };
+		expect(result).toMatch(/^409 /);
+		expect(JSON.parse(result.slice(4))).toMatchObject({
+			code: 'DUPLICATE_ORDER_ID',
+			message: 'Could not create resource. Id already exists'
+		});
+		await expect.poll(async () => (await messages()).length).toBe(2);
+		const [again] = await messages();
+		expect(again).toMatchObject({ source: 'inspector re-send', orderId: 'C-3107', ok: false });
+	});
+
+	it('refuses a list query it cannot read, naming the parameter', async () => {
+		const limit = await fetch(`${agent.httpUrl}/api/admin/messages?limit=abc`);
+		expect(limit.status).toBe(400);
+		expect(await limit.json()).toEqual({
+			code: 'BAD_QUERY',
+			message: 'limit: expected a whole number from 1 to 999999, got "abc"'
+		});
+		const severity = await fetch(`${agent.httpUrl}/api/admin/messages?severity=fatal`);
+		expect(severity.status).toBe(400);
+		expect((await severity.json()).message).toBe(
+			'severity: expected error, warning or info, got "fatal"'
+		);
+	});
+
 	it('streams new entries as server-sent events', async () => {
 		const received = new Promise<MessageEntry>((resolve, reject) => {
 			const req = request(`${agent.httpUrl}/api/admin/messages/stream`, (res) => {
@@ -276,6 +315,88 @@ describe('admin guard', () => {
 				headers: { 'x-integration-token': 'kds-demo-token' }
 			});
 			expect(reset.status).toBe(403);
+		} finally {
+			await guarded.close();
+		}
+	});
+
+	it('every admin route refuses a missing admin token and an integration token alone; nothing changes', async () => {
+		// trustLoopback: false makes this loopback caller count as any other host on the network.
+		const guarded = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent',
+			trustLoopback: false,
+			adminToken: 'admin-secret-2'
+		});
+		try {
+			const { host, port } = guarded.screens[0].tcp;
+			expect(await sendTcp(host, port, sample('tcp-create-minimal.json'))).toBe('1001\n');
+			const integration = {
+				'x-integration-token': 'kds-demo-token',
+				'x-location-id': 'loc-1',
+				'x-device-ids': 'all'
+			};
+			const routes: Array<[string, string, object?]> = [
+				['GET', '/api/admin/screens'],
+				['GET', '/api/admin/screens/kds-1'],
+				['GET', '/api/admin/messages'],
+				['GET', '/api/admin/messages?order=1001'],
+				['GET', '/api/admin/messages/stream'],
+				['POST', '/api/admin/messages/1/resend'],
+				['POST', '/api/admin/reset', {}],
+				['POST', '/api/admin/reset', { screen: 'kds-1' }]
+			];
+			const callers: Array<[string, Record<string, string>, string]> = [
+				['no token at all', {}, 'An integration token is not enough'],
+				['the integration headers only', integration, 'An integration token is not enough'],
+				[
+					'an integration token sent as the admin token',
+					{ 'x-admin-token': 'kds-demo-token' },
+					'x-admin-token: not the admin token'
+				],
+				['an empty admin token', { 'x-admin-token': '' }, 'x-admin-token: not the admin token']
+			];
+			for (const [method, path, body] of routes) {
+				for (const [who, headers, message] of callers) {
+					const res = await fetch(`${guarded.httpUrl}${path}`, {
+						method,
+						headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+						body: body ? JSON.stringify(body) : undefined
+					});
+					const answer = (await res.json()) as { code: string; message: string };
+					expect([method, path, who, res.status, answer.code]).toEqual([
+						method,
+						path,
+						who,
+						403,
+						'ADMIN_ONLY'
+					]);
+					expect(answer.message).toContain(message);
+				}
+			}
+
+			// Nothing was reset or re-sent; the admin token sees the order and the one message.
+			const admin = { 'x-admin-token': 'admin-secret-2' };
+			const view = await fetch(`${guarded.httpUrl}/api/admin/screens/kds-1`, { headers: admin });
+			expect(view.status).toBe(200);
+			expect(((await view.json()) as { cards: Array<{ id: string }> }).cards).toEqual([
+				expect.objectContaining({ id: '1001', title: 'Maria' })
+			]);
+			const logged = async () => {
+				const log = await fetch(`${guarded.httpUrl}/api/admin/messages`, { headers: admin });
+				return ((await log.json()) as MessageEntry[]).map((e) => e.result);
+			};
+			await expect.poll(logged).toEqual(['1001']);
+
+			// The integration token still works where it belongs.
+			const active = await fetch(`${guarded.httpUrl}/integrators/kds-orders/active`, {
+				headers: integration
+			});
+			expect(active.status).toBe(200);
+			expect(((await active.json()) as Array<{ orderCount: number }>)[0].orderCount).toBe(1);
 		} finally {
 			await guarded.close();
 		}

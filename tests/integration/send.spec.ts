@@ -81,4 +81,11 @@ describe('kds-sim send', () => {
 		expect(result.code).toBe(2);
 		expect(result.stderr).toMatch(/^Invalid value for --tcp: "nowhere" \(expected host:port\)/);
 	});
+
+	it('prints its usage on --help and exits 0', async () => {
+		const result = await run(['--help']);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toMatch(/^Usage:\n {2}kds-sim send <file\.json \| -> --tcp <host:port>/);
+		expect(result.stderr).toBe('');
+	});
 });
