@@ -2,9 +2,11 @@
  * Holds and course fire in a real browser: an order for later waits in the Holds drawer until
  * the cook fires it, and a course on hold is fired from its card.
  */
+import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import {
 	card,
+	cardTitles,
 	course,
 	expect,
 	expectItemHighlighted,
@@ -15,15 +17,20 @@ import {
 } from '../helpers/fixtures.ts';
 import { create, item as line, order } from './orders.ts';
 
+/** The demo config with "auto hold future orders" on for kds-1. */
+function holdConfig() {
+	const config = structuredClone(DEFAULT_CONFIG) as {
+		brands: Array<{ locations: Array<{ screens: Array<Record<string, unknown>> }> }>;
+	};
+	config.brands[0].locations[0].screens[0].settings = { autoHoldFutureOrders: true };
+	return config;
+}
+
 /** The demo simulator with "auto hold future orders" on for kds-1. */
 const test = base.extend({
 	// eslint-disable-next-line no-empty-pattern
 	simulator: async ({}, use) => {
-		const config = structuredClone(DEFAULT_CONFIG) as {
-			brands: Array<{ locations: Array<{ screens: Array<Record<string, unknown>> }> }>;
-		};
-		config.brands[0].locations[0].screens[0].settings = { autoHoldFutureOrders: true };
-		const simulator = await startSimulator({ config });
+		const simulator = await startSimulator({ config: holdConfig() });
 		try {
 			await use(simulator);
 		} finally {
@@ -71,6 +78,56 @@ test.describe('Holds', () => {
 			await expect(holdsButton).toHaveText('Holds (0)');
 			await expect(drawer).toContainText('No orders on hold.');
 		});
+	});
+});
+
+test.describe('Hold release', () => {
+	test('at its start time (a controlled clock) a held order goes to the end of the screen', async ({
+		page
+	}) => {
+		const clock = new ManualClock(Date.now());
+		const simulator = await startSimulator({ config: holdConfig(), clock });
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			const pickup = clock.now() + 3 * 60 * 60_000;
+			const start = pickup - 45 * 60_000;
+			const holdsButton = page.getByRole('button', { name: /^Holds/ });
+			const later = order('F-77', 'Catering: Zed', [line('1', 'Sandwich Platter', { qty: 3 })], {
+				mode: 'Pickup',
+				pickupTime: new Date(pickup).toISOString(),
+				prepTimeDuration: 'PT45M'
+			});
+
+			await test.step('held: in the Holds list, not on the screen', async () => {
+				expect(
+					await simulator.sendTcp('kds-1', create(order('A-1', 'Ann', [line('1', 'Tea')])))
+				).toBe('A-1');
+				expect(await simulator.sendTcp('kds-1', create(later))).toBe('F-77');
+				await expect(holdsButton).toHaveText('Holds (1)');
+				await expect(card(page, 'Catering: Zed')).toHaveCount(0);
+			});
+
+			await test.step('a second before its start time it is still held', async () => {
+				clock.set(start - 1000);
+				expect(
+					await simulator.sendTcp('kds-1', create(order('B-2', 'Bob', [line('1', 'Soup')])))
+				).toBe('B-2');
+				await expect(card(page, 'Bob')).toBeVisible();
+				await expect(holdsButton).toHaveText('Holds (1)');
+				await expect(card(page, 'Catering: Zed')).toHaveCount(0);
+			});
+
+			await test.step('at its start time it fires: last in the queue, its timer from zero', async () => {
+				clock.set(start);
+				const fired = card(page, 'Catering: Zed');
+				await expect(fired).toBeVisible();
+				await expect(holdsButton).toHaveText('Holds (0)');
+				expect(await cardTitles(page)).toEqual(['Ann', 'Bob', 'Catering: Zed']);
+				await expect(fired.getByRole('timer')).toHaveText(/^0:0\d$/);
+			});
+		} finally {
+			await simulator.close();
+		}
 	});
 });
 

@@ -1,11 +1,17 @@
 /**
- * Durability: an order acknowledged over TCP survives kill -9 and a restart, exactly once.
+ * Durability: an order acknowledged over TCP survives kill -9 and a restart, exactly once; so
+ * does a notification queued for a screen no browser shows, with the callback it owes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { CallbackBody } from '../../agent/notifications.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import type { ServerMessage } from '../../src/lib/core/relay.ts';
 import { spawnAgent, waitForExit } from '../helpers/process.ts';
 import { TcpSession } from '../helpers/tcp.ts';
 
@@ -91,6 +97,103 @@ describe('kill -9 mid-stream', () => {
 		} finally {
 			second.child.kill('SIGTERM');
 			await waitForExit(second.child);
+		}
+	}, 60_000);
+});
+
+describe('kill -9 with a notification queued', () => {
+	it('a browser opening the screen after the restart shows it, and the callback says delivered', async () => {
+		const notifyDir = mkdtempSync(join(tmpdir(), 'kds-crash-notify-'));
+		const bodies: CallbackBody[] = [];
+		const receiver = createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk) => (text += chunk));
+			req.on('end', () => {
+				bodies.push(JSON.parse(text));
+				res.writeHead(204).end();
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+		const flags = ['--data-dir', notifyDir, '--http-port', '0', '--tcp-port', '0'];
+		const headers = {
+			'content-type': 'application/json',
+			'x-integration-token': 'kds-demo-token',
+			'x-location-id': 'loc-1',
+			'x-device-ids': 'kds-1'
+		};
+		let second: Awaited<ReturnType<typeof spawnAgent>> | undefined;
+		let ws: WebSocket | undefined;
+		try {
+			const first = await spawnAgent([...flags, '--log-level', 'silent']);
+			const created = await fetch(`${first.httpUrl}/integrators/kds-orders`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					id: 'K-1',
+					name: 'Kim',
+					time: new Date().toISOString(),
+					mode: 'Curbside',
+					items: [{ lineId: '1', name: 'Family Meal', qty: 1, mods: [] }]
+				})
+			});
+			expect(created.status).toBe(201);
+			const queued = await fetch(
+				`${first.httpUrl}/integrators/kds-notifications/customer-arrived`,
+				{
+					method: 'POST',
+					headers,
+					body: JSON.stringify({ id: 'K-1', retry: { notificationUrl: callbackUrl } })
+				}
+			);
+			expect(queued.status).toBe(202);
+			const { notificationId, deliveryStatuses } = (await queued.json()) as {
+				notificationId: string;
+				deliveryStatuses: unknown[];
+			};
+			expect(deliveryStatuses).toEqual([{ device: 'kds-1', status: 'QUEUED' }]);
+
+			// Killed right after the 202: no shutdown, nothing flushed on the way out.
+			first.child.kill('SIGKILL');
+			await waitForExit(first.child);
+			expect(bodies).toEqual([]);
+
+			second = await spawnAgent([...flags, '--log-level', 'info']);
+			const pending = await fetch(`${second.httpUrl}/api/screens/kds-1/notifications`);
+			expect(((await pending.json()) as { deliveries: unknown[] }).deliveries).toEqual([
+				expect.objectContaining({ notificationId, orderId: 'K-1', status: 'pending' })
+			]);
+
+			// A browser opens kds-1: its snapshot shows the arrival, and the callback follows.
+			const messages: ServerMessage[] = [];
+			ws = new WebSocket(`${second.httpUrl.replace('http', 'ws')}/ws?screen=kds-1`);
+			ws.on('message', (data) => messages.push(JSON.parse(String(data))));
+			await new Promise((resolve, reject) => ws!.once('open', resolve).once('error', reject));
+			await expect.poll(() => bodies.length, { timeout: 10_000 }).toBe(1);
+			const shows = () => {
+				const last = messages.findLast((m) => m.type === 'notifications' || m.type === 'snapshot');
+				if (last?.type === 'notifications') return last.takeout;
+				return last?.type === 'snapshot' ? last.notifications?.takeout : undefined;
+			};
+			await expect.poll(shows).toEqual([{ orderId: 'K-1', arrivedAt: expect.any(Number) }]);
+			expect(bodies[0]).toMatchObject({
+				notificationId,
+				notification: 'customer-arrived',
+				orderId: 'K-1',
+				locationId: 'loc-1',
+				deviceId: 'kds-1',
+				outcome: 'delivered'
+			});
+			await expect.poll(() => second!.output()).toMatch(/notification callback sent \(delivered\)/);
+		} finally {
+			ws?.terminate();
+			if (second) {
+				second.child.kill('SIGTERM');
+				await waitForExit(second.child);
+			}
+			receiver.closeAllConnections();
+			await new Promise((resolve) => receiver.close(resolve));
+			rmSync(notifyDir, { recursive: true, force: true });
 		}
 	}, 60_000);
 });

@@ -268,6 +268,65 @@ describe('a held order', () => {
 	});
 });
 
+describe('what the screen shows (admin JSON view over HTTP)', () => {
+	interface View {
+		cards: Array<{ position: number; id: string; title: string; state: string; elapsedMs: number }>;
+		holds: Array<{ id: string; title: string; state: string }>;
+	}
+	const view = async (screenId = 'kds-1'): Promise<View> => {
+		const res = await fetch(`${agent.httpUrl}/api/admin/screens/${screenId}`);
+		expect(res.status).toBe(200);
+		return (await res.json()) as View;
+	};
+	const cards = (v: View) => v.cards.map((c) => [c.position, c.title, c.elapsedMs]);
+	const holds = (v: View) => v.holds.map((h) => [h.title, h.state]);
+
+	it('held: in the holds list, not among the cards; at its start time, the last card, its timer at 0', async () => {
+		expect((await http('POST', '/integrators/kds-orders', future('V1'))).status).toBe(201);
+		expect(await tcp('kds-1', 'create-order', order('V2'))).toBe('V2');
+		expect(cards(await view())).toEqual([[1, 'Order V2', 0]]);
+		expect(holds(await view())).toEqual([['Order V1', 'held']]);
+
+		await advanceTo(START - 1);
+		expect(holds(await view())).toEqual([['Order V1', 'held']]);
+		expect(await tcp('kds-1', 'create-order', order('V3'))).toBe('V3');
+
+		await advanceTo(START);
+		const fired = await view();
+		expect(cards(fired)).toEqual([
+			[1, 'Order V2', START - T0],
+			[2, 'Order V3', 1],
+			[3, 'Order V1', 0]
+		]);
+		expect(holds(fired)).toEqual([]);
+		const active = await http('GET', '/integrators/kds-orders/active');
+		expect(active.body).toEqual([
+			expect.objectContaining({
+				deviceId: 'kds-1',
+				orderCount: 3,
+				orders: ['V2', 'V3', 'V1'].map((id) => ({ orderId: id, orderName: `Order ${id}` }))
+			})
+		]);
+	});
+
+	it('held over HTTP: the same id is refused over TCP and HTTP, and the held order is unchanged', async () => {
+		expect((await http('POST', '/integrators/kds-orders', future('V4'))).status).toBe(201);
+		const again = order('V4', { name: 'Impostor' });
+		expect(await tcp('kds-1', 'create-order', again)).toBe('DUPLICATE_ORDER_ID');
+		for (const devices of ['kds-1', 'kds-2', 'all']) {
+			const res = await http('POST', '/integrators/kds-orders', again, devices);
+			expect([devices, res.status, res.body.message]).toEqual([
+				devices,
+				409,
+				'Could not create resource. Id already exists'
+			]);
+		}
+		expect(holds(await view())).toEqual([['Order V4', 'held']]);
+		expect((await view()).cards).toEqual([]);
+		expect((await view('kds-2')).cards).toEqual([]);
+	});
+});
+
 describe('restart', () => {
 	let dataDir: string;
 	beforeEach(async () => {

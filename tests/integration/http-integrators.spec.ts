@@ -507,6 +507,100 @@ describe('one store with the TCP interface', () => {
 	});
 });
 
+describe('one store with the TCP interface, as the screen shows it (admin JSON view)', () => {
+	interface Shown {
+		cards: Array<{
+			title: string;
+			state: string;
+			sections: Array<{
+				entries: Array<{ item: { label: string; deleted: boolean; highlighted: string | null } }>;
+			}>;
+		}>;
+	}
+	/** [title, state, [label, deleted, highlighted] of every item] of each card, in order. */
+	async function shown(screenId: string) {
+		const res = await fetch(`${agent.httpUrl}/api/admin/screens/${screenId}`);
+		expect(res.status).toBe(200);
+		const { cards } = (await res.json()) as Shown;
+		return cards.map((c) => [
+			c.title,
+			c.state,
+			c.sections.flatMap((s) =>
+				s.entries.map((e) => [e.item.label, e.item.deleted, e.item.highlighted])
+			)
+		]);
+	}
+	const TIME = 1795338000000;
+
+	it('created over HTTP, fully updated over TCP, partially over HTTP, cancelled over TCP', async () => {
+		expect((await call('POST', ORDERS, { body: order('X1') })).status).toBe(201);
+		expect(await shown('a1-grill')).toEqual([
+			[
+				'Guest X1',
+				'active',
+				[
+					['1 × Burger', false, null],
+					['1 × Fries', false, null]
+				]
+			]
+		]);
+		const full = order('X1', { items: [item('1', 'Burger', 2), item('3', 'Shake')] });
+		expect(await tcp('a1-grill', 'update-order', { ...full, time: TIME })).toBe('X1');
+		const partial = await call('PUT', PARTIAL, { body: { id: 'X1', name: 'Renamed' } });
+		expect(partial.status).toBe(200);
+		expect(await shown('a1-grill')).toEqual([
+			[
+				'Renamed',
+				'active',
+				[
+					['2 × Burger', false, 'updated'],
+					['Deleted: 1 × Fries', true, null],
+					['1 × Shake', false, 'added']
+				]
+			]
+		]);
+		expect(await tcp('a1-grill', 'cancel-order', { id: 'X1' })).toBe('X1');
+		expect((await shown('a1-grill'))[0].slice(0, 2)).toEqual(['Renamed', 'cancelled']);
+		expect(await shown('a1-expo')).toEqual([]);
+	});
+
+	it('created over TCP, fully updated and cancelled over HTTP, partially updated over TCP', async () => {
+		expect(await tcp('a1-expo', 'create-order', { ...order('X2'), time: TIME })).toBe('X2');
+		const full = await call('PUT', ORDERS, {
+			devices: 'a1-expo',
+			body: order('X2', { name: 'By HTTP', items: [item('2', 'Fries', 3)] })
+		});
+		expect(full.status).toBe(200);
+		expect(full.body).toEqual({
+			orderId: 'X2',
+			deliveryStatuses: [{ device: 'a1-expo', status: 'SUCCESS' }]
+		});
+		expect(
+			await tcp('a1-expo', 'partial-update-order', {
+				id: 'X2',
+				itemsToAdd: [item('4', 'Cola')]
+			})
+		).toBe('X2');
+		expect(await shown('a1-expo')).toEqual([
+			[
+				'By HTTP',
+				'active',
+				[
+					['Deleted: 1 × Burger', true, null],
+					['3 × Fries', false, 'updated'],
+					['1 × Cola', false, 'added']
+				]
+			]
+		]);
+		expect((await call('PUT', CANCEL, { devices: 'a1-expo', body: { id: 'X2' } })).status).toBe(
+			200
+		);
+		expect((await shown('a1-expo'))[0].slice(0, 2)).toEqual(['By HTTP', 'cancelled']);
+		expect(await tcp('a1-expo', 'update-order', { ...order('X2'), time: TIME })).toBe('X2');
+		expect(await shown('a1-grill')).toEqual([]);
+	});
+});
+
 describe('tenancy: brands, locations and screens', () => {
 	const orderRoutes: Array<[string, string, object | undefined]> = [
 		['GET', ACTIVE, undefined],

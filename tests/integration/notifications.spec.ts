@@ -6,7 +6,7 @@
  * a ManualClock: nothing here waits for minutes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import {
 	type CallbackBody
 } from '../../agent/notifications.ts';
 import type { NotificationState, ServerMessage } from '../../src/lib/core/relay.ts';
+import { sendTcp } from '../helpers/tcp.ts';
 
 const ALPHA = 'alpha-token-0001';
 const BETA = 'beta-token-0002';
@@ -167,6 +168,7 @@ async function stateOf(screen: string, on: RunningAgent = agent) {
 // ---- browsers --------------------------------------------------------------------------------
 
 const sockets = new Set<WebSocket>();
+type Browser = Awaited<ReturnType<typeof browser>>;
 
 /** A browser showing a screen: every message it got, and its latest notification state. */
 async function browser(screen: string, on: RunningAgent = agent) {
@@ -204,6 +206,10 @@ interface Receiver {
 	url: string;
 	bodies: CallbackBody[];
 	mode: Mode;
+	/** Callbacks received in 'hang' mode and not answered yet. */
+	readonly open: number;
+	/** Answer every hanging callback with `status`. */
+	release(status: number): void;
 	close(): Promise<void>;
 }
 
@@ -218,13 +224,14 @@ afterEach(async () => {
 
 async function receiver(mode: Mode = 'ok'): Promise<Receiver> {
 	const bodies: CallbackBody[] = [];
+	const hanging: ServerResponse[] = [];
 	const state = { mode };
 	const server = createServer((req, res) => {
 		let text = '';
 		req.on('data', (chunk) => (text += chunk));
 		req.on('end', () => {
 			bodies.push(JSON.parse(text));
-			if (state.mode === 'hang') return;
+			if (state.mode === 'hang') return void hanging.push(res);
 			if (state.mode === 'redirect-file') {
 				res.writeHead(307, { location: 'file:///etc/passwd' }).end();
 				return;
@@ -244,6 +251,12 @@ async function receiver(mode: Mode = 'ok'): Promise<Receiver> {
 		set mode(m: Mode) {
 			state.mode = m;
 		},
+		get open() {
+			return hanging.filter((res) => !res.writableEnded && !res.destroyed).length;
+		},
+		release(status: number) {
+			for (const res of hanging.splice(0)) if (!res.destroyed) res.writeHead(status).end();
+		},
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
@@ -260,6 +273,16 @@ async function deadUrl(): Promise<string> {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Let what the clock set off run to its end, without sleeping: a callback that fell due starts
+ * on the next turn of the event loop; then wait until no callback is in flight, so any callback
+ * that was sent has reached its receiver.
+ */
+async function settle(on: RunningAgent = agent): Promise<void> {
+	await new Promise((resolve) => setImmediate(resolve));
+	await on.notifications.idle();
+}
 
 // ---- tests -----------------------------------------------------------------------------------
 
@@ -476,28 +499,34 @@ describe('retry when no browser shows the screen', () => {
 	});
 
 	it('never connected: callback "expired" two minutes after submission by default', async () => {
+		const TWO_MINUTES = 2 * 60_000; // contract 8, not the constant: the test pins the default
 		const r = await receiver();
 		await createOrder('R-3');
 		const res = await post(ETA, { id: 'R-3', minutes: 4, retry: { notificationUrl: r.url } });
 		expect(res.status).toBe(202);
-		clock.advance(DEFAULT_EXPIRATION_MS - 1);
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		clock.advance(TWO_MINUTES - 1);
+		await settle();
 		expect(r.bodies).toEqual([]);
+		expect((await stateOf('a1-grill')).deliveries).toEqual([
+			expect.objectContaining({ orderId: 'R-3', status: 'pending', expiresAt: T0 + TWO_MINUTES })
+		]);
 		clock.advance(1);
-		await expect.poll(() => r.bodies.length).toBe(1);
-		expect(r.bodies[0]).toEqual({
-			notificationId: res.body.notificationId,
-			notification: 'estimated-arrival-update',
-			orderId: 'R-3',
-			locationId: 'loc-a1',
-			deviceId: 'a1-grill',
-			outcome: 'expired',
-			attempts: DEFAULT_EXPIRATION_MS / RETRY_INTERVAL_MS,
-			submittedAt: iso(T0),
-			finishedAt: iso(T0 + DEFAULT_EXPIRATION_MS),
-			expiration: iso(T0 + DEFAULT_EXPIRATION_MS),
-			minutes: 4
-		});
+		await settle();
+		expect(r.bodies).toEqual([
+			{
+				notificationId: res.body.notificationId,
+				notification: 'estimated-arrival-update',
+				orderId: 'R-3',
+				locationId: 'loc-a1',
+				deviceId: 'a1-grill',
+				outcome: 'expired',
+				attempts: TWO_MINUTES / RETRY_INTERVAL_MS,
+				submittedAt: iso(T0),
+				finishedAt: iso(T0 + TWO_MINUTES),
+				expiration: iso(T0 + TWO_MINUTES),
+				minutes: 4
+			}
+		]);
 		// An expired notification is not delivered to a browser that comes later.
 		const grill = await browser('a1-grill');
 		expect(grill.shows()?.takeout).toEqual([]);
@@ -508,13 +537,52 @@ describe('retry when no browser shows the screen', () => {
 		const r = await receiver();
 		await createOrder('R-4');
 		const expiration = iso(T0 + 45_000);
-		await post(ARRIVED, { id: 'R-4', retry: { notificationUrl: r.url, expiration } });
+		const res = await post(ARRIVED, { id: 'R-4', retry: { notificationUrl: r.url, expiration } });
+		expect(res.status).toBe(202);
 		clock.advance(44_999);
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await settle();
 		expect(r.bodies).toEqual([]);
 		clock.advance(1);
-		await expect.poll(() => r.bodies.length).toBe(1);
-		expect(r.bodies[0]).toMatchObject({ outcome: 'expired', expiration, finishedAt: expiration });
+		await settle();
+		expect(r.bodies).toEqual([
+			expect.objectContaining({
+				notificationId: res.body.notificationId,
+				orderId: 'R-4',
+				outcome: 'expired',
+				expiration,
+				finishedAt: expiration
+			})
+		]);
+		expect((await stateOf('a1-grill')).deliveries).toEqual([]);
+	});
+
+	it('a given retry.expiration later than two minutes keeps retrying past the default', async () => {
+		const r = await receiver();
+		await createOrder('R-7');
+		const expiration = iso(T0 + 10 * 60_000);
+		const res = await post(ETA, {
+			id: 'R-7',
+			minutes: 15,
+			retry: { notificationUrl: r.url, expiration }
+		});
+		expect(res.status).toBe(202);
+		clock.advance(5 * 60_000); // well past the default two minutes
+		await settle();
+		expect(r.bodies).toEqual([]);
+		expect((await stateOf('a1-grill')).deliveries).toEqual([
+			expect.objectContaining({ orderId: 'R-7', status: 'pending' })
+		]);
+		const grill = await browser('a1-grill'); // within the given expiration: delivered
+		expect(grill.shows()?.takeout).toEqual([{ orderId: 'R-7', etaAt: T0 + 15 * 60_000 }]);
+		await settle();
+		expect(r.bodies).toEqual([
+			expect.objectContaining({
+				notificationId: res.body.notificationId,
+				outcome: 'delivered',
+				finishedAt: iso(T0 + 5 * 60_000),
+				expiration
+			})
+		]);
 	});
 
 	it('an expiration already past: delivered where a browser is, expired at once elsewhere', async () => {
@@ -549,7 +617,7 @@ describe('callbacks that fail', () => {
 		await expect.poll(() => r.bodies.length).toBe(1);
 		await expect.poll(() => logs.join('')).toMatch(/callback failed \(HTTP 500\)/);
 		clock.advance(CALLBACK_BACKOFF_MS[0] - 1);
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await settle();
 		expect(r.bodies).toHaveLength(1);
 		clock.advance(1);
 		await expect.poll(() => r.bodies.length).toBe(2);
@@ -573,12 +641,11 @@ describe('callbacks that fail', () => {
 		clock.advance(DEFAULT_EXPIRATION_MS);
 		await expect.poll(() => r.bodies.length).toBe(1);
 
-		// While the callback hangs, the agent answers everything else at once.
+		// While the callback hangs (no clock tick: it cannot time out), everything else is answered.
 		const grill = await browser('a1-grill');
-		const started = Date.now();
 		expect((await post(ARRIVED, { id: 'F-3' })).status).toBe(200);
 		await createOrder('F-4');
-		expect(Date.now() - started).toBeLessThan(1000);
+		expect(r.open).toBe(1);
 		await expect
 			.poll(() => grill.shows()?.takeout)
 			.toEqual([{ orderId: 'F-3', arrivedAt: T0 + DEFAULT_EXPIRATION_MS }]);
@@ -593,6 +660,89 @@ describe('callbacks that fail', () => {
 		clock.advance(CALLBACK_BACKOFF_MS[1]);
 		await expect.poll(() => r.bodies.length).toBe(3);
 		await expect.poll(() => logs.join('')).toMatch(/callback sent \(expired\)/);
+	});
+
+	/**
+	 * What a POS and the kitchen do while a callback is owed, all on a1-expo: an order over TCP
+	 * (its reply bytes), one over HTTP (201), a takeout notification (200) and a pop-up (200), and
+	 * the active orders route; the screen's browser gets the orders, the arrival and the pop-up.
+	 */
+	async function worksAsUsual(expo: Browser, n: number): Promise<void> {
+		const { host, port } = agent.screens.find((s) => s.id === 'a1-expo')!.tcp;
+		const byTcp = `W-${n}-tcp`;
+		const byHttp = `W-${n}-http`;
+		const tcpOrder = { command: 'create-order', order: { ...curbside(byTcp), time: T0 } };
+		expect(await sendTcp(host, port, tcpOrder)).toBe(byTcp);
+		await createOrder(byHttp, 'a1-expo');
+		expect((await post(ARRIVED, { id: byHttp }, { devices: 'a1-expo' })).status).toBe(200);
+		const message = `Still working ${n}`;
+		expect((await post(MESSAGE, { message }, { devices: 'a1-expo' })).status).toBe(200);
+		const active = await fetch(`${agent.httpUrl}/integrators/kds-orders/active`, {
+			headers: {
+				'x-integration-token': ALPHA,
+				'x-location-id': 'loc-a1',
+				'x-device-ids': 'a1-expo'
+			}
+		});
+		expect(active.status).toBe(200);
+		const [entry] = (await active.json()) as Array<{ orders: Array<{ orderId: string }> }>;
+		expect(entry.orders.map((o) => o.orderId).slice(-2)).toEqual([byTcp, byHttp]);
+
+		const created = () =>
+			expo.messages.flatMap((m) =>
+				m.type === 'change' && m.change.type === 'order.created' ? [m.change.id] : []
+			);
+		await expect.poll(created).toEqual(expect.arrayContaining([byTcp, byHttp]));
+		await expect
+			.poll(() => expo.shows()?.takeout.find((t) => t.orderId === byHttp))
+			.toEqual({ orderId: byHttp, arrivedAt: clock.now() });
+		await expect
+			.poll(() => expo.shows()?.popups.map((p) => p.message))
+			.toEqual(expect.arrayContaining([message]));
+	}
+
+	it('a slow receiver: while its callback is open, TCP, HTTP and browsers are answered as usual', async () => {
+		const r = await receiver('hang');
+		await createOrder('G-1');
+		expect((await post(ARRIVED, { id: 'G-1', retry: { notificationUrl: r.url } })).status).toBe(
+			202
+		);
+		clock.advance(DEFAULT_EXPIRATION_MS);
+		await expect.poll(() => r.open).toBe(1);
+
+		// The clock stands still, so the callback can neither time out nor be tried again: it stays
+		// open through all of this, and every answer comes while it is.
+		const expo = await browser('a1-expo');
+		await worksAsUsual(expo, 1);
+		expect(r.open).toBe(1);
+		expect(logs.join('')).not.toMatch(/notification callback (failed|sent|given up)/);
+
+		// Answered at last: logged as sent, and never posted again.
+		r.release(204);
+		await expect.poll(() => logs.join('')).toMatch(/notification callback sent \(expired\)/);
+		clock.advance(CALLBACK_TIMEOUT_MS + CALLBACK_BACKOFF_MS[0] + CALLBACK_BACKOFF_MS[1]);
+		await settle();
+		expect(r.bodies.map((b) => [b.orderId, b.outcome])).toEqual([['G-1', 'expired']]);
+		expect(agent.notifications.deliveries()).toEqual([]);
+	});
+
+	it('a receiver that is down: before, between and after its tries the agent works as usual', async () => {
+		const url = await deadUrl();
+		await createOrder('G-2');
+		expect((await post(ARRIVED, { id: 'G-2', retry: { notificationUrl: url } })).status).toBe(202);
+		const expo = await browser('a1-expo');
+		clock.advance(DEFAULT_EXPIRATION_MS);
+		await expect.poll(() => logs.join('')).toMatch(/callback failed \(ECONNREFUSED\)/);
+		await worksAsUsual(expo, 1);
+
+		clock.advance(CALLBACK_BACKOFF_MS[0]);
+		await expect.poll(() => logs.filter((l) => l.includes('callback failed')).length).toBe(2);
+		await worksAsUsual(expo, 2);
+
+		clock.advance(CALLBACK_BACKOFF_MS[1]);
+		await expect.poll(() => logs.join('')).toMatch(/given up after 3 tries: ECONNREFUSED/);
+		await worksAsUsual(expo, 3);
+		expect(agent.notifications.deliveries()).toEqual([]);
 	});
 
 	it('a receiver that is not there is logged and given up after 3 tries', async () => {
