@@ -81,6 +81,11 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/**
+	 * Start clean: forget the orders, texts, takeout statuses, pop-ups and queued notifications of
+	 * one screen, or of every screen (then also the inspector's message log).
+	 */
+	reset(screenId?: string): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -112,6 +117,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		logger,
 		connected: (screenId) => relay?.connected(screenId) ?? 0
 	});
+	const reset = async (screenId?: string): Promise<void> => {
+		await engine.settled();
+		engine.reset(screenId);
+		if (screenId === undefined) messages.clear();
+		notifications.forget(screenId);
+		sms.forget(screenId);
+	};
 	try {
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -140,7 +152,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				(app) =>
 					registerAdminApi(app, engine, messages, {
 						adminToken: options.adminToken,
-						trustLoopback: options.trustLoopback
+						trustLoopback: options.trustLoopback,
+						sms,
+						reset
 					})
 			],
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
@@ -195,6 +209,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		sms,
+		reset,
 		close() {
 			closed ??= (async () => {
 				notifications.close();

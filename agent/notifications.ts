@@ -241,6 +241,29 @@ export class Notifications {
 		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
 	}
 
+	/**
+	 * Forget everything notifications left on one screen, or on every screen (the admin reset):
+	 * queued deliveries and callbacks still owed (no callback is posted for them), takeout
+	 * statuses and pop-ups. Browsers showing the screen are told.
+	 */
+	forget(screenId?: string): void {
+		for (const delivery of this.deliveries(screenId)) {
+			for (const t of this.timers.get(delivery.id) ?? []) t.cancel();
+			this.timers.delete(delivery.id);
+			this.callbackTimers.get(delivery.id)?.cancel();
+			this.callbackTimers.delete(delivery.id);
+			this.sql.forget.run(delivery.id);
+		}
+		const screens = screenId === undefined ? [...this.engine.screens.keys()] : [screenId];
+		const dropTakeout = this.db.prepare('DELETE FROM takeout_status WHERE screen_id = ?');
+		const dropPopups = this.db.prepare('DELETE FROM popups WHERE screen_id = ?');
+		for (const id of screens) {
+			dropTakeout.run(id);
+			dropPopups.run(id);
+			this.publish(id);
+		}
+	}
+
 	/** Stop every timer and abandon callbacks in flight; what is owed stays in the store. */
 	close(): void {
 		this.closed = true;

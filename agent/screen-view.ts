@@ -1,6 +1,8 @@
 /**
  * What each screen shows now, as JSON: the cards in display order with their state, the items
- * (deleted / added / changed flags) by course and item group, the holds list and the recall list.
+ * (deleted / added / changed flags) by course and item group and each order's conformance
+ * findings, the holds list, the recall list, the takeout view, open pop-ups and the customer
+ * texts the screen triggered.
  * Built with the same layout and formatting functions the browser renders from, so the JSON view
  * and the screen cannot disagree.
  */
@@ -15,7 +17,9 @@ import {
 	timerLevel,
 	timersFor
 } from '../src/lib/ui/format.ts';
+import { takeoutRows } from '../src/lib/ui/takeout.ts';
 import type { Engine, Screen } from './engine.ts';
+import type { SmsOutbox } from './sms.ts';
 
 export interface ItemJson {
 	lineId: string;
@@ -80,16 +84,37 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	};
 }
 
-export function screenJson(engine: Engine, screen: Screen) {
+/** Every finding of the logged messages for one order on one screen, newest message first. */
+function findingsOf(engine: Engine, screenId: string, orderId: string) {
+	return (engine.messages?.list({ screen: screenId, orderId }) ?? []).flatMap((entry) =>
+		entry.findings.map((finding) => ({ messageId: entry.id, ...finding }))
+	);
+}
+
+export interface ScreenJsonSources {
+	/** The SMS outbox: its texts for this screen are included (newest first). */
+	sms?: SmsOutbox;
+}
+
+export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSources = {}) {
 	const now = engine.now();
+	const id = screen.config.id;
 	const records = [...screen.state.orders.values()];
+	const queue = queueOf(records);
+	const holds = holdsOf(records);
+	const card = (r: OrderRecord) => ({
+		...cardJson(r, screen, now),
+		findings: findingsOf(engine, id, r.context.id)
+	});
+	const notifications = engine.notificationState?.(id) ?? { takeout: [], popups: [] };
+	const takeout = new Map(notifications.takeout.map((t) => [t.orderId, t]));
 	return {
-		id: screen.config.id,
+		id,
 		name: screen.config.name,
 		locationId: screen.location.id,
 		now,
-		cards: queueOf(records).map((r, i) => ({ position: i + 1, ...cardJson(r, screen, now) })),
-		holds: holdsOf(records).map((r) => cardJson(r, screen, now)),
+		cards: queue.map((r, i) => ({ position: i + 1, ...card(r) })),
+		holds: holds.map(card),
 		recall: records
 			.filter((r) => r.state === 'bumped')
 			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))
@@ -97,6 +122,26 @@ export function screenJson(engine: Engine, screen: Screen) {
 				id: r.context.id,
 				title: displayName(r.context.fields),
 				bumpedAt: r.context.bumpedAt
-			}))
+			})),
+		takeout: takeoutRows([...queue, ...holds], takeout, (r) => ({
+			id: r.context.id,
+			mode: r.context.fields.mode
+		})).map(({ entry, status }) => ({
+			id: entry.context.id,
+			title: displayName(entry.context.fields),
+			mode: modeLabel(entry.context.fields),
+			held: entry.state === 'held',
+			vehicle:
+				[entry.context.fields.vehicleColor, entry.context.fields.vehicleModel]
+					.filter(Boolean)
+					.join(' ') || null,
+			arrived: status?.arrivedAt !== undefined,
+			arrivedAt: status?.arrivedAt ?? null,
+			etaAt: status?.etaAt ?? null,
+			/** ms until the estimated arrival; negative once it is due. */
+			etaInMs: status?.etaAt !== undefined ? status.etaAt - now : null
+		})),
+		popups: notifications.popups,
+		sms: sources.sms?.list({ screen: id }) ?? []
 	};
 }

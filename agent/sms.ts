@@ -78,6 +78,13 @@ function entryOf(row: Row): SmsEntry {
 	};
 }
 
+interface QueuedText {
+	screenId: string;
+	orderId: string;
+	webhook: boolean;
+	row: Omit<Row, 'id' | 'forward_attempts' | 'forward_error'> & { visit: number };
+}
+
 export class SmsOutbox {
 	private closed = false;
 	private unsubscribe: () => void;
@@ -88,6 +95,11 @@ export class SmsOutbox {
 	private byId: Database.Statement;
 	private setForwarded: Database.Statement;
 	private select: Database.Statement;
+	private prune: Database.Statement;
+	/** Texts decided but not yet written: written together, once per turn (see send). */
+	private queued: QueuedText[] = [];
+	private writeScheduled = false;
+	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
 
 	constructor(
 		private engine: Engine,
@@ -136,6 +148,18 @@ export class SmsOutbox {
 			   AND (@kind IS NULL OR kind = @kind)
 			 ORDER BY id DESC LIMIT @limit`
 		);
+		this.prune = db.prepare('DELETE FROM sms_outbox WHERE id <= ?');
+		this.writeMany = db.transaction((texts: QueuedText[]) => {
+			const written: Array<{ text: QueuedText; id: number }> = [];
+			for (const text of texts) {
+				const result = this.insert.run(text.row);
+				if (result.changes === 0) continue; // this visit already has its text
+				const id = Number(result.lastInsertRowid);
+				if (id > OUTBOX_LIMIT) this.prune.run(id - OUTBOX_LIMIT);
+				written.push({ text, id });
+			}
+			return written;
+		});
 		this.unsubscribe = engine.onCommitted((screenId, changes) => this.onChanges(screenId, changes));
 		// Forwards cut short by a restart are tried again.
 		const pending = db
@@ -146,6 +170,7 @@ export class SmsOutbox {
 
 	/** The outbox, newest first. */
 	list(filter: SmsFilter = {}): SmsEntry[] {
+		this.write();
 		const rows = this.select.all({
 			location: filter.location ?? null,
 			order: filter.order ?? null,
@@ -156,8 +181,16 @@ export class SmsOutbox {
 		return rows.map(entryOf);
 	}
 
+	/** Forget the texts one screen triggered, or every text (the admin reset). */
+	forget(screenId?: string): void {
+		this.write();
+		if (screenId === undefined) this.db.prepare('DELETE FROM sms_outbox').run();
+		else this.db.prepare('DELETE FROM sms_outbox WHERE screen = ?').run(screenId);
+	}
+
 	/** Stop texting and forwarding (the store is about to close). */
 	close(): void {
+		this.write();
 		this.closed = true;
 		this.unsubscribe();
 		for (const timer of this.retries) timer.cancel();
@@ -201,6 +234,7 @@ export class SmsOutbox {
 	private onBumped(screen: Screen, record: OrderRecord): void {
 		if (!wantsSms(record.context.fields) || record.context.cancelledAt !== undefined) return;
 		if (this.elsewhere(screen, record.context.id).some(isLive)) return;
+		this.write(); // the visit's "received" may still be queued
 		const { visit } = this.lastVisit.get(
 			screen.brand.id,
 			screen.location.id,
@@ -210,32 +244,67 @@ export class SmsOutbox {
 		this.send(screen, record, 'ready', visit ?? record.context.receivedAt);
 	}
 
+	/**
+	 * Decide the text now; write it (with every other text decided in this turn) in one
+	 * transaction in a microtask, which runs before any reply to the command that caused it can
+	 * be sent (replies wait for the engine's acknowledgement, which follows these listeners).
+	 * Everything that reads the outbox writes the queue first.
+	 */
 	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {
 		const { fields } = record.context;
 		const to = (fields.phoneNumber ?? '').trim();
 		const reason = undeliverableReason(to);
 		const webhook = screen.brand.sms.webhookUrl;
-		const result = this.insert.run({
-			brand: screen.brand.id,
-			location: screen.location.id,
-			order_id: record.context.id,
-			screen: screen.config.id,
-			kind,
-			visit,
-			recipient: to,
-			text: smsText(screen.brand.sms[kind], fields.customerArrivedUrl),
-			status: reason ? 'undeliverable' : 'sent',
-			reason,
-			created_at: this.engine.now(),
-			forwarded: webhook ? 'pending' : null
+		this.queued.push({
+			screenId: screen.config.id,
+			orderId: record.context.id,
+			webhook: Boolean(webhook),
+			row: {
+				brand: screen.brand.id,
+				location: screen.location.id,
+				order_id: record.context.id,
+				screen: screen.config.id,
+				kind,
+				visit,
+				recipient: to,
+				text: smsText(screen.brand.sms[kind], fields.customerArrivedUrl),
+				status: reason ? 'undeliverable' : 'sent',
+				reason,
+				created_at: this.engine.now(),
+				forwarded: webhook ? 'pending' : null
+			}
 		});
-		if (result.changes === 0) return; // this visit already has its text
-		const id = Number(result.lastInsertRowid);
-		this.logger.debug({ screen: screen.config.id, id: record.context.id, kind, to }, 'SMS');
-		if (id > OUTBOX_LIMIT) {
-			this.db.prepare('DELETE FROM sms_outbox WHERE id <= ?').run(id - OUTBOX_LIMIT);
+		if (!this.writeScheduled) {
+			this.writeScheduled = true;
+			queueMicrotask(() => this.write());
 		}
-		if (webhook) this.forward(id, 0);
+	}
+
+	/** Write the queued texts in one transaction, then forward those that were new. */
+	private write(): void {
+		this.writeScheduled = false;
+		if (this.queued.length === 0) return;
+		const texts = this.queued;
+		this.queued = [];
+		let written: Array<{ text: QueuedText; id: number }>;
+		try {
+			written = this.writeMany(texts);
+		} catch {
+			// One text that cannot be written must not cost the others theirs: one at a time.
+			written = [];
+			for (const text of texts) {
+				try {
+					written.push(...this.writeMany([text]));
+				} catch (err) {
+					this.logger.error({ err, screen: text.screenId }, 'a committed-change listener failed');
+				}
+			}
+		}
+		for (const { text, id } of written) {
+			const { screenId: screen, orderId, row } = text;
+			this.logger.debug({ screen, id: orderId, kind: row.kind, to: row.recipient }, 'SMS');
+			if (text.webhook) this.forward(id, 0);
+		}
 	}
 
 	/** POST the text to its brand's webhook; bounded retries on the engine clock; never throws. */

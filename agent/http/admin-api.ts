@@ -11,12 +11,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../engine.ts';
 import type { MessageFilter, MessageLog } from '../message-log.ts';
 import { screenJson } from '../screen-view.ts';
+import type { SmsOutbox } from '../sms.ts';
 
 export interface AdminOptions {
 	/** Token for admin requests that do not come from loopback; none: loopback only. */
 	adminToken?: string;
 	/** Trust requests from 127.0.0.0/8 and ::1 without a token (default true). */
 	trustLoopback?: boolean;
+	/** The SMS outbox, for the texts in the JSON view of each screen. */
+	sms?: SmsOutbox;
+	/** Start clean (see RunningAgent.reset); default: the orders, and the log when all. */
+	reset?: (screenId?: string) => Promise<void>;
 }
 
 export function isLoopback(address: string | undefined): boolean {
@@ -90,7 +95,7 @@ export function registerAdminApi(
 		admin.get('/api/admin/screens', async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
-				.map((s) => screenJson(engine, s))
+				.map((s) => screenJson(engine, s, { sms: options.sms }))
 		);
 
 		admin.get<{ Params: { id: string } }>('/api/admin/screens/:id', async (req, reply) => {
@@ -100,7 +105,7 @@ export function registerAdminApi(
 					.code(404)
 					.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
 			}
-			return screenJson(engine, screen);
+			return screenJson(engine, screen, { sms: options.sms });
 		});
 
 		admin.get<{
@@ -162,9 +167,12 @@ export function registerAdminApi(
 				if (screenId !== undefined && !engine.screen(screenId)) {
 					return reply.code(404).send({ code: 'NOT_FOUND', message: `Unknown screen ${screenId}` });
 				}
-				await engine.settled();
-				engine.reset(screenId);
-				if (screenId === undefined) messages.clear();
+				if (options.reset) await options.reset(screenId);
+				else {
+					await engine.settled();
+					engine.reset(screenId);
+					if (screenId === undefined) messages.clear();
+				}
 				return { reset: screenId ?? 'all' };
 			}
 		);

@@ -199,3 +199,50 @@ test.describe('JSON view of a screen', () => {
 		}
 	});
 });
+
+test.describe('JSON view of the takeout view and pop-ups', () => {
+	test('lists the same takeout orders, in the same order and arrival state, and the same pop-up', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp(
+			'kds-1',
+			create(order('T-1', 'Jamie', [line('1', 'Burger')], { mode: 'ToGo' }))
+		);
+		await simulator.sendTcp('kds-1', create(order('H-1', 'Table 4', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-1', createFromSample('http-create-curbside.json'));
+		await simulator.sendTcp(
+			'kds-1',
+			create(order('D-1', 'Robin', [line('1', 'Wrap')], { mode: 'DriveThru' }))
+		);
+		const notify = async (
+			route: 'customer-arrived' | 'estimated-arrival-update' | 'send-message',
+			body: object
+		) => expect((await simulator.sendHttp(route, body, { devices: 'kds-1' })).status).toBe(200);
+		await notify('estimated-arrival-update', { id: 'D-1', minutes: 9 });
+		await notify('customer-arrived', { id: 'C-3107' });
+		await notify('send-message', { message: '86 the salmon' });
+
+		const view = await simulator.screenJson('kds-1');
+		expect(view.takeout.map((t) => [t.title, t.arrived])).toEqual([
+			['Alex', true],
+			['Robin', false],
+			['Jamie', false]
+		]);
+		expect(view.popups.map((p) => p.message)).toEqual(['86 the salmon']);
+
+		const dialog = page.getByRole('alertdialog', { name: 'Message: 86 the salmon' });
+		await expect(dialog).toBeVisible();
+		await dialog.getByRole('button', { name: 'OK' }).click();
+		await expect.poll(async () => (await simulator.screenJson('kds-1')).popups).toEqual([]);
+
+		await page.getByRole('button', { name: 'Takeout' }).click();
+		const rows = page.getByRole('region', { name: 'Takeout' }).getByRole('listitem');
+		await expect(rows).toHaveCount(view.takeout.length);
+		const shown = await rows.evaluateAll((items) =>
+			items.map((li) => [li.getAttribute('aria-label'), li.getAttribute('data-arrived') === 'true'])
+		);
+		expect(shown).toEqual(view.takeout.map((t) => [t.title, t.arrived]));
+	});
+});

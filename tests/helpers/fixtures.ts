@@ -26,27 +26,36 @@ export interface Simulator extends RunningAgent {
 	screenUrl(screenId: string, options?: { kiosk?: boolean }): string;
 	/**
 	 * Call the HTTP integrator API as a POS would, with the first brand's token and its first
-	 * location; `devices` defaults to `all`. Resolves with the status and the parsed body.
+	 * location; `devices` defaults to `all`. `route`: create, update, partial, cancel, active,
+	 * customer-arrived, estimated-arrival-update or send-message. Resolves with the status and
+	 * the parsed body.
 	 */
 	sendHttp(
-		route: 'create' | 'update' | 'partial' | 'cancel' | 'active',
+		route: HttpRoute,
 		body?: object,
 		options?: { devices?: string; location?: string; token?: string }
 	): Promise<{ status: number; body: unknown }>;
-	/** What a screen shows now, as JSON (cards in order, items, groups, courses, holds). */
+	/**
+	 * What a screen shows now, as JSON: cards in order (items, groups, courses, findings), holds,
+	 * recall list, takeout view, open pop-ups and the customer texts it triggered.
+	 */
 	screenJson(screenId: string): Promise<ScreenJson>;
-	/** Forget the orders of one screen, or of all screens (and the message log). */
-	reset(screenId?: string): Promise<void>;
 }
 
 export type ScreenJson = ReturnType<typeof screenJson>;
+
+/** The integrator routes `sendHttp` knows, by name. */
+export type HttpRoute = keyof typeof HTTP_ROUTES;
 
 const HTTP_ROUTES = {
 	create: ['POST', '/integrators/kds-orders'],
 	update: ['PUT', '/integrators/kds-orders'],
 	partial: ['PUT', '/integrators/kds-orders/partial'],
 	cancel: ['PUT', '/integrators/kds-orders/cancel'],
-	active: ['GET', '/integrators/kds-orders/active']
+	active: ['GET', '/integrators/kds-orders/active'],
+	'customer-arrived': ['POST', '/integrators/kds-notifications/customer-arrived'],
+	'estimated-arrival-update': ['POST', '/integrators/kds-notifications/estimated-arrival-update'],
+	'send-message': ['POST', '/integrators/kds-notifications/send-message']
 } as const;
 
 /** Start an agent with test defaults (in memory, OS-chosen ports) and the Simulator shortcuts. */
@@ -69,7 +78,7 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			return `${agent.httpUrl}/screens/${encodeURIComponent(screenId)}${options.kiosk ? '?kiosk' : ''}`;
 		},
 		async sendHttp(
-			route: keyof typeof HTTP_ROUTES,
+			route: HttpRoute,
 			body?: object,
 			options: { devices?: string; location?: string; token?: string } = {}
 		) {
@@ -92,11 +101,7 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			const screen = agent.engine.screen(screenId);
 			if (!screen) throw new Error(`No screen ${screenId}`);
 			await agent.engine.settled();
-			return screenJson(agent.engine, screen);
-		},
-		async reset(screenId?: string) {
-			await agent.engine.settled();
-			agent.engine.reset(screenId);
+			return screenJson(agent.engine, screen, { sms: agent.sms });
 		}
 	});
 }

@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
 import type { MessageEntry } from '../../agent/message-log.ts';
+import WebSocket from 'ws';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const sample = (name: string) =>
@@ -257,6 +258,75 @@ describe('JSON view of the screens', () => {
 		await fetch(`${agent.httpUrl}/api/admin/reset`, { method: 'POST' });
 		expect(agent.engine.queue('kds-2')).toEqual([]);
 		expect(await messages()).toEqual([]);
+	});
+});
+
+describe('JSON view: takeout, pop-ups, texts and findings', () => {
+	it("shows what the takeout view and pop-ups show, the texts sent and each card's findings", async () => {
+		const ws = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=kds-1`);
+		await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+		await expect.poll(() => agent.relay.connected('kds-1')).toBe(1);
+		try {
+			const post = (path: string, body: object) =>
+				fetch(`${agent.httpUrl}${path}`, {
+					method: 'POST',
+					headers: HEADERS,
+					body: JSON.stringify(body)
+				});
+			const curbside = JSON.parse(sample('http-create-curbside.json'));
+			expect((await post('/integrators/kds-orders', curbside)).status).toBe(201);
+			// A drive-thru order with an ETA, and a to-go order with neither: last.
+			const eta = { ...curbside, id: 'D-1', name: 'Robin', mode: 'DriveThru', optInForSms: false };
+			expect((await post('/integrators/kds-orders', eta)).status).toBe(201);
+			expect(await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'))).toBe('1003\n');
+			const notify = (kind: string, body: object) =>
+				post(`/integrators/kds-notifications/${kind}`, body);
+			expect((await notify('customer-arrived', { id: 'C-3107' })).status).toBe(200);
+			expect((await notify('estimated-arrival-update', { id: 'D-1', minutes: 6 })).status).toBe(
+				200
+			);
+			expect((await notify('send-message', { message: '86 the salmon' })).status).toBe(200);
+
+			const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
+			expect(
+				view.takeout.map((t: { id: string; arrived: boolean; vehicle: string | null }) => [
+					t.id,
+					t.arrived,
+					t.vehicle
+				])
+			).toEqual([
+				['C-3107', true, 'Silver Toyota Prius'],
+				['D-1', false, 'Silver Toyota Prius'],
+				['1003', false, null]
+			]);
+			expect(view.takeout[1].etaInMs).toBe(view.takeout[1].etaAt - view.now);
+			expect(view.takeout[1].etaInMs).toBeGreaterThan(5 * 60_000);
+			expect(view.popups).toEqual([
+				{ id: expect.any(String), message: '86 the salmon', at: expect.any(Number) }
+			]);
+			expect(
+				view.sms.map((t: { orderId: string; kind: string; text: string }) => [
+					t.orderId,
+					t.kind,
+					t.text
+				])
+			).toEqual([
+				['C-3107', 'received', 'We have received your order! https://example.com/arrived/C-3107']
+			]);
+			const findings = (id: string) =>
+				view.cards
+					.find((c: { id: string }) => c.id === id)
+					.findings.map((f: { code: string }) => f.code)
+					.sort();
+			expect(findings('1003')).toEqual([
+				'KDS-MODS-PLAIN-STRING',
+				'KDS-TCP-BARE-ORDER',
+				'KDS-TCP-TIME-STRING'
+			]);
+			expect(findings('C-3107')).toEqual([]);
+		} finally {
+			ws.close();
+		}
 	});
 });
 
