@@ -103,6 +103,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		sync: options.sync
 	});
 	const messages = new MessageLog(store.database, options.inspectorRetention);
+	store.alsoCommit(() => messages.writeUnsaved());
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
@@ -179,6 +180,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
 		sms.close();
+		messages.flush();
 		store.close();
 		throw err;
 	}
@@ -218,6 +220,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
+				messages.flush();
 				store.close();
 			})();
 			return closed;

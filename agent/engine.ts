@@ -82,8 +82,12 @@ export class Engine {
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
 		[];
 	private flushScheduled = false;
+	/** Inspector work (findings, log entries): it waits until the replies of the turn are written. */
+	private afterReplies: Array<() => void> = [];
+	private afterRepliesScheduled = false;
 	private logger: Logger;
 	private committedListeners = new Set<CommittedListener>();
+	private flushedListeners = new Set<() => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -175,7 +179,30 @@ export class Engine {
 		for (const w of work) {
 			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
 		}
+		this.notifyFlushed();
 		for (const w of work) w.done(true);
+		// The replies are written: the inspector's work for them runs now, while the clients read
+		// their replies, rather than before the next commit.
+		this.runAfterReplies();
+	}
+
+	/** Run `job` once the replies of this turn are written (see flush). */
+	private afterReply(job: () => void): void {
+		this.afterReplies.push(job);
+		if (!this.afterRepliesScheduled) {
+			this.afterRepliesScheduled = true;
+			setImmediate(() => {
+				this.afterRepliesScheduled = false;
+				this.runAfterReplies();
+			});
+		}
+	}
+
+	private runAfterReplies(): void {
+		const jobs = this.afterReplies;
+		if (jobs.length === 0) return;
+		this.afterReplies = [];
+		for (const job of jobs) job();
 	}
 
 	/**
@@ -185,6 +212,26 @@ export class Engine {
 	onCommitted(listener: CommittedListener): () => void {
 		this.committedListeners.add(listener);
 		return () => this.committedListeners.delete(listener);
+	}
+
+	/**
+	 * Call `listener` once per commit, after every onCommitted listener and before any command of
+	 * the commit is acknowledged: for side effects that batch what the listeners decided (the
+	 * SMS outbox writes its texts here, so no acknowledged order can lose its text).
+	 */
+	onFlushed(listener: () => void): () => void {
+		this.flushedListeners.add(listener);
+		return () => this.flushedListeners.delete(listener);
+	}
+
+	private notifyFlushed(): void {
+		for (const listener of this.flushedListeners) {
+			try {
+				listener();
+			} catch (err) {
+				this.logger.error({ err }, 'a flush listener failed');
+			}
+		}
 	}
 
 	private notifyCommitted(screenId: string, changes: readonly ScreenChange[]): void {
@@ -231,7 +278,7 @@ export class Engine {
 		const log = (result: string, ok: boolean, command: string | null, orderId: string | null) => {
 			const messages = this.messages;
 			if (!messages) return;
-			setImmediate(() =>
+			this.afterReply(() =>
 				messages.record({
 					at,
 					interface: 'tcp',
@@ -242,7 +289,7 @@ export class Engine {
 					result,
 					ok,
 					raw: text,
-					findings: this.tcpFindings(screenId, json, before)
+					findings: this.tcpFindings(screenId, json, before, parsed.ok)
 				})
 			);
 		};
@@ -287,7 +334,8 @@ export class Engine {
 	private tcpFindings(
 		screenId: string,
 		json: unknown,
-		existing: OrderRecord | undefined
+		existing: OrderRecord | undefined,
+		schemaValid: boolean
 	): Finding[] {
 		if (json === undefined) return [];
 		const named = (json as { command?: unknown } | null)?.command;
@@ -299,7 +347,9 @@ export class Engine {
 			command,
 			raw: json,
 			autoHold: this.mustGet(screenId).config.settings.autoHoldFutureOrders,
-			existing
+			existing,
+			// decodeTcpMessage parsed the order with the same schema: its issues are known.
+			schemaValid
 		});
 	}
 

@@ -2,8 +2,9 @@
  * The inspector's record of every message the simulator received, over TCP or HTTP, accepted or
  * refused: when, from where, which command and order, the reply, the raw payload and (once the
  * conformance check runs) its findings. Bounded: the newest `retention` entries are kept, in
- * memory and in SQLite; older ones are dropped, never the orders. Writes are batched per turn of
- * the event loop so the log adds no commit to the hot path.
+ * memory and in SQLite; older ones are dropped, never the orders. Writes add no commit to the hot
+ * path: new entries ride along in the next order commit (Store.alsoCommit), and are written in a
+ * transaction of their own only when no order is committed within FLUSH_AFTER_MS.
  */
 import type Database from 'better-sqlite3';
 import type { Finding } from '../src/lib/core/conformance.ts';
@@ -40,12 +41,19 @@ export interface MessageFilter {
 
 export const DEFAULT_RETENTION = 2000;
 const MAX_PAYLOAD_BYTES = 64 * 1024;
+/** How long new entries wait for an order commit to ride along in (ms). */
+const FLUSH_AFTER_MS = 10;
 
 export class MessageLog {
+	/**
+	 * Oldest first. May hold up to `slack` entries beyond the retention (trimming one entry per
+	 * message would shift the whole array every time); only the newest `retention` are visible.
+	 */
 	private entries: MessageEntry[] = [];
+	private readonly slack: number;
 	private nextId = 1;
 	private unsaved: MessageEntry[] = [];
-	private flushScheduled = false;
+	private flushTimer: ReturnType<typeof setTimeout> | undefined;
 	private listeners = new Set<(entry: MessageEntry) => void>();
 	private insert?: Database.Statement;
 	private prune?: Database.Statement;
@@ -54,6 +62,7 @@ export class MessageLog {
 		private db: Database.Database | null,
 		readonly retention = DEFAULT_RETENTION
 	) {
+		this.slack = Math.max(16, Math.ceil(retention / 8));
 		if (!db) return;
 		db.exec(`CREATE TABLE IF NOT EXISTS messages (
 			id INTEGER PRIMARY KEY,
@@ -76,24 +85,27 @@ export class MessageLog {
 				: entry.raw;
 		const stored: MessageEntry = { ...entry, raw, id: this.nextId++ };
 		this.entries.push(stored);
-		if (this.entries.length > this.retention)
+		if (this.entries.length > this.retention + this.slack)
 			this.entries.splice(0, this.entries.length - this.retention);
 		for (const listener of this.listeners) listener(stored);
 		if (this.db) {
 			this.unsaved.push(stored);
-			if (!this.flushScheduled) {
-				this.flushScheduled = true;
-				setImmediate(() => this.flush());
-			}
+			this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
 		}
 		return stored;
+	}
+
+	/** Index of the oldest visible entry. */
+	private get first(): number {
+		return Math.max(0, this.entries.length - this.retention);
 	}
 
 	/** Newest first. */
 	list(filter: MessageFilter = {}): MessageEntry[] {
 		const out: MessageEntry[] = [];
 		const limit = filter.limit ?? this.retention;
-		for (let i = this.entries.length - 1; i >= 0 && out.length < limit; i--) {
+		const first = this.first;
+		for (let i = this.entries.length - 1; i >= first && out.length < limit; i--) {
 			const e = this.entries[i];
 			if (filter.screen && !e.screenIds.includes(filter.screen)) continue;
 			if (filter.orderId && e.orderId !== filter.orderId) continue;
@@ -104,7 +116,10 @@ export class MessageLog {
 	}
 
 	get(id: number): MessageEntry | undefined {
-		return this.entries.find((e) => e.id === id);
+		for (let i = this.entries.length - 1; i >= this.first; i--) {
+			if (this.entries[i].id === id) return this.entries[i];
+		}
+		return undefined;
 	}
 
 	subscribe(listener: (entry: MessageEntry) => void): () => void {
@@ -119,16 +134,29 @@ export class MessageLog {
 		this.db?.exec('DELETE FROM messages');
 	}
 
+	/** Write the entries not yet written, in a transaction of their own. */
 	flush(): void {
-		this.flushScheduled = false;
+		if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+		this.flushTimer = undefined;
+		if (!this.db || this.unsaved.length === 0) return;
+		try {
+			this.db.transaction(() => this.writeUnsaved())();
+		} catch {
+			// The inspector is best effort; the orders have their own commits.
+		}
+	}
+
+	/**
+	 * Write the entries not yet written, inside the caller's transaction (an order commit, see
+	 * Store.alsoCommit). Never throws: the inspector is best effort and must not fail a commit.
+	 */
+	writeUnsaved(): void {
 		if (!this.db || this.unsaved.length === 0) return;
 		const batch = this.unsaved;
 		this.unsaved = [];
 		try {
-			this.db.transaction(() => {
-				for (const e of batch) this.insert!.run(e.id, JSON.stringify(e));
-				this.prune!.run(batch.at(-1)!.id - this.retention);
-			})();
+			for (const e of batch) this.insert!.run(e.id, JSON.stringify(e));
+			this.prune!.run(batch.at(-1)!.id - this.retention);
 		} catch {
 			// The inspector is best effort; the orders have their own commits.
 		}

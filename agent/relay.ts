@@ -4,8 +4,9 @@
  * is dropped too, and resyncs from a fresh snapshot when it reconnects.
  */
 import type { IncomingMessage, Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { ClientMessage } from '../src/lib/core/relay.ts';
 import { SCREEN_ACTIONS } from '../src/lib/core/screen.ts';
 import type { Engine } from './engine.ts';
@@ -33,7 +34,11 @@ export function attachRelay(
 	logger: Logger,
 	options: RelayOptions = {}
 ): Relay {
-	const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+	// Required here rather than imported at the top, so the TCP listeners open before it loads.
+	const wsModule = createRequire(import.meta.url)('ws') as {
+		WebSocketServer: typeof WebSocketServer;
+	};
+	const wss = new wsModule.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 	const counts = new Map<string, number>();
 	const alive = new WeakMap<WebSocket, boolean>();
 	const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;

@@ -43,6 +43,7 @@ function open(clock: ManualClock) {
 	};
 	return {
 		engine,
+		store,
 		outbox,
 		run,
 		act,
@@ -54,6 +55,18 @@ function open(clock: ManualClock) {
 }
 
 describe('SMS outbox', () => {
+	it('has the text on disk before the order that caused it is acknowledged', async () => {
+		const sim = open(new ManualClock(T0));
+		const rows = sim.store.database.prepare('SELECT order_id, kind FROM sms_outbox');
+		const onDiskAtAck = await new Promise<unknown[]>((resolve) =>
+			sim.engine.execute('kds-1', { command: 'create-order', order: order('A1') }, () =>
+				resolve(rows.all())
+			)
+		);
+		expect(onDiskAtAck).toEqual([{ order_id: 'A1', kind: 'received' }]);
+		sim.close();
+	});
+
 	it('is kept across a restart, and a recall and bump after it sends no second "ready"', async () => {
 		const clock = new ManualClock(T0);
 		const first = open(clock);

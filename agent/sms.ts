@@ -160,7 +160,14 @@ export class SmsOutbox {
 			}
 			return written;
 		});
-		this.unsubscribe = engine.onCommitted((screenId, changes) => this.onChanges(screenId, changes));
+		const unsubscribeCommitted = engine.onCommitted((screenId, changes) =>
+			this.onChanges(screenId, changes)
+		);
+		const unsubscribeFlushed = engine.onFlushed(() => this.write());
+		this.unsubscribe = () => {
+			unsubscribeCommitted();
+			unsubscribeFlushed();
+		};
 		// Forwards cut short by a restart are tried again.
 		const pending = db
 			.prepare(`SELECT * FROM sms_outbox WHERE forwarded = 'pending' ORDER BY id`)
@@ -245,9 +252,9 @@ export class SmsOutbox {
 	}
 
 	/**
-	 * Decide the text now; write it (with every other text decided in this turn) in one
-	 * transaction in a microtask, which runs before any reply to the command that caused it can
-	 * be sent (replies wait for the engine's acknowledgement, which follows these listeners).
+	 * Decide the text now; write it with every other text of the same commit in one transaction
+	 * when the engine has run its committed-change listeners (onFlushed), before it acknowledges
+	 * the command that caused it. Texts decided outside a commit are written in a microtask.
 	 * Everything that reads the outbox writes the queue first.
 	 */
 	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {

@@ -34,6 +34,7 @@ export class Store {
 	private putOrder: Database.Statement;
 	private deleteOrder: Database.Statement;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
+	private riders: Array<() => void> = [];
 
 	constructor(readonly options: StoreOptions) {
 		let file = ':memory:';
@@ -62,6 +63,7 @@ export class Store {
 					}
 				}
 			}
+			for (const rider of this.riders) rider();
 		});
 	}
 
@@ -92,6 +94,14 @@ export class Store {
 	 */
 	get database(): Database.Database {
 		return this.db;
+	}
+
+	/**
+	 * Run `write` inside every order commit, after the orders, so best-effort writes to other
+	 * tables (the inspector's log) cost no transaction of their own. `write` must not throw.
+	 */
+	alsoCommit(write: () => void): void {
+		this.riders.push(write);
 	}
 
 	/** Every stored order, by screen. */

@@ -15,6 +15,8 @@ declare module 'fastify' {
 		kdsReplyBody?: string;
 		/** The order the request names as it was before the request, for the findings. */
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
+		/** Set by an order route once the body passed the route's schema (the check's schema). */
+		kdsSchemaValid?: boolean;
 	}
 }
 
@@ -35,7 +37,14 @@ function targetScreens(req: FastifyRequest): Screen[] {
 function findingsOf(req: FastifyRequest): Finding[] {
 	const command = COMMANDS[routeOf(req)];
 	if (!command || req.body === undefined) return [];
-	return checkConformance({ interface: 'http', command, raw: req.body, ...req.kdsBefore });
+	return checkConformance({
+		interface: 'http',
+		command,
+		raw: req.body,
+		...req.kdsBefore,
+		// The route parsed the body with the very schema the check would run: no second parse.
+		schemaValid: req.kdsSchemaValid === true
+	});
 }
 
 function idOf(body: unknown): string | null {
@@ -46,23 +55,33 @@ function idOf(body: unknown): string | null {
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
-	app.addHook('preHandler', async (req) => {
-		if (!logged(req.url)) return;
-		const screens = targetScreens(req);
-		const id = idOf(req.body);
-		const existing =
-			id === null
-				? undefined
-				: screens.map((s) => s.state.orders.get(id)).find((r) => r !== undefined);
-		req.kdsBefore = { existing, autoHold: screens[0]?.config.settings.autoHoldFutureOrders };
+	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
+	// throw is handled as a rejection would be).
+	app.addHook('preHandler', (req, _reply, done) => {
+		if (logged(req.url)) {
+			const screens = targetScreens(req);
+			const id = idOf(req.body);
+			let existing: OrderRecord | undefined;
+			if (id !== null) {
+				for (const screen of screens) {
+					existing = screen.state.orders.get(id);
+					if (existing !== undefined) break;
+				}
+			}
+			req.kdsBefore = { existing, autoHold: screens[0]?.config.settings.autoHoldFutureOrders };
+		}
+		done();
 	});
-	app.addHook('onSend', async (req, _reply, payload) => {
-		if (logged(req.url) && typeof payload === 'string') req.kdsReplyBody = payload;
-		return payload;
+	app.addHook('onSend', (req, _reply, payload, done) => {
+		if (typeof payload === 'string' && logged(req.url)) req.kdsReplyBody = payload;
+		done(null, payload);
 	});
-	app.addHook('onResponse', async (req, reply) => {
-		if (!logged(req.url)) return;
-		const status = reply.statusCode;
+	app.addHook('onResponse', (req, reply, done) => {
+		if (logged(req.url)) record(req, reply.statusCode);
+		done();
+	});
+
+	function record(req: FastifyRequest, status: number): void {
 		let message = '';
 		if (status >= 400 && req.kdsReplyBody) {
 			try {
@@ -87,5 +106,5 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 			raw: req.body === undefined ? '' : JSON.stringify(req.body, null, 2),
 			findings: findingsOf(req)
 		});
-	});
+	}
 }

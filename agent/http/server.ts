@@ -2,7 +2,7 @@
  * The agent's one HTTP port: the simulator API, the integrator API, the WebSocket relay and the
  * built SvelteKit UI. Fastify does the routing, body parsing and limits.
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -33,18 +33,47 @@ export interface HttpServerOptions {
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
 
-async function loadUi(uiDir: string | null, logger: Logger): Promise<NodeHandler | null> {
+/**
+ * The UI's request handler, imported on the first UI request rather than at start-up: the
+ * SvelteKit server is a good part of the agent's start-up time and idle memory, and a simulator
+ * driven only over TCP and the APIs never needs it.
+ */
+function lazyUi(uiDir: string | null, logger: Logger): NodeHandler | null {
 	if (!uiDir) return null;
 	const file = join(resolve(uiDir), 'handler.js');
 	if (!existsSync(file)) {
 		logger.warn(`No built UI at ${file}; run "npm run build" (npm start does it for you)`);
 		return null;
 	}
-	const mod = (await import(pathToFileURL(file).href)) as { handler: NodeHandler };
-	return mod.handler;
+	let handler: NodeHandler | undefined;
+	let loading: Promise<NodeHandler> | undefined;
+	return (req, res, next) => {
+		if (handler) return handler(req, res, next);
+		loading ??= import(pathToFileURL(file).href).then(
+			(mod: { handler: NodeHandler }) => (handler = mod.handler)
+		);
+		loading
+			.then(
+				(loaded) => loaded(req, res, next),
+				(err: unknown) => {
+					logger.error({ err }, `Cannot load the UI from ${file}`);
+					res.statusCode = 500;
+					res.end('The UI could not be loaded');
+				}
+			)
+			.catch((err: unknown) => {
+				// A throw from the handler itself: as Fastify would, log it and answer 500.
+				logger.error({ err }, 'UI request failed');
+				if (!res.headersSent) res.statusCode = 500;
+				res.end();
+			});
+	};
 }
 
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+	// Imported here, not at the top: the TCP listeners open first (see app.ts), before the HTTP
+	// stack is even loaded, so a POS can connect as early as possible.
+	const { default: Fastify, LogController } = await import('fastify');
 	const app = Fastify({
 		loggerInstance: options.logger as FastifyBaseLogger,
 		// Per-request logs would cost on the hot path; errors are still logged.
@@ -58,7 +87,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 	if (options.sms) registerSmsApi(app, options.sms);
 	for (const plugin of options.plugins ?? []) await plugin(app);
 
-	const ui = await loadUi(options.uiDir, options.logger);
+	const ui = lazyUi(options.uiDir, options.logger);
 	app.setNotFoundHandler((req, reply) => {
 		const path = req.url.split('?')[0];
 		if (!ui || path.startsWith('/api/') || path.startsWith('/integrators/')) {

@@ -2,7 +2,6 @@
  * /openapi.json and a readable reference at /docs: Swagger UI from the installed
  * swagger-ui-dist package (no CDN: the simulator must work offline).
  */
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createRequire } from 'node:module';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -34,9 +33,12 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 export async function registerDocs(app: FastifyInstance, version: string): Promise<void> {
-	const document = JSON.stringify(buildOpenApiDocument(version));
+	// Built on the first request: generating it from the schemas costs start-up time and memory.
+	let document: string | undefined;
 	app.get('/openapi.json', async (_req, reply) =>
-		reply.type('application/json; charset=utf-8').send(document)
+		reply
+			.type('application/json; charset=utf-8')
+			.send((document ??= JSON.stringify(buildOpenApiDocument(version))))
 	);
 
 	const page = async (_req: unknown, reply: FastifyReply) =>
@@ -48,6 +50,8 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
 	);
 
 	const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
+	// Loaded here rather than at the top, after the TCP listeners are open (see app.ts).
+	const { default: fastifyStatic } = await import('@fastify/static');
 	await app.register(fastifyStatic, {
 		root: getAbsoluteFSPath(),
 		prefix: '/docs/',

@@ -854,6 +854,35 @@ describe('checkConformance', () => {
 	});
 });
 
+describe('a partial update sending a field the partial order does not have', () => {
+	const FIELDS: Array<[string, unknown]> = [
+		['time', '2026-11-22T18:10:00Z'],
+		['items', [item('1')]],
+		['terminal', 'POS 1'],
+		['optInForSms', false],
+		['customerArrivedUrl', 'https://example.test/arrived/W-2001']
+	];
+	const clean = { id: 'W-2001', name: 'Sam' };
+
+	it.each(FIELDS)('%s: one warning at its path over HTTP and TCP', (field, value) => {
+		const body = { ...clean, [field]: value };
+		const existing = W2001;
+		expect(triples(check(ctxOf('http', 'partial-update-order', body, { existing })))).toEqual([
+			['warning', 'KDS-PARTIAL-FIELD-IGNORED', field]
+		]);
+		const envelope = { command: 'partial-update-order', order: body };
+		expect(triples(check(ctxOf('tcp', 'partial-update-order', envelope, { existing })))).toEqual([
+			['warning', 'KDS-PARTIAL-FIELD-IGNORED', `order.${field}`]
+		]);
+	});
+
+	it('the same body without it is clean', () => {
+		expect(check(ctxOf('http', 'partial-update-order', clean, { existing: W2001 }))).toEqual([]);
+		const envelope = { command: 'partial-update-order', order: clean };
+		expect(check(ctxOf('tcp', 'partial-update-order', envelope, { existing: W2001 }))).toEqual([]);
+	});
+});
+
 describe('RULES', () => {
 	it('documents every code that is emitted, and every documented code is exercised', () => {
 		const seen = new Set<string>();

@@ -52,6 +52,12 @@ export interface CheckContext {
 	 * partial update and cancel, leaving it out means the screen has no such order.
 	 */
 	existing?: OrderRecord;
+	/**
+	 * The caller already parsed this message's order with the schema the check would use (TCP:
+	 * the command's schema, HTTP: the route's) and it passed, so the schema has no issues to
+	 * report and is not run a second time. Leave it out when unsure: the schema is then run.
+	 */
+	schemaValid?: boolean;
 }
 
 export interface Rule {
@@ -351,6 +357,7 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 // Errors: the schema's issues, each given a stable code.
 
 function schemaIssues(s: Subject): void {
+	if (s.ctx.schemaValid === true) return;
 	const result = orderSchemaFor(s.ctx).safeParse(s.order);
 	if (result.success) return;
 	for (const issue of result.error.issues) reportIssue(s, issue, []);
@@ -407,7 +414,7 @@ function codeOfIssue(order: Json, issue: z.core.$ZodIssue, rel: readonly Propert
 function unknownFields(s: Subject): void {
 	const schema = orderSchemaFor(s.ctx);
 	const partial = s.ctx.command === 'partial-update-order';
-	walk(schema, s.order, s.prefix, (path, key, value) => {
+	walk(schema, s.order, [...s.prefix], (path, key, value) => {
 		const top = path.length === s.prefix.length;
 		const at = [...path, key];
 		if (top && partial && FULL_ORDER_KEYS.has(key)) {
@@ -435,6 +442,18 @@ function unknownFields(s: Subject): void {
 
 type SchemaNode = z.core.$ZodType;
 
+/**
+ * How `walk` reads one schema node, worked out once per node (the schemas are module constants):
+ * the shape of an object, the element of an array, the object and array options of a union.
+ */
+type WalkPlan =
+	| { kind: 'object'; shape: Record<string, SchemaNode> }
+	| { kind: 'array'; element: SchemaNode }
+	| { kind: 'union'; object?: SchemaNode; array?: SchemaNode }
+	| { kind: 'leaf' };
+
+const plans = new WeakMap<SchemaNode, WalkPlan>();
+
 /** The schema that reads the raw input: through pipes (transforms) and optional/nullable. */
 function inputSide(schema: SchemaNode): SchemaNode {
 	let node = schema;
@@ -447,29 +466,55 @@ function inputSide(schema: SchemaNode): SchemaNode {
 	}
 }
 
+function planOf(schema: SchemaNode): WalkPlan {
+	let plan = plans.get(schema);
+	if (plan) return plan;
+	const def = inputSide(schema)._zod.def;
+	if (def.type === 'union') {
+		const options = (def as z.core.$ZodUnionDef).options.map(inputSide);
+		plan = {
+			kind: 'union',
+			object: options.find((o) => o._zod.def.type === 'object'),
+			array: options.find((o) => o._zod.def.type === 'array')
+		};
+	} else if (def.type === 'object') {
+		plan = { kind: 'object', shape: (def as z.core.$ZodObjectDef).shape };
+	} else if (def.type === 'array') {
+		plan = { kind: 'array', element: (def as z.core.$ZodArrayDef).element };
+	} else plan = { kind: 'leaf' };
+	plans.set(schema, plan);
+	return plan;
+}
+
+/**
+ * Walks the raw value along the schema; calls `onUnknown` for every key an object schema does not
+ * have. `path` is the walk's own stack: valid during the call only (copy it to keep it).
+ */
 function walk(
 	schema: SchemaNode,
 	value: unknown,
-	path: Path,
+	path: Key[],
 	onUnknown: (path: Path, key: string, value: unknown) => void
 ): void {
-	const node = inputSide(schema);
-	const def = node._zod.def;
-	if (def.type === 'union') {
-		const kind = Array.isArray(value) ? 'array' : isObject(value) ? 'object' : undefined;
-		const option = (def as z.core.$ZodUnionDef).options
-			.map(inputSide)
-			.find((o) => o._zod.def.type === kind);
+	const plan = planOf(schema);
+	if (plan.kind === 'union') {
+		const option = Array.isArray(value) ? plan.array : isObject(value) ? plan.object : undefined;
 		if (option) walk(option, value, path, onUnknown);
-	} else if (def.type === 'object' && isObject(value)) {
-		const shape = (def as z.core.$ZodObjectDef).shape;
-		for (const [key, inner] of Object.entries(value)) {
-			if (Object.hasOwn(shape, key)) walk(shape[key], inner, [...path, key], onUnknown);
-			else onUnknown(path, key, inner);
+	} else if (plan.kind === 'object' && isObject(value)) {
+		const { shape } = plan;
+		for (const key of Object.keys(value)) {
+			if (Object.hasOwn(shape, key)) {
+				path.push(key);
+				walk(shape[key], value[key], path, onUnknown);
+				path.pop();
+			} else onUnknown(path, key, value[key]);
 		}
-	} else if (def.type === 'array' && Array.isArray(value)) {
-		const element = (def as z.core.$ZodArrayDef).element;
-		value.forEach((inner, i) => walk(element, inner, [...path, i], onUnknown));
+	} else if (plan.kind === 'array' && Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) {
+			path.push(i);
+			walk(plan.element, value[i], path, onUnknown);
+			path.pop();
+		}
 	}
 }
 
