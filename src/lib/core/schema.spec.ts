@@ -332,6 +332,40 @@ describe('order fields', () => {
 		expect(value.items[0].itemGroup).toBeUndefined();
 	});
 
+	it('an absent optional key stays absent; sent as null or undefined, it is kept as undefined', () => {
+		const value = expectOk(
+			parseWith(
+				TcpOrderSchema,
+				tcpOrder({
+					phoneNumber: null,
+					server: undefined,
+					costs: { tax: null, tip: undefined, total: '1.00' },
+					items: [{ lineId: '1', name: 'A', qty: 1, mods: [{ name: 'x', qty: null }], seat: null }]
+				})
+			)
+		);
+		expect(Object.keys(value)).toEqual([
+			'id',
+			'name',
+			'mode',
+			'items',
+			'phoneNumber',
+			'server',
+			'costs',
+			'time'
+		]);
+		expect(value).toHaveProperty('phoneNumber', undefined);
+		expect(value).toHaveProperty('server', undefined);
+		expect(value.costs).toStrictEqual({ tax: undefined, tip: undefined, total: '1.00' });
+		expect(value.items[0]).toStrictEqual({
+			lineId: '1',
+			name: 'A',
+			qty: 1,
+			mods: [{ name: 'x', qty: undefined }],
+			seat: undefined
+		});
+	});
+
 	it('unknown fields are stripped', () => {
 		const value = expectOk(parseWith(TcpOrderSchema, tcpOrder({ colour: 'blue' })));
 		expect(value).not.toHaveProperty('colour');
