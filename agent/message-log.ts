@@ -8,27 +8,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { Finding } from '../src/lib/core/conformance.ts';
+import type { MessageEntry } from '../src/lib/core/message-entry.ts';
 
-export type { Finding };
-
-export interface MessageEntry {
-	id: number;
-	at: number;
-	interface: 'tcp' | 'http';
-	/** Peer address and port. */
-	source: string;
-	/** Screens the message was addressed to. */
-	screenIds: string[];
-	/** TCP: create-order …; HTTP: method and path. */
-	command: string | null;
-	orderId: string | null;
-	/** TCP: the reply string; HTTP: the status code and, when refused, the message. */
-	result: string;
-	ok: boolean;
-	/** The payload as received (text, truncated to `maxPayloadBytes`). */
-	raw: string;
-	findings: Finding[];
-}
+export type { Finding, MessageEntry };
 
 export type NewEntry = Omit<MessageEntry, 'id'>;
 

@@ -6,29 +6,13 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- the Maps, Sets and Dates here are local or
    deliberately not reactive: what is rendered is assigned whole to $state.raw. */
 import type { Finding, Severity } from '$lib/core/conformance';
+import type { MessageEntry } from '$lib/core/message-entry';
 import { formatPath } from '$lib/core/schema';
 
 export type { Finding, Severity };
 
-/** One logged message, as GET /api/admin/messages and the stream send it (agent/message-log.ts). */
-export interface InspectorEntry {
-	id: number;
-	/** Agent time (ms since epoch). */
-	at: number;
-	interface: 'tcp' | 'http';
-	/** Peer address and port, or `inspector re-send`. */
-	source: string;
-	screenIds: string[];
-	/** TCP: create-order …; HTTP: method and path. */
-	command: string | null;
-	orderId: string | null;
-	/** TCP: the reply; HTTP: the status and, when refused, the message. */
-	result: string;
-	ok: boolean;
-	/** The payload as received. */
-	raw: string;
-	findings: Finding[];
-}
+/** One logged message, as GET /api/admin/messages and the stream send it. */
+export type InspectorEntry = MessageEntry;
 
 /** The inspector's filters, as in its URL: `?screen=&order=&severity=` ('' = any). */
 export interface MessageFilter {
