@@ -51,6 +51,13 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
 	return parsed.value;
 }
 
+/** parseBody for an order route; marks the request valid so its findings skip a second parse. */
+function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
+	const value = parseBody(schema, req.body);
+	req.kdsSchemaValid = true;
+	return value;
+}
+
 function targetOf(req: FastifyRequest): Target {
 	// The hook always sets it before the handler runs.
 	return req.kdsTarget as Target;
@@ -114,8 +121,7 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 
 	app.post(PATHS.orders, { onRequest }, async (req, reply) => {
 		const target = targetOf(req);
-		const order = parseBody(HttpOrderSchema, req.body);
-		req.kdsSchemaValid = true; // the findings need not parse it again
+		const order = parseOrderBody(req, HttpOrderSchema);
 		// Unique per location: a live order (on screen or on hold) on any of its screens blocks it.
 		const holders = target.location.screens.filter((s) => {
 			const record = s.state.orders.get(order.id);
@@ -142,24 +148,21 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 
 	app.put(PATHS.orders, { onRequest }, async (req) => {
 		const target = targetOf(req);
-		const order = parseBody(HttpOrderSchema, req.body);
-		req.kdsSchemaValid = true; // the findings need not parse it again
+		const order = parseOrderBody(req, HttpOrderSchema);
 		await applyAll(engine, target.screens, { command: 'update-order', order });
 		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
 	});
 
 	app.put(PATHS.partial, { onRequest }, async (req) => {
 		const target = targetOf(req);
-		const order = parseBody(PartialOrderSchema, req.body);
-		req.kdsSchemaValid = true; // the findings need not parse it again
+		const order = parseOrderBody(req, PartialOrderSchema);
 		await applyAll(engine, target.screens, { command: 'partial-update-order', order });
 		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
 	});
 
 	app.put(PATHS.cancel, { onRequest }, async (req) => {
 		const target = targetOf(req);
-		const order = parseBody(CancelOrderSchema, req.body);
-		req.kdsSchemaValid = true; // the findings need not parse it again
+		const order = parseOrderBody(req, CancelOrderSchema);
 		await applyAll(engine, target.screens, { command: 'cancel-order', order });
 		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
 	});
