@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { chromiumLaunchOptions } from './tests/helpers/chromium.ts';
 
 /**
  * Browser tests of the kitchen screen. There is no webServer: each test starts its own agent
@@ -7,22 +7,10 @@ import { existsSync } from 'node:fs';
  * so tests run in parallel without sharing orders. Run `npm run build` first: the agent serves
  * the built UI.
  */
-const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-
 const chromium = {
 	browserName: 'chromium' as const,
 	viewport: { width: 1280, height: 720 },
-	launchOptions: {
-		...(existsSync(SYSTEM_CHROMIUM) ? { executablePath: SYSTEM_CHROMIUM } : {}),
-		args: [
-			'--no-sandbox',
-			'--disable-gpu',
-			'--disable-background-networking',
-			'--disable-component-update',
-			'--disable-sync',
-			'--no-first-run'
-		]
-	}
+	launchOptions: chromiumLaunchOptions
 };
 
 export default defineConfig({

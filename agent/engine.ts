@@ -112,6 +112,12 @@ export class Engine {
 		return this.screens.get(id);
 	}
 
+	/** A registered screen that is not deleted: deleted screens are gone from every API. */
+	liveScreen(id: string): Screen | undefined {
+		const screen = this.screens.get(id);
+		return screen && !screen.config.deleted ? screen : undefined;
+	}
+
 	/** Decide a command on one screen without changing anything. */
 	decide(screenId: string, command: OrderCommand, at = this.now()): Decision {
 		const screen = this.mustGet(screenId);

@@ -18,6 +18,7 @@ import {
 	timersFor
 } from '../src/lib/ui/format.ts';
 import { takeoutRows } from '../src/lib/ui/takeout.ts';
+import type { Finding } from '../src/lib/core/conformance.ts';
 import type { Engine, Screen } from './engine.ts';
 import type { SmsOutbox } from './sms.ts';
 
@@ -84,11 +85,18 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	};
 }
 
-/** Every finding of the logged messages for one order on one screen, newest message first. */
-function findingsOf(engine: Engine, screenId: string, orderId: string) {
-	return (engine.messages?.list({ screen: screenId, orderId }) ?? []).flatMap((entry) =>
-		entry.findings.map((finding) => ({ messageId: entry.id, ...finding }))
-	);
+type CardFinding = Finding & { messageId: number };
+
+/** The findings of the logged messages for one screen, by order id, newest message first. */
+function findingsByOrder(engine: Engine, screenId: string): Map<string, CardFinding[]> {
+	const byOrder = new Map<string, CardFinding[]>();
+	for (const entry of engine.messages?.list({ screen: screenId }) ?? []) {
+		if (entry.orderId === null || entry.findings.length === 0) continue;
+		let list = byOrder.get(entry.orderId);
+		if (!list) byOrder.set(entry.orderId, (list = []));
+		for (const finding of entry.findings) list.push({ messageId: entry.id, ...finding });
+	}
+	return byOrder;
 }
 
 export interface ScreenJsonSources {
@@ -102,9 +110,10 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 	const records = [...screen.state.orders.values()];
 	const queue = queueOf(records);
 	const holds = holdsOf(records);
+	const findings = findingsByOrder(engine, id);
 	const card = (r: OrderRecord) => ({
 		...cardJson(r, screen, now),
-		findings: findingsOf(engine, id, r.context.id)
+		findings: findings.get(r.context.id) ?? []
 	});
 	const notifications = engine.notificationState?.(id) ?? { takeout: [], popups: [] };
 	const takeout = new Map(notifications.takeout.map((t) => [t.orderId, t]));

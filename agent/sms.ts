@@ -98,7 +98,6 @@ export class SmsOutbox {
 	private prune: Database.Statement;
 	/** Texts decided but not yet written: written together, once per turn (see send). */
 	private queued: QueuedText[] = [];
-	private writeScheduled = false;
 	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
 
 	constructor(
@@ -177,7 +176,6 @@ export class SmsOutbox {
 
 	/** The outbox, newest first. */
 	list(filter: SmsFilter = {}): SmsEntry[] {
-		this.write();
 		const rows = this.select.all({
 			location: filter.location ?? null,
 			order: filter.order ?? null,
@@ -190,14 +188,12 @@ export class SmsOutbox {
 
 	/** Forget the texts one screen triggered, or every text (the admin reset). */
 	forget(screenId?: string): void {
-		this.write();
 		if (screenId === undefined) this.db.prepare('DELETE FROM sms_outbox').run();
 		else this.db.prepare('DELETE FROM sms_outbox WHERE screen = ?').run(screenId);
 	}
 
 	/** Stop texting and forwarding (the store is about to close). */
 	close(): void {
-		this.write();
 		this.closed = true;
 		this.unsubscribe();
 		for (const timer of this.retries) timer.cancel();
@@ -254,8 +250,8 @@ export class SmsOutbox {
 	/**
 	 * Decide the text now; write it with every other text of the same commit in one transaction
 	 * when the engine has run its committed-change listeners (onFlushed), before it acknowledges
-	 * the command that caused it. Texts decided outside a commit are written in a microtask.
-	 * Everything that reads the outbox writes the queue first.
+	 * the command that caused it. Texts are only decided by those listeners, so outside a commit
+	 * the queue is always empty.
 	 */
 	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {
 		const { fields } = record.context;
@@ -281,15 +277,10 @@ export class SmsOutbox {
 				forwarded: webhook ? 'pending' : null
 			}
 		});
-		if (!this.writeScheduled) {
-			this.writeScheduled = true;
-			queueMicrotask(() => this.write());
-		}
 	}
 
 	/** Write the queued texts in one transaction, then forward those that were new. */
 	private write(): void {
-		this.writeScheduled = false;
 		if (this.queued.length === 0) return;
 		const texts = this.queued;
 		this.queued = [];

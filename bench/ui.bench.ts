@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../agent/app.ts';
+import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { fmt, percentile, ROOT } from './lib.ts';
 
@@ -35,16 +36,6 @@ const LIVE_CARDS = 500;
 const BURST_UPDATES = 100;
 const FILL_CONNECTIONS = 10;
 const VIEWPORT = { width: 1920, height: 1080 };
-const CHROMIUM = '/usr/bin/chromium';
-/** As playwright.config.ts. */
-const CHROMIUM_ARGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-	'--no-first-run'
-];
 
 const progress = (text: string) => process.stderr.write(`  ui bench: ${text}\n`);
 /** Milliseconds since the epoch, sub-ms: the same scale as the page's. */
@@ -426,10 +417,7 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 		const screen = agent.screens.find((s) => s.id === SCREEN);
 		if (!screen) throw new Error(`no screen ${SCREEN}`);
 		const { host, port } = screen.tcp;
-		browser = await chromium.launch({
-			executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined,
-			args: CHROMIUM_ARGS
-		});
+		browser = await chromium.launch(chromiumLaunchOptions);
 		const page = await browser.newPage({ viewport: VIEWPORT });
 		const browserVersion = browser.version();
 		await page.goto(`${agent.httpUrl}/screens/${SCREEN}`);

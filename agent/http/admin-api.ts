@@ -20,8 +20,8 @@ export interface AdminOptions {
 	trustLoopback?: boolean;
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
 	sms?: SmsOutbox;
-	/** Start clean (see RunningAgent.reset); default: the orders, and the log when all. */
-	reset?: (screenId?: string) => Promise<void>;
+	/** Start clean: see RunningAgent.reset. */
+	reset: (screenId?: string) => Promise<void>;
 }
 
 export function isLoopback(address: string | undefined): boolean {
@@ -46,7 +46,7 @@ export function registerAdminApi(
 	app: FastifyInstance,
 	engine: Engine,
 	messages: MessageLog,
-	options: AdminOptions = {}
+	options: AdminOptions
 ): void {
 	/** Send a logged message again, as it came: TCP to its screen, HTTP with its brand's token. */
 	const resend = async (entryId: number): Promise<{ result: string } | null> => {
@@ -99,8 +99,8 @@ export function registerAdminApi(
 		);
 
 		admin.get<{ Params: { id: string } }>('/api/admin/screens/:id', async (req, reply) => {
-			const screen = engine.screen(req.params.id);
-			if (!screen || screen.config.deleted) {
+			const screen = engine.liveScreen(req.params.id);
+			if (!screen) {
 				return reply
 					.code(404)
 					.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
@@ -167,12 +167,7 @@ export function registerAdminApi(
 				if (screenId !== undefined && !engine.screen(screenId)) {
 					return reply.code(404).send({ code: 'NOT_FOUND', message: `Unknown screen ${screenId}` });
 				}
-				if (options.reset) await options.reset(screenId);
-				else {
-					await engine.settled();
-					engine.reset(screenId);
-					if (screenId === undefined) messages.clear();
-				}
+				await options.reset(screenId);
 				return { reset: screenId ?? 'all' };
 			}
 		);

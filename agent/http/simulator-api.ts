@@ -11,12 +11,6 @@ function notFound(what: string) {
 }
 
 export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void {
-	/** A registered screen that is not deleted; deleted screens are gone from this API. */
-	const liveScreen = (id: string) => {
-		const screen = engine.screen(id);
-		return screen && !screen.config.deleted ? screen : undefined;
-	};
-
 	app.get('/api/locations', async () => {
 		const byLocation = new Map<
 			string,
@@ -45,14 +39,14 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 	});
 
 	app.get<{ Params: { id: string } }>('/api/screens/:id', async (req, reply) => {
-		const screen = liveScreen(req.params.id);
+		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
 		return engine.info(screen);
 	});
 
 	/** Everything the screen holds now: the same snapshot a browser gets on connect. */
 	app.get<{ Params: { id: string } }>('/api/screens/:id/state', async (req, reply) => {
-		const screen = liveScreen(req.params.id);
+		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
 		return engine.snapshot(screen.config.id);
 	});
@@ -61,7 +55,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		Params: { id: string };
 		Body: { action?: string; orderId?: string; course?: unknown };
 	}>('/api/screens/:id/actions', async (req, reply) => {
-		const screen = liveScreen(req.params.id);
+		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
 		const { action, orderId, course } = req.body ?? {};
 		if (!(SCREEN_ACTIONS as readonly unknown[]).includes(action)) {
