@@ -139,7 +139,7 @@ export class ConfigError extends Error {
 
 /** Validate a config object; `source` names it in the error ("config file kds.json"). */
 export function parseConfig(input: unknown, source = 'config'): SimConfig {
-	const parsed = parseWith(ConfigSchema, input);
+	const parsed = parseWith(ConfigSchema, input, [], { keepNulls: true });
 	if (!parsed.ok) throw new ConfigError(`Invalid ${source}: ${formatErrors(parsed.errors)}`);
 	const config = parsed.value;
 	const screenIds = new Set<string>();
