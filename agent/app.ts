@@ -16,7 +16,8 @@ import type { Clock } from './clock.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
-import { MessageLog } from './message-log.ts';
+import { DEFAULT_RETENTION, MessageLog } from './message-log.ts';
+import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { registerAdminApi } from './http/admin-api.ts';
@@ -27,6 +28,12 @@ import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+
+/**
+ * With the store's worker thread checkpointing the WAL, a commit on the main thread only
+ * checkpoints it itself past this many pages (16 MiB): a backstop should the worker fall behind.
+ */
+const BACKSTOP_CHECKPOINT_PAGES = 4096;
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -98,12 +105,20 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		options.tcpHost,
 		options.tcpPort
 	);
-	const store = new Store({
-		dataDir: options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR),
-		sync: options.sync
-	});
-	const messages = new MessageLog(store.database, options.inspectorRetention);
-	store.alsoCommit(() => messages.writeUnsaved());
+	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
+	const store = new Store({ dataDir, sync: options.sync });
+	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
+	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention) : [];
+	const storeThread = dataDir
+		? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
+		: null;
+	if (storeThread) store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
+	const messages = new MessageLog({ disk: storeThread, saved, retention });
+	const closeStore = async () => {
+		messages.flush();
+		await storeThread?.close();
+		store.close();
+	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
@@ -180,8 +195,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
 		sms.close();
-		messages.flush();
-		store.close();
+		await closeStore();
 		throw err;
 	}
 
@@ -220,8 +234,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
-				messages.flush();
-				store.close();
+				await closeStore();
 			})();
 			return closed;
 		}

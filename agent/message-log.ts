@@ -2,11 +2,10 @@
  * The inspector's record of every message the simulator received, over TCP or HTTP, accepted or
  * refused: when, from where, which command and order, the reply, the raw payload and (once the
  * conformance check runs) its findings. Bounded: the newest `retention` entries are kept, in
- * memory and in SQLite; older ones are dropped, never the orders. Writes add no commit to the hot
- * path: new entries ride along in the next order commit (Store.alsoCommit), and are written in a
- * transaction of their own only when no order is committed within FLUSH_AFTER_MS.
+ * memory and on disk; older ones are dropped, never the orders. Writing them costs the thread
+ * that answers nothing but a hand-over: new entries go to the store's worker thread in batches
+ * (store-thread.ts), which writes them to a file of their own.
  */
-import type Database from 'better-sqlite3';
 import type { Finding } from '../src/lib/core/conformance.ts';
 import type { MessageEntry } from '../src/lib/core/message-entry.ts';
 
@@ -21,41 +20,43 @@ export interface MessageFilter {
 	limit?: number;
 }
 
+/** Where the log is kept on disk (the store's worker thread); without one, memory only. */
+export interface MessageDisk {
+	appendMessages(entries: MessageEntry[]): void;
+	clearMessages(): void;
+}
+
 export const DEFAULT_RETENTION = 2000;
 const MAX_PAYLOAD_BYTES = 64 * 1024;
-/** How long new entries wait for an order commit to ride along in (ms). */
-const FLUSH_AFTER_MS = 10;
+/** New entries are handed to the disk in one batch per this many ms. */
+const FLUSH_AFTER_MS = 25;
 
 export class MessageLog {
 	/**
 	 * Oldest first. May hold up to `slack` entries beyond the retention (trimming one entry per
 	 * message would shift the whole array every time); only the newest `retention` are visible.
 	 */
-	private entries: MessageEntry[] = [];
+	private entries: MessageEntry[];
 	private readonly slack: number;
-	private nextId = 1;
+	private nextId: number;
 	private unsaved: MessageEntry[] = [];
 	private flushTimer: ReturnType<typeof setTimeout> | undefined;
 	private listeners = new Set<(entry: MessageEntry) => void>();
-	private insert?: Database.Statement;
-	private prune?: Database.Statement;
+	private disk: MessageDisk | null;
+	readonly retention: number;
 
 	constructor(
-		private db: Database.Database | null,
-		readonly retention = DEFAULT_RETENTION
+		options: {
+			disk?: MessageDisk | null;
+			/** What an earlier run wrote, oldest first. */
+			saved?: MessageEntry[];
+			retention?: number;
+		} = {}
 	) {
-		this.slack = Math.max(16, Math.ceil(retention / 8));
-		if (!db) return;
-		db.exec(`CREATE TABLE IF NOT EXISTS messages (
-			id INTEGER PRIMARY KEY,
-			entry TEXT NOT NULL
-		)`);
-		this.insert = db.prepare('INSERT INTO messages (id, entry) VALUES (?, ?)');
-		this.prune = db.prepare('DELETE FROM messages WHERE id <= ?');
-		const rows = db
-			.prepare('SELECT entry FROM messages ORDER BY id DESC LIMIT ?')
-			.all(retention) as Array<{ entry: string }>;
-		this.entries = rows.map((r) => JSON.parse(r.entry) as MessageEntry).reverse();
+		this.disk = options.disk ?? null;
+		this.retention = options.retention ?? DEFAULT_RETENTION;
+		this.slack = Math.max(16, Math.ceil(this.retention / 8));
+		this.entries = (options.saved ?? []).slice(-this.retention);
 		this.nextId = (this.entries.at(-1)?.id ?? 0) + 1;
 	}
 
@@ -70,7 +71,7 @@ export class MessageLog {
 		if (this.entries.length > this.retention + this.slack)
 			this.entries.splice(0, this.entries.length - this.retention);
 		for (const listener of this.listeners) listener(stored);
-		if (this.db) {
+		if (this.disk) {
 			this.unsaved.push(stored);
 			this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
 		}
@@ -113,34 +114,16 @@ export class MessageLog {
 	clear(): void {
 		this.entries = [];
 		this.unsaved = [];
-		this.db?.exec('DELETE FROM messages');
+		this.disk?.clearMessages();
 	}
 
-	/** Write the entries not yet written, in a transaction of their own. */
+	/** Hand the entries not yet handed over to the disk. */
 	flush(): void {
 		if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
 		this.flushTimer = undefined;
-		if (!this.db || this.unsaved.length === 0) return;
-		try {
-			this.db.transaction(() => this.writeUnsaved())();
-		} catch {
-			// The inspector is best effort; the orders have their own commits.
-		}
-	}
-
-	/**
-	 * Write the entries not yet written, inside the caller's transaction (an order commit, see
-	 * Store.alsoCommit). Never throws: the inspector is best effort and must not fail a commit.
-	 */
-	writeUnsaved(): void {
-		if (!this.db || this.unsaved.length === 0) return;
+		if (!this.disk || this.unsaved.length === 0) return;
 		const batch = this.unsaved;
 		this.unsaved = [];
-		try {
-			for (const e of batch) this.insert!.run(e.id, JSON.stringify(e));
-			this.prune!.run(batch.at(-1)!.id - this.retention);
-		} catch {
-			// The inspector is best effort; the orders have their own commits.
-		}
+		this.disk.appendMessages(batch);
 	}
 }

@@ -27,20 +27,22 @@ export interface ScreenBatch {
 	changes: readonly ScreenChange[];
 }
 
-const SCHEMA_VERSION = 1;
+const SCHEMA_VERSION = 2;
 
 export class Store {
 	private db: Database.Database;
 	private putOrder: Database.Statement;
 	private deleteOrder: Database.Statement;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
-	private riders: Array<() => void> = [];
+	/** The database file; null in memory. */
+	readonly file: string | null = null;
 
 	constructor(readonly options: StoreOptions) {
 		let file = ':memory:';
 		if (options.dataDir) {
 			mkdirSync(options.dataDir, { recursive: true });
 			file = join(options.dataDir, 'kds.sqlite');
+			this.file = file;
 		}
 		this.db = new Database(file);
 		this.db.pragma('journal_mode = WAL');
@@ -63,7 +65,6 @@ export class Store {
 					}
 				}
 			}
-			for (const rider of this.riders) rider();
 		});
 	}
 
@@ -84,8 +85,21 @@ export class Store {
 					PRIMARY KEY (screen_id, order_id)
 				) WITHOUT ROWID;
 			`);
-			this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
 		}
+		if (version < 2) {
+			// The inspector's log moved to a file of its own (store-thread.ts).
+			this.db.exec('DROP TABLE IF EXISTS messages');
+		}
+		if (version < SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+	}
+
+	/**
+	 * Pages the WAL may grow to before a commit checkpoints it itself (SQLite's default: 1000).
+	 * Raised when the store's worker thread checkpoints, so commits on this thread do not stall
+	 * for one; the limit stays as a backstop.
+	 */
+	autoCheckpointAt(pages: number): void {
+		this.db.pragma(`wal_autocheckpoint = ${pages}`);
 	}
 
 	/**
@@ -94,14 +108,6 @@ export class Store {
 	 */
 	get database(): Database.Database {
 		return this.db;
-	}
-
-	/**
-	 * Run `write` inside every order commit, after the orders, so best-effort writes to other
-	 * tables (the inspector's log) cost no transaction of their own. `write` must not throw.
-	 */
-	alsoCommit(write: () => void): void {
-		this.riders.push(write);
 	}
 
 	/** Every stored order, by screen. */

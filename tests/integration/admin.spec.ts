@@ -3,7 +3,9 @@
  * contract's reply), the JSON view of the screens, re-send, reset, retention, the live stream,
  * and the guard that keeps an integration token alone out.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
@@ -490,6 +492,56 @@ describe('admin guard', () => {
 			expect(plain.status).toBe(403);
 		} finally {
 			await closed.close();
+		}
+	});
+});
+
+describe('the log on disk', () => {
+	const inDataDir = (dataDir: string) =>
+		startAgent({
+			dataDir,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent',
+			inspectorRetention: 2
+		});
+
+	it('is there after a restart, bounded by the retention; a reset empties it for good', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'kds-inspector-'));
+		try {
+			let running = await inDataDir(dataDir);
+			let { host, port } = running.screens[0].tcp;
+			for (const id of ['D-1', 'D-2', 'D-3']) {
+				const order = { id, name: id, time: 1795338000000, mode: 'ToGo', items: [] };
+				expect(await sendTcp(host, port, { command: 'create-order', order })).toBe(id);
+			}
+			await running.close();
+
+			running = await inDataDir(dataDir);
+			const listed = async () =>
+				(
+					(await (await fetch(`${running.httpUrl}/api/admin/messages`)).json()) as MessageEntry[]
+				).map((e) => e.orderId);
+			expect(await listed()).toEqual(['D-3', 'D-2']);
+			({ host, port } = running.screens[0].tcp);
+			expect(
+				await sendTcp(host, port, {
+					command: 'cancel-order',
+					order: { id: 'D-3' }
+				})
+			).toBe('D-3');
+			await expect.poll(listed).toEqual(['D-3', 'D-3']);
+			expect((await fetch(`${running.httpUrl}/api/admin/reset`, { method: 'POST' })).status).toBe(
+				200
+			);
+			await running.close();
+
+			running = await inDataDir(dataDir);
+			expect(await listed()).toEqual([]);
+			await running.close();
+		} finally {
+			rmSync(dataDir, { recursive: true, force: true });
 		}
 	});
 });

@@ -1,0 +1,114 @@
+/**
+ * The main thread's handle on the store's worker thread (store-worker.ts): the inspector's log
+ * on disk and the checkpoints of the orders' WAL, the disk work no reply waits for.
+ *
+ * Best effort by design: entries in flight when the process is killed are lost (the orders never
+ * are: they are committed on the main thread before each reply), and if the worker fails the
+ * agent logs it once and goes on answering, with the log in memory and the main connection's own
+ * automatic checkpoints.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { MessageEntry } from '../src/lib/core/message-entry.ts';
+import type { Logger } from './log.ts';
+
+export interface StoreWorkerData {
+	messagesFile: string;
+	/** The orders' database, checkpointed by the worker; null: no checkpoints. */
+	ordersFile: string | null;
+	retention: number;
+}
+
+export type ToStoreWorker =
+	{ type: 'messages'; entries: MessageEntry[] } | { type: 'clear-messages' } | { type: 'close' };
+
+export const MESSAGES_FILE = 'messages.sqlite';
+
+/** Bundled, the worker sits next to the bundle; run from source (tsx, Vitest) it is TypeScript. */
+function spawnWorker(workerData: StoreWorkerData): Worker {
+	if (!import.meta.url.endsWith('.ts'))
+		return new Worker(new URL('./store-worker.js', import.meta.url), { workerData });
+	// tsx's loader, registered in the worker itself (a worker does not inherit the parent's).
+	const tsxPackage = createRequire(import.meta.url).resolve('tsx/package.json');
+	const { exports } = JSON.parse(readFileSync(tsxPackage, 'utf8')) as {
+		exports: Record<string, { import: { default: string } }>;
+	};
+	const tsx = pathToFileURL(join(dirname(tsxPackage), exports['./esm/api'].import.default)).href;
+	const entry = new URL('./store-worker.ts', import.meta.url).href;
+	const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
+	return new Worker(boot, { eval: true, workerData });
+}
+
+export class StoreThread {
+	private worker: Worker;
+	private alive = true;
+	private exited: Promise<void>;
+
+	constructor(options: {
+		dataDir: string;
+		ordersFile: string | null;
+		retention: number;
+		logger: Logger;
+	}) {
+		this.worker = spawnWorker({
+			messagesFile: join(options.dataDir, MESSAGES_FILE),
+			ordersFile: options.ordersFile,
+			retention: options.retention
+		});
+		// Never what keeps the process alive: close() waits for it when it matters.
+		this.worker.unref();
+		this.worker.on('error', (err) => {
+			this.alive = false;
+			options.logger.warn(
+				{ err },
+				"the store's worker thread failed; the inspector's log is kept in memory only from now on"
+			);
+		});
+		this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+		this.worker.once('exit', () => (this.alive = false));
+	}
+
+	/**
+	 * The newest `retention` entries an earlier run wrote, oldest first; read on this thread,
+	 * before the worker starts, so the inspector is complete from the first request.
+	 */
+	static loadMessages(dataDir: string, retention: number): MessageEntry[] {
+		const file = join(dataDir, MESSAGES_FILE);
+		if (!existsSync(file)) return [];
+		const db = new Database(file);
+		try {
+			const hasTable = db
+				.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'")
+				.get();
+			if (!hasTable) return [];
+			const rows = db
+				.prepare('SELECT entry FROM messages ORDER BY id DESC LIMIT ?')
+				.all(retention) as Array<{ entry: string }>;
+			return rows.map((r) => JSON.parse(r.entry) as MessageEntry).reverse();
+		} finally {
+			db.close();
+		}
+	}
+
+	appendMessages(entries: MessageEntry[]): void {
+		this.post({ type: 'messages', entries });
+	}
+
+	clearMessages(): void {
+		this.post({ type: 'clear-messages' });
+	}
+
+	/** Let the worker write what it was sent, then stop it. */
+	close(): Promise<void> {
+		this.post({ type: 'close' });
+		return this.exited;
+	}
+
+	private post(message: ToStoreWorker): void {
+		if (this.alive) this.worker.postMessage(message);
+	}
+}

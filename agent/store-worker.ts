@@ -1,0 +1,61 @@
+/**
+ * The store's worker thread: the disk work that no reply waits for, kept off the thread that
+ * answers TCP and HTTP.
+ *
+ * - The inspector's log (messages.sqlite, its own file, so this thread never waits for the
+ *   orders' write lock nor makes the main thread wait for it): entries arrive in batches,
+ *   are written in one transaction per batch, and the oldest beyond the retention are dropped.
+ * - Checkpoints of the orders' WAL (kds.sqlite): a PASSIVE checkpoint every CHECKPOINT_EVERY_MS
+ *   copies committed pages into the database file without blocking the main thread's commits,
+ *   so that thread never stalls for one (its own automatic checkpoint stays as a backstop).
+ *
+ * Started by StoreThread (store-thread.ts); see there for the messages.
+ */
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessageEntry } from '../src/lib/core/message-entry.ts';
+import type { StoreWorkerData, ToStoreWorker } from './store-thread.ts';
+
+const CHECKPOINT_EVERY_MS = 50;
+
+const { messagesFile, ordersFile, retention } = workerData as StoreWorkerData;
+
+const messages = new Database(messagesFile);
+messages.pragma('journal_mode = WAL');
+// Best effort: the inspector's log needs no fsync; the orders have their own durability.
+messages.pragma('synchronous = OFF');
+messages.exec('CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)');
+const insert = messages.prepare('INSERT OR REPLACE INTO messages (id, entry) VALUES (?, ?)');
+const prune = messages.prepare('DELETE FROM messages WHERE id <= ?');
+const append = messages.transaction((entries: MessageEntry[]) => {
+	for (const e of entries) insert.run(e.id, JSON.stringify(e));
+	prune.run(entries[entries.length - 1].id - retention);
+});
+
+const orders = ordersFile ? new Database(ordersFile) : null;
+const checkpoints = orders
+	? setInterval(() => {
+			try {
+				orders.pragma('wal_checkpoint(PASSIVE)');
+			} catch {
+				// Busy or failed: the next round, or the main thread's own checkpoint, catches up.
+			}
+		}, CHECKPOINT_EVERY_MS)
+	: undefined;
+
+parentPort!.on('message', (message: ToStoreWorker) => {
+	switch (message.type) {
+		case 'messages':
+			if (message.entries.length > 0) append(message.entries);
+			break;
+		case 'clear-messages':
+			messages.exec('DELETE FROM messages');
+			break;
+		case 'close':
+			clearInterval(checkpoints);
+			orders?.close();
+			messages.close();
+			parentPort!.close();
+			break;
+	}
+});
