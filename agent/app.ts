@@ -108,7 +108,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
 	const store = new Store({ dataDir, sync: options.sync });
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
-	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention) : [];
+	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
 	const storeThread = dataDir
 		? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
 		: null;

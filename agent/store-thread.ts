@@ -27,6 +27,8 @@ export type ToStoreWorker =
 	{ type: 'messages'; entries: MessageEntry[] } | { type: 'clear-messages' } | { type: 'close' };
 
 export const MESSAGES_FILE = 'messages.sqlite';
+/** How long close() waits for the worker to finish its writes. */
+const CLOSE_WAIT_MS = 5000;
 
 /** Bundled, the worker sits next to the bundle; run from source (tsx, Vitest) it is TypeScript. */
 function spawnWorker(workerData: StoreWorkerData): Worker {
@@ -74,23 +76,29 @@ export class StoreThread {
 
 	/**
 	 * The newest `retention` entries an earlier run wrote, oldest first; read on this thread,
-	 * before the worker starts, so the inspector is complete from the first request.
+	 * before the worker starts, so the inspector is complete from the first request. A file that
+	 * cannot be read costs the old entries, never the start.
 	 */
-	static loadMessages(dataDir: string, retention: number): MessageEntry[] {
+	static loadMessages(dataDir: string, retention: number, logger: Logger): MessageEntry[] {
 		const file = join(dataDir, MESSAGES_FILE);
 		if (!existsSync(file)) return [];
-		const db = new Database(file);
 		try {
-			const hasTable = db
-				.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'")
-				.get();
-			if (!hasTable) return [];
-			const rows = db
-				.prepare('SELECT entry FROM messages ORDER BY id DESC LIMIT ?')
-				.all(retention) as Array<{ entry: string }>;
-			return rows.map((r) => JSON.parse(r.entry) as MessageEntry).reverse();
-		} finally {
-			db.close();
+			const db = new Database(file);
+			try {
+				const hasTable = db
+					.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'messages'")
+					.get();
+				if (!hasTable) return [];
+				const rows = db
+					.prepare('SELECT entry FROM messages ORDER BY id DESC LIMIT ?')
+					.all(retention) as Array<{ entry: string }>;
+				return rows.map((r) => JSON.parse(r.entry) as MessageEntry).reverse();
+			} finally {
+				db.close();
+			}
+		} catch (err) {
+			logger.warn({ err, file }, "cannot read the inspector's log of earlier runs; starting empty");
+			return [];
 		}
 	}
 
@@ -102,10 +110,15 @@ export class StoreThread {
 		this.post({ type: 'clear-messages' });
 	}
 
-	/** Let the worker write what it was sent, then stop it. */
-	close(): Promise<void> {
+	/** Let the worker write what it was sent, then stop it (stopped outright after CLOSE_WAIT_MS). */
+	async close(): Promise<void> {
 		this.post({ type: 'close' });
-		return this.exited;
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const late = new Promise<'late'>(
+			(resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS, 'late'))
+		);
+		if ((await Promise.race([this.exited, late])) === 'late') await this.worker.terminate();
+		clearTimeout(timer);
 	}
 
 	private post(message: ToStoreWorker): void {

@@ -3,7 +3,7 @@
  * contract's reply), the JSON view of the screens, re-send, reset, retention, the live stream,
  * and the guard that keeps an integration token alone out.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -540,6 +540,32 @@ describe('the log on disk', () => {
 			running = await inDataDir(dataDir);
 			expect(await listed()).toEqual([]);
 			await running.close();
+		} finally {
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+
+	it('when its file cannot be written, the agent still answers and the log is kept in memory', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'kds-inspector-'));
+		try {
+			mkdirSync(join(dataDir, 'messages.sqlite'));
+			const running = await inDataDir(dataDir);
+			try {
+				const { host, port } = running.screens[0].tcp;
+				const order = { id: 'M-1', name: 'M', time: 1795338000000, mode: 'ToGo', items: [] };
+				expect(await sendTcp(host, port, { command: 'create-order', order })).toBe('M-1');
+				await expect
+					.poll(async () =>
+						(
+							(await (
+								await fetch(`${running.httpUrl}/api/admin/messages`)
+							).json()) as MessageEntry[]
+						).map((e) => e.orderId)
+					)
+					.toEqual(['M-1']);
+			} finally {
+				await running.close();
+			}
 		} finally {
 			rmSync(dataDir, { recursive: true, force: true });
 		}
