@@ -103,7 +103,8 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 			orderId: idOf(req.body),
 			result: message ? `${status} ${message}` : String(status),
 			ok: status < 400,
-			raw: req.body === undefined ? '' : JSON.stringify(req.body, null, 2),
+			// Compact, like a TCP payload: the inspector pretty-prints whatever it shows.
+			raw: req.body === undefined ? '' : JSON.stringify(req.body),
 			findings: findingsOf(req)
 		});
 	}
