@@ -109,9 +109,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const store = new Store({ dataDir, sync: options.sync });
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
 	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
-	const storeThread = dataDir
-		? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
-		: null;
+	const storeThread =
+		dataDir && store.file
+			? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
+			: null;
 	if (storeThread) store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
 	const messages = new MessageLog({ disk: storeThread, saved, retention });
 	const closeStore = async () => {

@@ -18,15 +18,15 @@ import type { Logger } from './log.ts';
 
 export interface StoreWorkerData {
 	messagesFile: string;
-	/** The orders' database, checkpointed by the worker; null: no checkpoints. */
-	ordersFile: string | null;
+	/** The orders' database, whose WAL the worker checkpoints. */
+	ordersFile: string;
 	retention: number;
 }
 
 export type ToStoreWorker =
 	{ type: 'messages'; entries: MessageEntry[] } | { type: 'clear-messages' } | { type: 'close' };
 
-export const MESSAGES_FILE = 'messages.sqlite';
+const MESSAGES_FILE = 'messages.sqlite';
 /** How long close() waits for the worker to finish its writes. */
 const CLOSE_WAIT_MS = 5000;
 
@@ -50,12 +50,7 @@ export class StoreThread {
 	private alive = true;
 	private exited: Promise<void>;
 
-	constructor(options: {
-		dataDir: string;
-		ordersFile: string | null;
-		retention: number;
-		logger: Logger;
-	}) {
+	constructor(options: { dataDir: string; ordersFile: string; retention: number; logger: Logger }) {
 		this.worker = spawnWorker({
 			messagesFile: join(options.dataDir, MESSAGES_FILE),
 			ordersFile: options.ordersFile,
@@ -64,14 +59,18 @@ export class StoreThread {
 		// Never what keeps the process alive: close() waits for it when it matters.
 		this.worker.unref();
 		this.worker.on('error', (err) => {
-			this.alive = false;
 			options.logger.warn(
 				{ err },
 				"the store's worker thread failed; the inspector's log is kept in memory only from now on"
 			);
 		});
-		this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
-		this.worker.once('exit', () => (this.alive = false));
+		// An 'error' is followed by 'exit': from then on nothing is posted.
+		this.exited = new Promise((resolve) =>
+			this.worker.once('exit', () => {
+				this.alive = false;
+				resolve();
+			})
+		);
 	}
 
 	/**

@@ -32,16 +32,14 @@ const append = messages.transaction((entries: MessageEntry[]) => {
 	prune.run(entries[entries.length - 1].id - retention);
 });
 
-const orders = ordersFile ? new Database(ordersFile) : null;
-const checkpoints = orders
-	? setInterval(() => {
-			try {
-				orders.pragma('wal_checkpoint(PASSIVE)');
-			} catch {
-				// Busy or failed: the next round, or the main thread's own checkpoint, catches up.
-			}
-		}, CHECKPOINT_EVERY_MS)
-	: undefined;
+const orders = new Database(ordersFile);
+const checkpoints = setInterval(() => {
+	try {
+		orders.pragma('wal_checkpoint(PASSIVE)');
+	} catch {
+		// Busy or failed: the next round, or the main thread's own checkpoint, catches up.
+	}
+}, CHECKPOINT_EVERY_MS);
 
 parentPort!.on('message', (message: ToStoreWorker) => {
 	switch (message.type) {
@@ -53,7 +51,7 @@ parentPort!.on('message', (message: ToStoreWorker) => {
 			break;
 		case 'close':
 			clearInterval(checkpoints);
-			orders?.close();
+			orders.close();
 			messages.close();
 			parentPort!.close();
 			break;
