@@ -1,0 +1,114 @@
+/**
+ * The order store's file format: a data directory written by an earlier version opens with its
+ * orders intact, and one written by a newer version is refused with a message that says so.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Store } from './store.ts';
+import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+
+let dataDir: string;
+beforeEach(() => {
+	dataDir = mkdtempSync(join(tmpdir(), 'kds-store-'));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+function record(id: string, seq: number, state: OrderRecord['state'] = 'active'): OrderRecord {
+	return {
+		state,
+		context: {
+			id,
+			fields: { id, name: `Guest ${seq}`, mode: 'ToGo', time: '2026-11-23T12:00:00.000Z' },
+			items: [{ lineId: '1', name: 'Burger', qty: 1 }],
+			seq,
+			receivedAt: 1_000 + seq,
+			queuedAt: 1_000 + seq,
+			updatedAt: 1_000 + seq
+		}
+	} as OrderRecord;
+}
+
+/** A kds.sqlite as schema 2 (and 1) wrote it: orders in a WITHOUT ROWID table. */
+function writeSchema2(records: Array<[screenId: string, OrderRecord]>, version = 2): void {
+	const db = new Database(join(dataDir, 'kds.sqlite'));
+	db.exec(`
+		CREATE TABLE orders (
+			screen_id TEXT NOT NULL,
+			order_id TEXT NOT NULL,
+			state TEXT NOT NULL,
+			context TEXT NOT NULL,
+			PRIMARY KEY (screen_id, order_id)
+		) WITHOUT ROWID;
+	`);
+	if (version === 1) db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, raw TEXT)');
+	const put = db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?)');
+	for (const [screenId, r] of records)
+		put.run(screenId, r.context.id, r.state, JSON.stringify(r.context));
+	db.pragma(`user_version = ${version}`);
+	db.close();
+}
+
+const byId = (records: OrderRecord[] = []) =>
+	Object.fromEntries(records.map((r) => [r.context.id, r]));
+
+describe('the order store on disk', () => {
+	it.each([1, 2])('opens a data directory of schema %i with every order as it was', (version) => {
+		const before: Array<[string, OrderRecord]> = [
+			['kds-1', record('A-1', 1)],
+			['kds-1', record('A-2', 2, 'bumped')],
+			['kds-2', record('A-1', 1, 'cancelled')]
+		];
+		writeSchema2(before, version);
+
+		const store = new Store({ dataDir });
+		const loaded = store.load();
+		expect(byId(loaded.get('kds-1'))).toEqual({ 'A-1': before[0][1], 'A-2': before[1][1] });
+		expect(byId(loaded.get('kds-2'))).toEqual({ 'A-1': before[2][1] });
+
+		// The same order changed after the migration is still one row, not two.
+		store.commit([
+			{
+				screenId: 'kds-1',
+				changes: [
+					{
+						type: 'order.event',
+						id: 'A-1',
+						event: { type: 'order.bumped', at: 5 },
+						record: record('A-1', 1, 'bumped')
+					}
+				]
+			}
+		]);
+		store.close();
+
+		const reopened = new Store({ dataDir });
+		const again = reopened.load();
+		expect(again.get('kds-1')).toHaveLength(2);
+		expect(byId(again.get('kds-1'))['A-1'].state).toBe('bumped');
+		reopened.close();
+
+		const db = new Database(join(dataDir, 'kds.sqlite'), { readonly: true });
+		expect(db.pragma('user_version', { simple: true })).toBe(3);
+		// Schema 1's message table went with schema 2.
+		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(
+			['orders']
+		);
+		db.close();
+	});
+
+	it('refuses a data directory written by a newer version, and leaves it alone', () => {
+		const db = new Database(join(dataDir, 'kds.sqlite'));
+		db.exec('CREATE TABLE orders (x)');
+		db.pragma('user_version = 99');
+		db.close();
+		expect(() => new Store({ dataDir })).toThrow(
+			'The data directory was written by a newer version (schema 99, this one knows 3)'
+		);
+		const after = new Database(join(dataDir, 'kds.sqlite'), { readonly: true });
+		expect(after.pragma('user_version', { simple: true })).toBe(99);
+		after.close();
+	});
+});
