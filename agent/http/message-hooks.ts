@@ -13,6 +13,8 @@ declare module 'fastify' {
 	interface FastifyRequest {
 		/** The response body, kept for the message log. */
 		kdsReplyBody?: string;
+		/** A JSON request body as received, kept for the message log. */
+		kdsRawBody?: string;
 		/** The order the request names as it was before the request, for the findings. */
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
 		/** Set by an order route once the body passed the route's schema (the check's schema). */
@@ -55,6 +57,14 @@ function idOf(body: unknown): string | null {
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
+	// JSON bodies: Fastify's own parser (same limits, same errors, same prototype-poisoning
+	// refusal), fed the text, which the log keeps as received rather than serialising it again.
+	const parseJson = app.getDefaultJsonParser('error', 'error');
+	app.removeContentTypeParser('application/json');
+	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+		req.kdsRawBody = body as string;
+		parseJson(req, body as string, done);
+	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
 	// throw is handled as a rejection would be).
 	app.addHook('preHandler', (req, _reply, done) => {
@@ -103,8 +113,8 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 			orderId: idOf(req.body),
 			result: message ? `${status} ${message}` : String(status),
 			ok: status < 400,
-			// Compact, like a TCP payload: the inspector pretty-prints whatever it shows.
-			raw: req.body === undefined ? '' : JSON.stringify(req.body),
+			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
+			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
 			findings: findingsOf(req)
 		});
 	}

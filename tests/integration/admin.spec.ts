@@ -79,12 +79,14 @@ describe('message log and findings', () => {
 		);
 	});
 
-	it('logs an HTTP request with its status and findings (unknown field)', async () => {
+	it('logs an HTTP request with its status, findings (unknown field) and body as sent', async () => {
 		const body = { ...JSON.parse(sample('http-create-combo-groups.json')), tableColour: 'blue' };
+		// Pretty-printed, as many POS send it: the log keeps the bytes, not a re-serialisation.
+		const sent = JSON.stringify(body, null, 4);
 		const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
 			method: 'POST',
 			headers: HEADERS,
-			body: JSON.stringify(body)
+			body: sent
 		});
 		expect(res.status).toBe(201);
 		await expect.poll(async () => (await messages()).length).toBe(1);
@@ -104,6 +106,7 @@ describe('message log and findings', () => {
 				path: 'tableColour'
 			})
 		);
+		expect(entry.raw).toBe(sent);
 	});
 
 	it('filters by screen, order id and severity', async () => {
