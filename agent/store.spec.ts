@@ -77,7 +77,8 @@ describe('the order store on disk', () => {
 						type: 'order.event',
 						id: 'A-1',
 						event: { type: 'order.bumped', at: 5 },
-						record: record('A-1', 1, 'bumped')
+						record: record('A-1', 1, 'bumped'),
+						itemsKept: false
 					}
 				]
 			}
@@ -97,6 +98,48 @@ describe('the order store on disk', () => {
 			['orders']
 		);
 		db.close();
+	});
+
+	it('keeps the items when a change leaves them as they were, and after a clear', () => {
+		const store = new Store({ dataDir });
+		const created = record('A-1', 1);
+		store.commit([
+			{ screenId: 'kds-1', changes: [{ type: 'order.created', input: null!, record: created }] }
+		]);
+		// A bump: same items array, new state and fields.
+		const bumped: OrderRecord = {
+			state: 'bumped',
+			context: { ...created.context, bumpedAt: 9, updatedAt: 9 }
+		};
+		const bump = { type: 'order.bumped', at: 9 } as const;
+		store.commit([
+			{
+				screenId: 'kds-1',
+				changes: [{ type: 'order.event', id: 'A-1', event: bump, record: bumped, itemsKept: true }]
+			}
+		]);
+		store.close();
+
+		const reopened = new Store({ dataDir });
+		const [loaded] = reopened.load().get('kds-1')!;
+		expect(loaded).toEqual(bumped);
+		// The same change after the screen was cleared writes the whole order again.
+		reopened.clear('kds-1');
+		const recalled: OrderRecord = {
+			state: 'active',
+			context: { ...loaded.context, recalledAt: 10 }
+		};
+		const recall = { type: 'order.recalled', at: 10 } as const;
+		reopened.commit([
+			{
+				screenId: 'kds-1',
+				changes: [
+					{ type: 'order.event', id: 'A-1', event: recall, record: recalled, itemsKept: true }
+				]
+			}
+		]);
+		expect(reopened.load().get('kds-1')).toEqual([recalled]);
+		reopened.close();
 	});
 
 	it('refuses a data directory written by a newer version, and leaves it alone', () => {

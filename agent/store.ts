@@ -3,11 +3,16 @@
  * accepted command here before the reply is written, so an acknowledged order survives a crash
  * (kill -9) and a restart. One row per order per screen holds the order's machine state and
  * context; a change overwrites it, so replaying never duplicates an order.
+ *
+ * The context is kept in two columns: its items, and the rest. Most changes (bump, recall,
+ * cancel, a partial update of fields) leave the items as they were (the core says so:
+ * `itemsKept`), and then only the small rest is serialised and written.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import type { ItemView } from '../src/lib/core/content.ts';
+import type { OrderContext, OrderRecord } from '../src/lib/core/order-machine.ts';
 import type { ScreenChange } from '../src/lib/core/screen.ts';
 
 export type SyncMode = 'normal' | 'full';
@@ -30,21 +35,25 @@ export interface ScreenBatch {
 const SCHEMA_VERSION = 3;
 
 /**
- * A rowid table with a unique key rather than a WITHOUT ROWID table: an order's row (its context as
- * JSON, about 1.5 KB for ten items) is far larger than SQLite's advice for WITHOUT ROWID tables
- * (a twentieth of a page), so new rows are appended in rowid order and only the small key index is
- * kept in id order. Measured: a commit of ten new orders costs half as much.
+ * A rowid table with a unique key rather than a WITHOUT ROWID table: an order's row (about 1.5 KB
+ * for ten items) is far larger than SQLite's advice for WITHOUT ROWID tables (a twentieth of a
+ * page), so new rows are appended in rowid order and only the small key index is kept in id order.
+ * Measured: a commit of ten new orders costs half as much.
  */
 const ORDERS_TABLE = `
 	screen_id TEXT NOT NULL,
 	order_id TEXT NOT NULL,
 	state TEXT NOT NULL,
+	-- the context as JSON, without its items
 	context TEXT NOT NULL,
+	-- the context's items, a JSON array
+	items TEXT NOT NULL,
 	UNIQUE (screen_id, order_id)`;
 
 export class Store {
 	private db: Database.Database;
 	private putOrder: Database.Statement;
+	private putOrderKeepItems: Database.Statement;
 	private deleteOrder: Database.Statement;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
 	/** The database file; null in memory. */
@@ -63,22 +72,31 @@ export class Store {
 		this.db.pragma('busy_timeout = 5000');
 		this.migrate();
 		this.putOrder = this.db.prepare(
-			`INSERT INTO orders (screen_id, order_id, state, context) VALUES (?, ?, ?, ?)
-			 ON CONFLICT (screen_id, order_id) DO UPDATE SET state = excluded.state, context = excluded.context`
+			`INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?)
+			 ON CONFLICT (screen_id, order_id) DO UPDATE
+			 SET state = excluded.state, context = excluded.context, items = excluded.items`
+		);
+		this.putOrderKeepItems = this.db.prepare(
+			'UPDATE orders SET state = ?, context = ? WHERE screen_id = ? AND order_id = ?'
 		);
 		this.deleteOrder = this.db.prepare('DELETE FROM orders WHERE screen_id = ? AND order_id = ?');
 		this.commitMany = this.db.transaction((batches: readonly ScreenBatch[]) => {
 			for (const { screenId, changes } of batches) {
 				for (const change of changes) {
-					if (change.type === 'order.removed') {
-						this.deleteOrder.run(screenId, change.id);
-					} else {
-						const { state, context } = change.record;
-						this.putOrder.run(screenId, context.id, state, JSON.stringify(context));
-					}
+					if (change.type === 'order.removed') this.deleteOrder.run(screenId, change.id);
+					else this.put(screenId, change.record, change.type === 'order.event' && change.itemsKept);
 				}
 			}
 		});
+	}
+
+	private put(screenId: string, { state, context }: OrderRecord, itemsKept: boolean): void {
+		const { items, ...rest } = context;
+		const head = JSON.stringify(rest);
+		// Items as they were: the row keeps its copy, unless it is gone (a screen cleared since).
+		if (itemsKept && this.putOrderKeepItems.run(state, head, screenId, context.id).changes === 1)
+			return;
+		this.putOrder.run(screenId, context.id, state, head, JSON.stringify(items));
 	}
 
 	private migrate(): void {
@@ -98,8 +116,10 @@ export class Store {
 				// Schemas 1 and 2 kept the orders in a WITHOUT ROWID table: copy them over.
 				this.db.exec(`
 					CREATE TABLE orders_v3 (${ORDERS_TABLE});
-					INSERT INTO orders_v3 (screen_id, order_id, state, context)
-						SELECT screen_id, order_id, state, context FROM orders;
+					INSERT INTO orders_v3 (screen_id, order_id, state, context, items)
+						SELECT screen_id, order_id, state, json_remove(context, '$.items'),
+							coalesce(json_extract(context, '$.items'), '[]')
+						FROM orders;
 					DROP TABLE orders;
 					ALTER TABLE orders_v3 RENAME TO orders;
 				`);
@@ -128,15 +148,20 @@ export class Store {
 	/** Every stored order, by screen. */
 	load(): Map<string, OrderRecord[]> {
 		const byScreen = new Map<string, OrderRecord[]>();
-		const rows = this.db.prepare('SELECT screen_id, state, context FROM orders').all() as Array<{
+		const rows = this.db
+			.prepare('SELECT screen_id, state, context, items FROM orders')
+			.all() as Array<{
 			screen_id: string;
 			state: OrderRecord['state'];
 			context: string;
+			items: string;
 		}>;
 		for (const row of rows) {
 			let list = byScreen.get(row.screen_id);
 			if (!list) byScreen.set(row.screen_id, (list = []));
-			list.push({ state: row.state, context: JSON.parse(row.context) });
+			const context = JSON.parse(row.context) as OrderContext;
+			context.items = JSON.parse(row.items) as ItemView[];
+			list.push({ state: row.state, context });
 		}
 		return byScreen;
 	}

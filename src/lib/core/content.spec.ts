@@ -239,6 +239,20 @@ describe('applyPartialUpdate', () => {
 		expect(next.fields).toEqual({ ...prev.fields, ...over });
 	});
 
+	it('items the patch leaves as they were stay the same array (the store keeps them)', () => {
+		const prev = rich();
+		expect(applyPartialUpdate(prev, patch({ priority: true }), T1).items).toBe(prev.items);
+		const noop = patch({
+			itemsToUpdate: [item('1')],
+			itemsToAdd: [item('2')],
+			itemsToRemove: ['9']
+		});
+		expect(applyPartialUpdate(prev, noop, T1).items).toBe(prev.items);
+		const changed = applyPartialUpdate(prev, patch({ itemsToRemove: ['3'] }), T1);
+		expect(changed.items).not.toBe(prev.items);
+		expect(prev.items[2].deleted).toBeUndefined();
+	});
+
 	it('an absent field is unchanged', () => {
 		const prev = rich();
 		const next = applyPartialUpdate(prev, patch({ name: 'New' }), T1);

@@ -86,6 +86,7 @@ export function applyPartialUpdate(
 		if (value !== undefined && !PATCH_ITEM_KEYS.has(key)) fields[key] = value;
 	}
 	const items = prev.items.slice();
+	let itemsChanged = false;
 	const indexOfLive = (lineId: string) =>
 		items.findIndex((item) => item.lineId === lineId && !item.deleted);
 
@@ -96,16 +97,22 @@ export function applyPartialUpdate(
 		const added: ItemView = { ...next, change: 'added', changedAt: at };
 		if (gone >= 0) items[gone] = added;
 		else items.push(added);
+		itemsChanged = true;
 	}
 	for (const next of patch.itemsToUpdate ?? []) {
 		const i = indexOfLive(next.lineId);
 		if (i >= 0 && !sameItem(liveItem(items[i]), next)) {
 			items[i] = { ...next, change: 'updated', changedAt: at };
+			itemsChanged = true;
 		}
 	}
 	for (const lineId of patch.itemsToRemove ?? []) {
 		const i = indexOfLive(lineId);
-		if (i >= 0) items[i] = { ...items[i], deleted: true, changedAt: at };
+		if (i >= 0) {
+			items[i] = { ...items[i], deleted: true, changedAt: at };
+			itemsChanged = true;
+		}
 	}
-	return { fields: fields as OrderFields, items };
+	// Unchanged items stay the same array: the store and the card skip what did not change.
+	return { fields: fields as OrderFields, items: itemsChanged ? items : prev.items };
 }

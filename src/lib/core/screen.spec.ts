@@ -374,7 +374,8 @@ describe('decideAction', () => {
 		expect(changes?.[0]).toMatchObject({
 			type: 'order.event',
 			id: 'A',
-			event: { type: 'order.bumped' }
+			event: { type: 'order.bumped' },
+			itemsKept: true
 		});
 		expect(stateOf(screen, 'A')).toBe('bumped');
 		expect(ids(queueOf(screen.orders.values()))).toEqual(['B']);
@@ -452,7 +453,8 @@ describe('fire-course', () => {
 				type: 'order.event',
 				id: 'A',
 				event: { type: 'course.fired', course: '2', at: firedAt },
-				record: expect.objectContaining({ state: 'active' })
+				record: expect.objectContaining({ state: 'active' }),
+				itemsKept: false
 			}
 		]);
 		applyChanges(screen, changes ?? []);

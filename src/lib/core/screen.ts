@@ -42,7 +42,14 @@ export type RejectCode = 'DUPLICATE_ORDER_ID' | 'ORDER_DOES_NOT_EXIST';
 /** A change to one screen: the UI replays exactly these. */
 export type ScreenChange =
 	| { type: 'order.created'; input: OrderInput; record: OrderRecord }
-	| { type: 'order.event'; id: string; event: OrderEvent; record: OrderRecord }
+	| {
+			type: 'order.event';
+			id: string;
+			event: OrderEvent;
+			record: OrderRecord;
+			/** The event left the items as they were (the same array): the store keeps its copy. */
+			itemsKept: boolean;
+	  }
 	| { type: 'order.removed'; id: string };
 
 export type Decision =
@@ -180,7 +187,9 @@ function reject(id: string, code: RejectCode): Decision {
 
 function eventChange(record: OrderRecord, event: OrderEvent): ScreenChange[] | null {
 	const next = step(record, event);
-	return next ? [{ type: 'order.event', id: record.context.id, event, record: next }] : null;
+	if (!next) return null;
+	const itemsKept = next.context.items === record.context.items;
+	return [{ type: 'order.event', id: record.context.id, event, record: next, itemsKept }];
 }
 
 /** Decide what a command does to a screen, at time `at` (ms since epoch). Does not mutate. */
