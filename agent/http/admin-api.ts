@@ -33,13 +33,18 @@ export function isLoopback(address: string | undefined): boolean {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-function forbidden(reply: FastifyReply, hasToken: boolean) {
-	return reply.code(403).send({
-		code: 'ADMIN_ONLY',
-		message: hasToken
-			? 'x-admin-token: not the admin token'
-			: 'This route is for the simulator admin: call it from the simulator host (loopback) or send x-admin-token. An integration token is not enough.'
-	});
+type Refusal = 'no-token' | 'wrong-token' | 'no-admin-token-set';
+
+const REFUSALS: Record<Refusal, string> = {
+	'no-token':
+		'This route is for the simulator admin: call it from the simulator host (loopback) or send x-admin-token. An integration token is not enough.',
+	'wrong-token': 'x-admin-token: not the admin token',
+	'no-admin-token-set':
+		'x-admin-token: this simulator has no admin token (start it with --admin-token or KDS_ADMIN_TOKEN); from the simulator host, leave the header out'
+};
+
+function forbidden(reply: FastifyReply, why: Refusal) {
+	return reply.code(403).send({ code: 'ADMIN_ONLY', message: REFUSALS[why] });
 }
 
 export function registerAdminApi(
@@ -82,11 +87,13 @@ export function registerAdminApi(
 		const header = req.headers['x-admin-token'];
 		const token = Array.isArray(header) ? header[0] : header;
 		if (token !== undefined) {
-			if (expected && timingSafeEqual(digest(token), expected)) return;
-			return forbidden(reply, true);
+			// A token that cannot be right is refused even from loopback: the caller is misconfigured.
+			if (!expected) return forbidden(reply, 'no-admin-token-set');
+			if (timingSafeEqual(digest(token), expected)) return;
+			return forbidden(reply, 'wrong-token');
 		}
 		if (trustLoopback && isLoopback(req.socket.remoteAddress)) return;
-		return forbidden(reply, false);
+		return forbidden(reply, 'no-token');
 	};
 
 	app.register(async (admin) => {

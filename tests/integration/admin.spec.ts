@@ -395,6 +395,29 @@ describe('admin guard', () => {
 		}
 	});
 
+	it('says so when an admin token is sent to a simulator that has none, even from loopback', async () => {
+		const open = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir: null,
+			logLevel: 'silent'
+		});
+		try {
+			const url = `${open.httpUrl}/api/admin/screens`;
+			expect((await fetch(url)).status).toBe(200);
+			const res = await fetch(url, { headers: { 'x-admin-token': 'admin-secret-3' } });
+			expect(res.status).toBe(403);
+			expect(await res.json()).toEqual({
+				code: 'ADMIN_ONLY',
+				message:
+					'x-admin-token: this simulator has no admin token (start it with --admin-token or KDS_ADMIN_TOKEN); from the simulator host, leave the header out'
+			});
+		} finally {
+			await open.close();
+		}
+	});
+
 	it('every admin route refuses a missing admin token and an integration token alone; nothing changes', async () => {
 		// trustLoopback: false makes this loopback caller count as any other host on the network.
 		const guarded = await startAgent({
