@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import type { MessageEntry } from '../../agent/message-log.ts';
 import WebSocket from 'ws';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -22,16 +22,21 @@ const HEADERS = {
 	'x-device-ids': 'kds-1'
 };
 
-let agent: RunningAgent;
-let tcp: { host: string; port: number };
-beforeAll(async () => {
-	agent = await startAgent({
+/** An agent in memory on ports the OS picks, no UI, no logs. */
+const quietAgent = (options: AgentOptions = {}) =>
+	startAgent({
 		memory: true,
 		httpPort: 0,
 		tcpPort: 0,
 		uiDir: null,
-		logLevel: 'silent'
+		logLevel: 'silent',
+		...options
 	});
+
+let agent: RunningAgent;
+let tcp: { host: string; port: number };
+beforeAll(async () => {
+	agent = await quietAgent();
 	tcp = agent.screens[0].tcp;
 });
 afterAll(() => agent.close());
@@ -337,14 +342,7 @@ describe('JSON view: takeout, pop-ups, texts and findings', () => {
 
 describe('retention', () => {
 	it('keeps the newest entries only, never touching the orders', async () => {
-		const small = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
-			inspectorRetention: 3
-		});
+		const small = await quietAgent({ inspectorRetention: 3 });
 		try {
 			const { host, port } = small.screens[0].tcp;
 			for (const id of ['a', 'b', 'c', 'd', 'e']) {
@@ -364,15 +362,7 @@ describe('retention', () => {
 
 describe('admin guard', () => {
 	it('refuses an integration token alone when the caller is not trusted, and takes the admin token', async () => {
-		const guarded = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
-			trustLoopback: false,
-			adminToken: 'admin-secret-1'
-		});
+		const guarded = await quietAgent({ trustLoopback: false, adminToken: 'admin-secret-1' });
 		try {
 			const url = `${guarded.httpUrl}/api/admin/screens`;
 			const onlyIntegration = await fetch(url, {
@@ -396,13 +386,7 @@ describe('admin guard', () => {
 	});
 
 	it('says so when an admin token is sent to a simulator that has none, even from loopback', async () => {
-		const open = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent'
-		});
+		const open = await quietAgent();
 		try {
 			const url = `${open.httpUrl}/api/admin/screens`;
 			expect((await fetch(url)).status).toBe(200);
@@ -420,15 +404,7 @@ describe('admin guard', () => {
 
 	it('every admin route refuses a missing admin token and an integration token alone; nothing changes', async () => {
 		// trustLoopback: false makes this loopback caller count as any other host on the network.
-		const guarded = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
-			trustLoopback: false,
-			adminToken: 'admin-secret-2'
-		});
+		const guarded = await quietAgent({ trustLoopback: false, adminToken: 'admin-secret-2' });
 		try {
 			const { host, port } = guarded.screens[0].tcp;
 			expect(await sendTcp(host, port, sample('tcp-create-minimal.json'))).toBe('1001\n');
@@ -501,14 +477,7 @@ describe('admin guard', () => {
 	});
 
 	it('with no admin token configured, only loopback callers get in', async () => {
-		const closed = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
-			trustLoopback: false
-		});
+		const closed = await quietAgent({ trustLoopback: false });
 		try {
 			const res = await fetch(`${closed.httpUrl}/api/admin/messages`, {
 				headers: { 'x-admin-token': 'anything' }
