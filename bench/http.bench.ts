@@ -20,7 +20,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, ROOT } from './lib.ts';
+import {
+	cpuPerRequest,
+	cpuTime,
+	fmt,
+	fmtCpu,
+	ROOT,
+	type CpuPerRequest,
+	type CpuTime
+} from './lib.ts';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -184,6 +192,8 @@ interface Row {
 	p99: number;
 	requests: number;
 	failed: number;
+	/** The agent's CPU per request (Linux), read around its own rounds. */
+	cpu?: CpuPerRequest | null;
 }
 
 async function run(url: string, requests: CannonRequest[], seconds: number): Promise<CannonResult> {
@@ -211,19 +221,23 @@ function summarise(rounds: CannonResult[]): Row {
  * the machine falls on both alike; throughput is over all rounds, p50/p99 the median round's.
  */
 async function compare(
-	agentUrl: string,
+	agentAt: { url: string; pid: number },
 	bareUrl: string,
 	requests: () => CannonRequest[]
 ): Promise<[Row, Row]> {
-	await run(agentUrl, requests(), WARMUP_SECONDS);
+	await run(agentAt.url, requests(), WARMUP_SECONDS);
 	await run(bareUrl, requests(), WARMUP_SECONDS);
 	const agent: CannonResult[] = [];
 	const bare: CannonResult[] = [];
+	const spans: Array<[CpuTime | null, CpuTime | null]> = [];
 	for (let round = 0; round < SECONDS; round++) {
-		agent.push(await run(agentUrl, requests(), 1));
+		const before = cpuTime(agentAt.pid);
+		agent.push(await run(agentAt.url, requests(), 1));
+		spans.push([before, cpuTime(agentAt.pid)]);
 		bare.push(await run(bareUrl, requests(), 1));
 	}
-	return [summarise(agent), summarise(bare)];
+	const agentRow = summarise(agent);
+	return [{ ...agentRow, cpu: cpuPerRequest(spans, agentRow.requests) }, summarise(bare)];
 }
 
 async function seedOrders(
@@ -286,13 +300,14 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		);
 		children.push(agent.child);
 
-		const [agentCreate, bareCreate] = await compare(agent.url, bare.url, createRequests);
+		const agentAt = { url: agent.url, pid: agent.child.pid! };
+		const [agentCreate, bareCreate] = await compare(agentAt, bare.url, createRequests);
 		const ids = await seedOrders(agent.url, ORDER_HEADERS, 'PARTIAL', 200);
-		const [agentPartial, barePartial] = await compare(agent.url, bare.url, () =>
+		const [agentPartial, barePartial] = await compare(agentAt, bare.url, () =>
 			partialRequests(ids)
 		);
 		await seedOrders(agent.url, READ_HEADERS, 'READ', 20);
-		const [agentActive, bareActive] = await compare(agent.url, bare.url, activeRequests);
+		const [agentActive, bareActive] = await compare(agentAt, bare.url, activeRequests);
 
 		const how = FROM_SOURCE
 			? 'agent/main.ts through tsx'
@@ -310,7 +325,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 			row('PUT kds-orders/partial', agentPartial, barePartial),
 			row('GET kds-orders/active (read)', agentActive, bareActive),
 			'',
-			'target: ratio >= 40% for create and partial update'
+			'target: ratio >= 40% for create and partial update',
+			`agent CPU per request: create ${fmtCpu(agentCreate.cpu ?? null)}; partial ${fmtCpu(agentPartial.cpu ?? null)}; read ${fmtCpu(agentActive.cpu ?? null)}`
 		];
 		const json = {
 			bench: 'http',

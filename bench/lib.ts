@@ -1,6 +1,6 @@
 /** Small shared pieces of the benchmarks: percentiles, RSS, child processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -16,6 +16,55 @@ export function rssMiB(pid: number): number {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
 	const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 	return kb / 1024;
+}
+
+/** CPU time of a process so far, in ns: its main thread (the one that answers) and the others. */
+export interface CpuTime {
+	main: number;
+	others: number;
+}
+
+/**
+ * Read from /proc/<pid>/task/<tid>/schedstat (Linux; null where it is missing). The agent's main
+ * thread answers every request, so its share is the figure that limits throughput.
+ */
+export function cpuTime(pid: number): CpuTime | null {
+	try {
+		const time: CpuTime = { main: 0, others: 0 };
+		for (const tid of readdirSync(`/proc/${pid}/task`)) {
+			const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+			if (Number(tid) === pid) time.main += ns;
+			else time.others += ns;
+		}
+		return time;
+	} catch {
+		return null;
+	}
+}
+
+/** CPU per request in µs between two readings: all threads, and the main thread alone. */
+export interface CpuPerRequest {
+	totalUs: number;
+	mainUs: number;
+}
+
+export function cpuPerRequest(
+	spans: Array<[CpuTime | null, CpuTime | null]>,
+	requests: number
+): CpuPerRequest | null {
+	let main = 0;
+	let others = 0;
+	for (const [before, after] of spans) {
+		if (!before || !after) return null;
+		main += after.main - before.main;
+		others += after.others - before.others;
+	}
+	if (requests === 0) return null;
+	return { totalUs: (main + others) / 1000 / requests, mainUs: main / 1000 / requests };
+}
+
+export function fmtCpu(cpu: CpuPerRequest | null): string {
+	return cpu ? `${fmt(cpu.totalUs)} µs (answering thread ${fmt(cpu.mainUs)} µs)` : 'n/a';
 }
 
 /** Start a TypeScript file with tsx; resolves with the child and its first stdout line. */

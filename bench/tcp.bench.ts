@@ -1,7 +1,9 @@
 /**
  * TCP benchmark (issue 2): create-order round trips against the agent (durable store on, in a
  * temporary directory, its own process) and against a bare Node TCP server answering a fixed
- * string, measured in the same run; the figure that counts is the ratio. Also: the agent's
+ * string, measured in the same run, in alternating rounds; the figure that counts is the ratio.
+ * The agent's CPU per create is read from /proc (Linux), for all its threads and for the one
+ * that answers. Also: the agent's
  * resident memory holding 10,000 active orders over two screens, and the time from process
  * start to accepting TCP.
  *
@@ -14,7 +16,18 @@ import { join } from 'node:path';
 import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { execSync } from 'node:child_process';
-import { fmt, percentile, ROOT, rssMiB, spawnTs } from './lib.ts';
+import {
+	cpuPerRequest,
+	cpuTime,
+	fmt,
+	fmtCpu,
+	percentile,
+	ROOT,
+	rssMiB,
+	spawnTs,
+	type CpuPerRequest,
+	type CpuTime
+} from './lib.ts';
 
 /** The agent as npm start runs it: the production bundle (extra V8 flags: KDS_BENCH_NODE_ARGS). */
 const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -24,9 +37,12 @@ const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>
 	spawnAgent(args, {}, { bundle: true, nodeArgs });
 
 const progress = (text: string) => process.stderr.write(`  tcp bench: ${text}\n`);
-const SEQUENTIAL_REQUESTS = 3000;
+/** Agent and bare server take turns, this many rounds each, so load from elsewhere hits both. */
+const ROUNDS = 3;
+const WARMUP_ROUNDS = 4;
+const SEQUENTIAL_REQUESTS = 1000;
 const CONCURRENT_CONNECTIONS = 50;
-const CONCURRENT_SECONDS = 4;
+const CONCURRENT_SECONDS = 1.5;
 
 let counter = 0;
 function orderLine(): string {
@@ -56,7 +72,15 @@ interface Result {
 	p99: number;
 }
 
-function summarise(latencies: number[], seconds: number): Result {
+interface Run {
+	latencies: number[];
+	seconds: number;
+}
+
+/** Rounds of one side, as one result: all round trips over all the time they took. */
+function summarise(runs: Run[]): Result {
+	const latencies = runs.flatMap((r) => r.latencies);
+	const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
 	latencies.sort((a, b) => a - b);
 	return {
 		requests: latencies.length,
@@ -67,7 +91,7 @@ function summarise(latencies: number[], seconds: number): Result {
 	};
 }
 
-async function sequential(host: string, port: number): Promise<Result> {
+async function sequential(host: string, port: number): Promise<Run> {
 	const session = await TcpSession.open(host, port);
 	const latencies: number[] = [];
 	const start = performance.now();
@@ -80,10 +104,10 @@ async function sequential(host: string, port: number): Promise<Result> {
 	}
 	const seconds = (performance.now() - start) / 1000;
 	await session.close();
-	return summarise(latencies, seconds);
+	return { latencies, seconds };
 }
 
-async function concurrent(host: string, port: number): Promise<Result> {
+async function concurrent(host: string, port: number): Promise<Run> {
 	const sessions = await Promise.all(
 		Array.from({ length: CONCURRENT_CONNECTIONS }, () => TcpSession.open(host, port))
 	);
@@ -102,7 +126,36 @@ async function concurrent(host: string, port: number): Promise<Result> {
 	);
 	const seconds = (performance.now() - start) / 1000;
 	await Promise.all(sessions.map((s) => s.close()));
-	return summarise(latencies, seconds);
+	return { latencies, seconds };
+}
+
+/**
+ * Bare server and agent in turns; the agent's CPU (all threads, and the thread that answers) is
+ * read around its own rounds only.
+ */
+async function compare(
+	run: (host: string, port: number) => Promise<Run>,
+	bare: { host: string; port: number },
+	agent: { host: string; port: number; pid: number }
+): Promise<{ bare: Result; agent: Result; cpu: CpuPerRequest | null; rounds: string }> {
+	const bareRuns: Run[] = [];
+	const agentRuns: Run[] = [];
+	const spans: Array<[CpuTime | null, CpuTime | null]> = [];
+	for (let round = 0; round < ROUNDS; round++) {
+		bareRuns.push(await run(bare.host, bare.port));
+		const before = cpuTime(agent.pid);
+		agentRuns.push(await run(agent.host, agent.port));
+		spans.push([before, cpuTime(agent.pid)]);
+	}
+	const agentResult = summarise(agentRuns);
+	const rate = (r: Run) => fmt(r.latencies.length / r.seconds);
+	return {
+		bare: summarise(bareRuns),
+		agent: agentResult,
+		cpu: cpuPerRequest(spans, agentResult.requests),
+		// Each round's rates, bare/agent: how much the figures move from one round to the next.
+		rounds: bareRuns.map((r, i) => `${rate(r)}/${rate(agentRuns[i])}`).join(', ')
+	};
 }
 
 function freePort(): Promise<number> {
@@ -177,16 +230,20 @@ export async function runTcpBench() {
 		const [first, second] = [...agent.tcp.values()];
 
 		progress('warming up');
-		// Warm both up.
-		await sequential('127.0.0.1', barePort);
-		await sequential(first.host, first.port);
+		// Warm both up, in turns as they are measured: single-connection round trips keep
+		// getting faster for a few thousand requests (JIT, and the CPUs waking up).
+		for (let i = 0; i < WARMUP_ROUNDS; i++) {
+			await sequential('127.0.0.1', barePort);
+			await sequential(first.host, first.port);
+		}
 
-		progress('1 connection');
-		const bareSeq = await sequential('127.0.0.1', barePort);
-		const agentSeq = await sequential(first.host, first.port);
-		progress(`${CONCURRENT_CONNECTIONS} connections`);
-		const bareConc = await concurrent('127.0.0.1', barePort);
-		const agentConc = await concurrent(first.host, first.port);
+		const bareAt = { host: '127.0.0.1', port: barePort };
+		const agentAt = { ...first, pid: agent.child.pid! };
+		progress(`1 connection (${ROUNDS} rounds each)`);
+		const seq = await compare(sequential, bareAt, agentAt);
+		progress(`${CONCURRENT_CONNECTIONS} connections (${ROUNDS} rounds each)`);
+		const conc = await compare(concurrent, bareAt, agentAt);
+		const [bareSeq, agentSeq, bareConc, agentConc] = [seq.bare, seq.agent, conc.bare, conc.agent];
 		bare.child.kill();
 
 		progress('memory with 10,000 orders');
@@ -227,6 +284,8 @@ export async function runTcpBench() {
 			row(`agent, ${CONCURRENT_CONNECTIONS} connections`, agentConc),
 			`ratio agent/bare throughput: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%   (target >= 40%)`,
 			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
+			`rounds, bare/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
+			`agent CPU per create: 1 connection ${fmtCpu(seq.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.cpu)}`,
 			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
 			`process start to accepting TCP: ${fmt(startMs)} ms   (target <= 1000 ms)`
@@ -236,6 +295,7 @@ export async function runTcpBench() {
 			sequentialRatio: agentSeq.perSecond / bareSeq.perSecond,
 			concurrentRatio: agentConc.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
+			cpuPerCreate: { sequential: seq.cpu, concurrent: conc.cpu },
 			rssMiB: rss,
 			rssLowMemoryMiB: lowMem.full,
 			startupMs: startMs
