@@ -28,8 +28,12 @@ export interface MessageDisk {
 
 export const DEFAULT_RETENTION = 2000;
 const MAX_PAYLOAD_BYTES = 64 * 1024;
-/** New entries are handed to the disk in one batch per this many ms. */
-const FLUSH_AFTER_MS = 25;
+/**
+ * New entries are handed to the disk in one batch per this many ms: what kill -9 can cost the
+ * log. Under a burst only the newest `retention` of a batch are handed over; the older ones
+ * would be pruned as soon as written.
+ */
+const FLUSH_AFTER_MS = 250;
 
 export class MessageLog {
 	/**
@@ -73,6 +77,8 @@ export class MessageLog {
 		for (const listener of this.listeners) listener(stored);
 		if (this.disk) {
 			this.unsaved.push(stored);
+			if (this.unsaved.length > this.retention + this.slack)
+				this.unsaved.splice(0, this.unsaved.length - this.retention);
 			this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
 		}
 		return stored;
@@ -124,6 +130,6 @@ export class MessageLog {
 		if (!this.disk || this.unsaved.length === 0) return;
 		const batch = this.unsaved;
 		this.unsaved = [];
-		this.disk.appendMessages(batch);
+		this.disk.appendMessages(batch.length > this.retention ? batch.slice(-this.retention) : batch);
 	}
 }
