@@ -5,6 +5,7 @@ import { startAgent } from './app.ts';
 import { ConfigError, loadConfigFile } from './config.ts';
 import { createLogger } from './log.ts';
 import { DEFAULT_DATA_DIR, HELP, readSettings, UsageError } from './settings.ts';
+import { StoreError } from './store.ts';
 
 async function main() {
 	const settings = readSettings(process.argv.slice(2), process.env);
@@ -52,7 +53,10 @@ async function main() {
 
 main().catch((err) => {
 	const expected =
-		err instanceof UsageError || err instanceof ConfigError || /^Cannot listen/.test(err?.message);
+		err instanceof UsageError ||
+		err instanceof ConfigError ||
+		err instanceof StoreError ||
+		/^Cannot listen/.test(err?.message);
 	process.stderr.write(`${expected ? err.message : (err?.stack ?? String(err))}\n`);
 	process.exit(2);
 });

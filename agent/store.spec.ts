@@ -3,7 +3,7 @@
  * orders intact, and one written by a newer version is refused with a message that says so.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,13 +142,27 @@ describe('the order store on disk', () => {
 		reopened.close();
 	});
 
+	it('refuses a file that is not a database, or a data directory that is a file, naming it', () => {
+		const file = join(dataDir, 'kds.sqlite');
+		writeFileSync(file, 'these are not the orders you are looking for '.repeat(200));
+		expect(() => new Store({ dataDir })).toThrow(
+			`Cannot open the order store ${file}: file is not a database. Move the file away, or start with another --data-dir.`
+		);
+		expect(readFileSync(file, 'utf8')).toMatch(/^these are not the orders/);
+
+		const notADir = join(dataDir, 'kds.sqlite', 'data');
+		expect(() => new Store({ dataDir: notADir })).toThrow(
+			new RegExp(`^Cannot create the data directory ${notADir}: ENOTDIR`)
+		);
+	});
+
 	it('refuses a data directory written by a newer version, and leaves it alone', () => {
 		const db = new Database(join(dataDir, 'kds.sqlite'));
 		db.exec('CREATE TABLE orders (x)');
 		db.pragma('user_version = 99');
 		db.close();
 		expect(() => new Store({ dataDir })).toThrow(
-			'The data directory was written by a newer version (schema 99, this one knows 3)'
+			`The data directory was written by a newer version (schema 99, this one knows 3): ${join(dataDir, 'kds.sqlite')}. Start that version, or this one with another --data-dir.`
 		);
 		const after = new Database(join(dataDir, 'kds.sqlite'), { readonly: true });
 		expect(after.pragma('user_version', { simple: true })).toBe(99);

@@ -27,6 +27,9 @@ export interface StoreOptions {
 	sync?: SyncMode;
 }
 
+/** The order store cannot be opened: a one-sentence reason that names the file. */
+export class StoreError extends Error {}
+
 export interface ScreenBatch {
 	screenId: string;
 	changes: readonly ScreenChange[];
@@ -62,15 +65,17 @@ export class Store {
 	constructor(readonly options: StoreOptions) {
 		let file = ':memory:';
 		if (options.dataDir) {
-			mkdirSync(options.dataDir, { recursive: true });
+			try {
+				mkdirSync(options.dataDir, { recursive: true });
+			} catch (err) {
+				throw new StoreError(
+					`Cannot create the data directory ${options.dataDir}: ${(err as Error).message}. Start with another --data-dir.`
+				);
+			}
 			file = join(options.dataDir, 'kds.sqlite');
 			this.file = file;
 		}
-		this.db = new Database(file);
-		this.db.pragma('journal_mode = WAL');
-		this.db.pragma(`synchronous = ${options.sync === 'full' ? 'FULL' : 'NORMAL'}`);
-		this.db.pragma('busy_timeout = 5000');
-		this.migrate();
+		this.db = this.open(file, options.sync);
 		this.putOrder = this.db.prepare(
 			`INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?)
 			 ON CONFLICT (screen_id, order_id) DO UPDATE
@@ -90,6 +95,24 @@ export class Store {
 		});
 	}
 
+	private open(file: string, sync: SyncMode | undefined): Database.Database {
+		let db: Database.Database | undefined;
+		try {
+			db = new Database(file);
+			db.pragma('journal_mode = WAL');
+			db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+			db.pragma('busy_timeout = 5000');
+			this.migrate(db);
+			return db;
+		} catch (err) {
+			db?.close();
+			if (err instanceof StoreError) throw err;
+			throw new StoreError(
+				`Cannot open the order store ${file}: ${(err as Error).message}. Move the file away, or start with another --data-dir.`
+			);
+		}
+	}
+
 	private put(screenId: string, { state, context }: OrderRecord, itemsKept: boolean): void {
 		const { items, ...rest } = context;
 		const head = JSON.stringify(rest);
@@ -99,22 +122,22 @@ export class Store {
 		this.putOrder.run(screenId, context.id, state, head, JSON.stringify(items));
 	}
 
-	private migrate(): void {
-		const version = this.db.pragma('user_version', { simple: true }) as number;
+	private migrate(db: Database.Database): void {
+		const version = db.pragma('user_version', { simple: true }) as number;
 		if (version > SCHEMA_VERSION) {
-			throw new Error(
-				`The data directory was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION})`
+			throw new StoreError(
+				`The data directory was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION}): ${db.name}. Start that version, or this one with another --data-dir.`
 			);
 		}
 		if (version === SCHEMA_VERSION) return;
 		// One transaction: a migration that stops half-way leaves the data as it was.
-		this.db.transaction(() => {
-			if (version < 1) this.db.exec(`CREATE TABLE orders (${ORDERS_TABLE})`);
+		db.transaction(() => {
+			if (version < 1) db.exec(`CREATE TABLE orders (${ORDERS_TABLE})`);
 			// Schema 2: the inspector's log moved to a file of its own (store-thread.ts).
-			if (version < 2) this.db.exec('DROP TABLE IF EXISTS messages');
+			if (version < 2) db.exec('DROP TABLE IF EXISTS messages');
 			if (version === 1 || version === 2) {
 				// Schemas 1 and 2 kept the orders in a WITHOUT ROWID table: copy them over.
-				this.db.exec(`
+				db.exec(`
 					CREATE TABLE orders_v3 (${ORDERS_TABLE});
 					INSERT INTO orders_v3 (screen_id, order_id, state, context, items)
 						SELECT screen_id, order_id, state, json_remove(context, '$.items'),
@@ -124,7 +147,7 @@ export class Store {
 					ALTER TABLE orders_v3 RENAME TO orders;
 				`);
 			}
-			this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+			db.pragma(`user_version = ${SCHEMA_VERSION}`);
 		})();
 	}
 
