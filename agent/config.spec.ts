@@ -107,7 +107,12 @@ describe('command-line settings', () => {
 			{ KDS_INSPECTOR_RETENTION: '0' },
 			'Invalid value for --inspector-retention (KDS_INSPECTOR_RETENTION): "0" (expected a whole number of messages, 1-1000000)'
 		],
-		[['--bogus'], {}, "Unknown option '--bogus'"]
+		[['--bogus'], {}, "Unknown option '--bogus'"],
+		[
+			['--memory', '--data-dir', 'data'],
+			{},
+			'--memory and --data-dir contradict each other: --memory writes nothing to disk. Give one of them.'
+		]
 	])('refuses %j %j with one sentence', (argv, env, message) => {
 		expect(() => readSettings(argv as string[], env)).toThrow(message);
 	});

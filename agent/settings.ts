@@ -96,6 +96,11 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	) {
 		invalid('--memory', 'KDS_MEMORY', memoryEnv, '1 or 0');
 	}
+	if (parsed.memory === true && parsed['data-dir'] !== undefined) {
+		throw new UsageError(
+			'--memory and --data-dir contradict each other: --memory writes nothing to disk. Give one of them.'
+		);
+	}
 	const adminToken = pick('admin-token', 'KDS_ADMIN_TOKEN');
 	if (adminToken !== undefined && adminToken.length < 8) {
 		invalid('--admin-token', 'KDS_ADMIN_TOKEN', adminToken, 'a token of at least 8 characters');
