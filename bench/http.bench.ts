@@ -20,15 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-	cpuPerRequest,
-	cpuTime,
-	fmt,
-	fmtCpu,
-	ROOT,
-	type CpuPerRequest,
-	type CpuTime
-} from './lib.ts';
+import { CpuMeter, fmt, fmtCpu, ROOT, type CpuPerRequest } from './lib.ts';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -229,15 +221,13 @@ async function compare(
 	await run(bareUrl, requests(), WARMUP_SECONDS);
 	const agent: CannonResult[] = [];
 	const bare: CannonResult[] = [];
-	const spans: Array<[CpuTime | null, CpuTime | null]> = [];
+	const cpu = new CpuMeter(agentAt.pid);
 	for (let round = 0; round < SECONDS; round++) {
-		const before = cpuTime(agentAt.pid);
-		agent.push(await run(agentAt.url, requests(), 1));
-		spans.push([before, cpuTime(agentAt.pid)]);
+		agent.push(await cpu.measure(() => run(agentAt.url, requests(), 1)));
 		bare.push(await run(bareUrl, requests(), 1));
 	}
 	const agentRow = summarise(agent);
-	return [{ ...agentRow, cpu: cpuPerRequest(spans, agentRow.requests) }, summarise(bare)];
+	return [{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) }, summarise(bare)];
 }
 
 async function seedOrders(

@@ -19,7 +19,7 @@ export function rssMiB(pid: number): number {
 }
 
 /** CPU time of a process so far, in ns: its main thread (the one that answers) and the others. */
-export interface CpuTime {
+interface CpuTime {
 	main: number;
 	others: number;
 }
@@ -28,7 +28,7 @@ export interface CpuTime {
  * Read from /proc/<pid>/task/<tid>/schedstat (Linux; null where it is missing). The agent's main
  * thread answers every request, so its share is the figure that limits throughput.
  */
-export function cpuTime(pid: number): CpuTime | null {
+function cpuTime(pid: number): CpuTime | null {
 	try {
 		const time: CpuTime = { main: 0, others: 0 };
 		for (const tid of readdirSync(`/proc/${pid}/task`)) {
@@ -42,25 +42,38 @@ export function cpuTime(pid: number): CpuTime | null {
 	}
 }
 
-/** CPU per request in µs between two readings: all threads, and the main thread alone. */
+/** CPU per request in µs: all threads, and the main thread alone. */
 export interface CpuPerRequest {
 	totalUs: number;
 	mainUs: number;
 }
 
-export function cpuPerRequest(
-	spans: Array<[CpuTime | null, CpuTime | null]>,
-	requests: number
-): CpuPerRequest | null {
-	let main = 0;
-	let others = 0;
-	for (const [before, after] of spans) {
-		if (!before || !after) return null;
-		main += after.main - before.main;
-		others += after.others - before.others;
+/** The CPU a process spends during the runs it is asked to measure, added up. */
+export class CpuMeter {
+	private main = 0;
+	private others = 0;
+	private readable = true;
+
+	constructor(private pid: number) {}
+
+	async measure<T>(run: () => Promise<T>): Promise<T> {
+		const before = cpuTime(this.pid);
+		const result = await run();
+		const after = cpuTime(this.pid);
+		if (!before || !after) this.readable = false;
+		else {
+			this.main += after.main - before.main;
+			this.others += after.others - before.others;
+		}
+		return result;
 	}
-	if (requests === 0) return null;
-	return { totalUs: (main + others) / 1000 / requests, mainUs: main / 1000 / requests };
+
+	/** Null where /proc cannot be read, or nothing was measured. */
+	perRequest(requests: number): CpuPerRequest | null {
+		if (!this.readable || requests === 0) return null;
+		const us = (ns: number) => ns / 1000 / requests;
+		return { totalUs: us(this.main + this.others), mainUs: us(this.main) };
+	}
 }
 
 export function fmtCpu(cpu: CpuPerRequest | null): string {

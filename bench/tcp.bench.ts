@@ -17,16 +17,14 @@ import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { execSync } from 'node:child_process';
 import {
-	cpuPerRequest,
-	cpuTime,
+	CpuMeter,
 	fmt,
 	fmtCpu,
 	percentile,
 	ROOT,
 	rssMiB,
 	spawnTs,
-	type CpuPerRequest,
-	type CpuTime
+	type CpuPerRequest
 } from './lib.ts';
 
 /** The agent as npm start runs it: the production bundle (extra V8 flags: KDS_BENCH_NODE_ARGS). */
@@ -140,19 +138,17 @@ async function compare(
 ): Promise<{ bare: Result; agent: Result; cpu: CpuPerRequest | null; rounds: string }> {
 	const bareRuns: Run[] = [];
 	const agentRuns: Run[] = [];
-	const spans: Array<[CpuTime | null, CpuTime | null]> = [];
+	const cpu = new CpuMeter(agent.pid);
 	for (let round = 0; round < ROUNDS; round++) {
 		bareRuns.push(await run(bare.host, bare.port));
-		const before = cpuTime(agent.pid);
-		agentRuns.push(await run(agent.host, agent.port));
-		spans.push([before, cpuTime(agent.pid)]);
+		agentRuns.push(await cpu.measure(() => run(agent.host, agent.port)));
 	}
 	const agentResult = summarise(agentRuns);
 	const rate = (r: Run) => fmt(r.latencies.length / r.seconds);
 	return {
 		bare: summarise(bareRuns),
 		agent: agentResult,
-		cpu: cpuPerRequest(spans, agentResult.requests),
+		cpu: cpu.perRequest(agentResult.requests),
 		// Each round's rates, bare/agent: how much the figures move from one round to the next.
 		rounds: bareRuns.map((r, i) => `${rate(r)}/${rate(agentRuns[i])}`).join(', ')
 	};

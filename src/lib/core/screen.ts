@@ -101,9 +101,27 @@ type InitialContext = (args: {
 	self: ActorScope<OrderSnapshot, OrderEvent>['self'];
 	spawn: () => never;
 }) => OrderContext;
-type InitialGuard = (args: { context: OrderContext; event: unknown }, params: unknown) => boolean;
+/** A guard as the machine implements it (its guards take no parameters). */
+type Guard = (args: { context: OrderContext; event: unknown }, params: undefined) => boolean;
+type StateNode = typeof orderMachine.root;
+
+/**
+ * The implementation of a transition's guard: undefined when it has none, null when the
+ * shortcuts below cannot call it (inline, or with parameters).
+ */
+function namedGuard(guard: unknown): Guard | undefined | null {
+	if (guard === undefined) return undefined;
+	const guards = orderMachine.implementations.guards as Record<string, Guard | undefined>;
+	return (typeof guard === 'string' ? guards[guard] : undefined) ?? null;
+}
+
+/** A state with no children and nothing to do on entry or exit. */
+function isPlain(node: StateNode): boolean {
+	return node.type === 'atomic' && node.entry.length === 0 && node.exit.length === 0;
+}
+
 interface InitialTransition {
-	guard?: InitialGuard;
+	guard?: Guard;
 	target: OrderStateName;
 }
 
@@ -128,20 +146,14 @@ const initialRules: { context: InitialContext; transitions: InitialTransition[] 
 	}
 	if (initial.target.length !== 1) return null;
 	const start = initial.target[0];
-	if (start.type !== 'atomic' || start.entry.length > 0 || start.exit.length > 0) return null;
-	if (start.transitions.size > 0 || !start.always) return null;
-	const guards = orderMachine.implementations.guards as Record<string, InitialGuard | undefined>;
+	if (!isPlain(start) || start.transitions.size > 0 || !start.always) return null;
 	const transitions: InitialTransition[] = [];
 	for (const t of start.always) {
 		if (t.actions.length > 0 || t.target?.length !== 1) return null;
 		const target = t.target[0];
-		if (target.type !== 'atomic' || target.entry.length > 0 || target.always) return null;
-		let guard: InitialGuard | undefined;
-		if (t.guard !== undefined) {
-			const impl = typeof t.guard === 'string' ? guards[t.guard] : undefined;
-			if (!impl) return null;
-			guard = impl;
-		}
+		if (!isPlain(target) || target.always) return null;
+		const guard = namedGuard(t.guard);
+		if (guard === null) return null;
 		transitions.push({ guard, target: target.key as OrderStateName });
 	}
 	return { context: context as InitialContext, transitions };
@@ -182,12 +194,8 @@ type AssignArgs = {
 };
 type Assigner = (args: AssignArgs, params: undefined) => unknown;
 type Assignment = Assigner | Record<string, unknown>;
-type EventGuard = (
-	args: { context: OrderContext; event: OrderEvent },
-	params: undefined
-) => boolean;
 interface EventTransition {
-	guard?: EventGuard;
+	guard?: Guard;
 	/** null: the order stays in its state. */
 	target: OrderStateName | null;
 	assignments: Assignment[];
@@ -204,7 +212,6 @@ interface EventTransition {
 const eventRules: Map<string, Map<string, EventTransition[]>> | null = (() => {
 	const root = orderMachine.root;
 	if (root.transitions.size > 0 || root.entry.length > 0 || root.exit.length > 0) return null;
-	const guards = orderMachine.implementations.guards as Record<string, EventGuard | undefined>;
 	const actions = orderMachine.implementations.actions as Record<
 		string,
 		{ type?: string; assignment?: Assignment } | undefined
@@ -212,8 +219,7 @@ const eventRules: Map<string, Map<string, EventTransition[]>> | null = (() => {
 	const table = new Map<string, Map<string, EventTransition[]>>();
 	for (const node of Object.values(root.states)) {
 		if (node.always && node.key === root.initial.target[0]?.key) continue; // the start only
-		if (node.type !== 'atomic' || node.always || node.entry.length > 0 || node.exit.length > 0)
-			return null;
+		if (!isPlain(node) || node.always) return null;
 		const byEvent = new Map<string, EventTransition[]>();
 		for (const [type, transitions] of node.transitions) {
 			if (type.includes('*')) return null;
@@ -221,11 +227,8 @@ const eventRules: Map<string, Map<string, EventTransition[]>> | null = (() => {
 			for (const t of transitions) {
 				if (t.target && (t.target.length !== 1 || t.target[0].parent !== root)) return null;
 				if (!t.target && t.actions.length === 0) return null;
-				let guard: EventGuard | undefined;
-				if (t.guard !== undefined) {
-					guard = typeof t.guard === 'string' ? guards[t.guard] : undefined;
-					if (!guard) return null;
-				}
+				const guard = namedGuard(t.guard);
+				if (guard === null) return null;
 				const assignments: Assignment[] = [];
 				for (const name of t.actions) {
 					const action = typeof name === 'string' ? actions[name] : undefined;
