@@ -215,19 +215,25 @@ function summarise(rounds: CannonResult[]): Row {
 async function compare(
 	agentAt: { url: string; pid: number },
 	bareUrl: string,
-	requests: () => CannonRequest[]
-): Promise<[Row, Row]> {
+	requests: () => CannonRequest[],
+	floorUrl?: string
+): Promise<[Row, Row, Row | null]> {
+	const others = floorUrl ? [bareUrl, floorUrl] : [bareUrl];
 	await run(agentAt.url, requests(), WARMUP_SECONDS);
-	await run(bareUrl, requests(), WARMUP_SECONDS);
+	for (const url of others) await run(url, requests(), WARMUP_SECONDS);
 	const agent: CannonResult[] = [];
-	const bare: CannonResult[] = [];
+	const rounds: CannonResult[][] = others.map(() => []);
 	const cpu = new CpuMeter(agentAt.pid);
 	for (let round = 0; round < SECONDS; round++) {
 		agent.push(await cpu.measure(() => run(agentAt.url, requests(), 1)));
-		bare.push(await run(bareUrl, requests(), 1));
+		for (const [i, url] of others.entries()) rounds[i].push(await run(url, requests(), 1));
 	}
 	const agentRow = summarise(agent);
-	return [{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) }, summarise(bare)];
+	return [
+		{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) },
+		summarise(rounds[0]),
+		rounds[1] ? summarise(rounds[1]) : null
+	];
 }
 
 async function seedOrders(
@@ -271,6 +277,11 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 	try {
 		const bare = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
 		children.push(bare.child);
+		const floor = await startChild(
+			['--import', 'tsx', 'bench/floor-http-server.ts', dataDir],
+			/^(http:\S+)\n/
+		);
+		children.push(floor.child);
 		const entry = FROM_SOURCE
 			? ['--import', 'tsx', 'agent/main.ts']
 			: [...AGENT_NODE_ARGS, 'dist/agent.js'];
@@ -291,7 +302,12 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		children.push(agent.child);
 
 		const agentAt = { url: agent.url, pid: agent.child.pid! };
-		const [agentCreate, bareCreate] = await compare(agentAt, bare.url, createRequests);
+		const [agentCreate, bareCreate, floorCreate] = await compare(
+			agentAt,
+			bare.url,
+			createRequests,
+			floor.url
+		);
 		const ids = await seedOrders(agent.url, ORDER_HEADERS, 'PARTIAL', 200);
 		const [agentPartial, barePartial] = await compare(agentAt, bare.url, () =>
 			partialRequests(ids)
@@ -309,12 +325,14 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 			`HTTP integrator API, ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds each, agent and bare alternating (after ${WARMUP_SECONDS} s warm-up); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
 			`agent: child process, ${how}; durable SQLite store (WAL, synchronous=NORMAL) in a temp dir`,
 			`bare: node:http in a child process, 201 with a fixed body`,
+			`durable floor (create only): node:http that JSON-parses the body, commits it as one SQLite row (group commit per turn) and answers 201 (bench/floor-http-server.ts)`,
 			'',
 			`${'scenario'.padEnd(32)} ${'agent/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'bare/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ratio`,
 			row('POST kds-orders (10 items)', agentCreate, bareCreate),
 			row('PUT kds-orders/partial', agentPartial, barePartial),
 			row('GET kds-orders/active (read)', agentActive, bareActive),
 			'',
+			`durable floor, POST kds-orders: ${fmt(floorCreate!.perSecond)}/s, p99 ${fmt(floorCreate!.p99, 1)} ms, ${fmt((floorCreate!.perSecond / bareCreate.perSecond) * 100)}% of bare (the most any server that commits before it answers could reach); agent ${fmt((agentCreate.perSecond / floorCreate!.perSecond) * 100)}% of the floor`,
 			'target: ratio >= 40% for create and partial update',
 			`agent CPU per request: create ${fmtCpu(agentCreate.cpu ?? null)}; partial ${fmtCpu(agentPartial.cpu ?? null)}; read ${fmtCpu(agentActive.cpu ?? null)}`
 		];
@@ -326,7 +344,9 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 			create: {
 				agent: agentCreate,
 				bare: bareCreate,
-				ratio: agentCreate.perSecond / bareCreate.perSecond
+				floor: floorCreate,
+				ratio: agentCreate.perSecond / bareCreate.perSecond,
+				floorRatio: floorCreate!.perSecond / bareCreate.perSecond
 			},
 			partial: {
 				agent: agentPartial,

@@ -128,29 +128,41 @@ async function concurrent(host: string, port: number): Promise<Run> {
 }
 
 /**
- * Bare server and agent in turns; the agent's CPU (all threads, and the thread that answers) is
- * read around its own rounds only.
+ * Bare server, durable floor and agent in turns; the agent's CPU (all threads, and the thread
+ * that answers) is read around its own rounds only.
  */
 async function compare(
 	run: (host: string, port: number) => Promise<Run>,
 	bare: { host: string; port: number },
+	floor: { host: string; port: number },
 	agent: { host: string; port: number; pid: number }
-): Promise<{ bare: Result; agent: Result; cpu: CpuPerRequest | null; rounds: string }> {
+): Promise<{
+	bare: Result;
+	floor: Result;
+	agent: Result;
+	cpu: CpuPerRequest | null;
+	rounds: string;
+}> {
 	const bareRuns: Run[] = [];
+	const floorRuns: Run[] = [];
 	const agentRuns: Run[] = [];
 	const cpu = new CpuMeter(agent.pid);
 	for (let round = 0; round < ROUNDS; round++) {
 		bareRuns.push(await run(bare.host, bare.port));
+		floorRuns.push(await run(floor.host, floor.port));
 		agentRuns.push(await cpu.measure(() => run(agent.host, agent.port)));
 	}
 	const agentResult = summarise(agentRuns);
 	const rate = (r: Run) => fmt(r.latencies.length / r.seconds);
 	return {
 		bare: summarise(bareRuns),
+		floor: summarise(floorRuns),
 		agent: agentResult,
 		cpu: cpu.perRequest(agentResult.requests),
-		// Each round's rates, bare/agent: how much the figures move from one round to the next.
-		rounds: bareRuns.map((r, i) => `${rate(r)}/${rate(agentRuns[i])}`).join(', ')
+		// Each round's rates, bare/floor/agent: how much the figures move from round to round.
+		rounds: bareRuns
+			.map((r, i) => `${rate(r)}/${rate(floorRuns[i])}/${rate(agentRuns[i])}`)
+			.join(', ')
 	};
 }
 
@@ -213,6 +225,9 @@ export async function runTcpBench() {
 	try {
 		const bare = await spawnTs('bench/bare-tcp-server.ts');
 		const barePort = Number(bare.firstLine);
+		const floorDir = mkdtempSync(join(tmpdir(), 'kds-bench-floor-'));
+		const floor = await spawnTs('bench/floor-tcp-server.ts', [floorDir]);
+		const floorAt = { host: '127.0.0.1', port: Number(floor.firstLine) };
 		const agent = await startAgentProcess([
 			'--data-dir',
 			dataDir,
@@ -230,17 +245,21 @@ export async function runTcpBench() {
 		// getting faster for a few thousand requests (JIT, and the CPUs waking up).
 		for (let i = 0; i < WARMUP_ROUNDS; i++) {
 			await sequential('127.0.0.1', barePort);
+			await sequential(floorAt.host, floorAt.port);
 			await sequential(first.host, first.port);
 		}
 
 		const bareAt = { host: '127.0.0.1', port: barePort };
 		const agentAt = { ...first, pid: agent.child.pid! };
 		progress(`1 connection (${ROUNDS} rounds each)`);
-		const seq = await compare(sequential, bareAt, agentAt);
+		const seq = await compare(sequential, bareAt, floorAt, agentAt);
 		progress(`${CONCURRENT_CONNECTIONS} connections (${ROUNDS} rounds each)`);
-		const conc = await compare(concurrent, bareAt, agentAt);
+		const conc = await compare(concurrent, bareAt, floorAt, agentAt);
 		const [bareSeq, agentSeq, bareConc, agentConc] = [seq.bare, seq.agent, conc.bare, conc.agent];
 		bare.child.kill();
+		floor.child.kill();
+		await waitForExit(floor.child);
+		rmSync(floorDir, { recursive: true, force: true });
 
 		progress('memory with 10,000 orders');
 		// Memory with 10,000 active orders over two screens (on top of those the load created).
@@ -275,12 +294,15 @@ export async function runTcpBench() {
 		lines.push(
 			`TCP create-order round trips (agent: dist/agent.js with ${AGENT_NODE_ARGS.join(' ') || 'no V8 flags'}; durable SQLite store, WAL, synchronous=NORMAL)`,
 			row('bare server, 1 connection', bareSeq),
+			row('durable floor, 1 connection', seq.floor),
 			row('agent, 1 connection', agentSeq),
 			row(`bare server, ${CONCURRENT_CONNECTIONS} connections`, bareConc),
+			row(`durable floor, ${CONCURRENT_CONNECTIONS} connections`, conc.floor),
 			row(`agent, ${CONCURRENT_CONNECTIONS} connections`, agentConc),
 			`ratio agent/bare throughput: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%   (target >= 40%)`,
 			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
-			`rounds, bare/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
+			`durable floor/bare throughput (the most any server that commits before it replies could reach): 1 connection ${fmt((seq.floor.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((conc.floor.perSecond / bareConc.perSecond) * 100)}%`,
+			`rounds, bare/floor/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
 			`agent CPU per create: 1 connection ${fmtCpu(seq.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.cpu)}`,
 			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
@@ -290,6 +312,8 @@ export async function runTcpBench() {
 			bench: 'tcp',
 			sequentialRatio: agentSeq.perSecond / bareSeq.perSecond,
 			concurrentRatio: agentConc.perSecond / bareConc.perSecond,
+			floorSequentialRatio: seq.floor.perSecond / bareSeq.perSecond,
+			floorConcurrentRatio: conc.floor.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
 			cpuPerCreate: { sequential: seq.cpu, concurrent: conc.cpu },
 			rssMiB: rss,
