@@ -2,8 +2,9 @@
  * Second reference for the HTTP create benchmark: the least any server must do to honour the
  * contract's durability on POST /integrators/kds-orders (the order committed before the 201).
  * It reads the body, JSON-parses it, stores it as one SQLite row (WAL, synchronous=NORMAL, as
- * the agent) with the same group commit per turn of the event loop as the agent, and answers
- * 201 with the contract's body. No tenancy, validation, rules, inspector or browsers: what is
+ * the agent) with the same group commit per turn of the event loop as the agent, keeps the
+ * parsed order in a Map (as the TCP floor: a screen must know its orders), and answers 201 with
+ * the contract's body. No tenancy, validation, rules, inspector or browsers: what is
  * left between it and the agent is the agent's own work. Takes the data directory as its
  * argument; prints its URL on stdout.
  */
@@ -25,6 +26,7 @@ interface Accepted {
 const commit = db.transaction((rows: Accepted[]) => {
 	for (const row of rows) put.run(row.id, row.body);
 });
+const orders = new Map<string, unknown>();
 let pending: Accepted[] = [];
 let scheduled = false;
 
@@ -51,7 +53,9 @@ const server = createServer((req, res) => {
 	req.on('data', (chunk: Buffer) => chunks.push(chunk));
 	req.on('end', () => {
 		const body = Buffer.concat(chunks).toString('utf8');
-		const { id } = JSON.parse(body) as { id: string };
+		const order = JSON.parse(body) as { id: string };
+		const { id } = order;
+		orders.set(id, order);
 		pending.push({ res, id, body });
 		if (!scheduled) {
 			scheduled = true;

@@ -2,9 +2,10 @@
  * Second reference for the TCP benchmark: the least any server must do to honour the contract's
  * durability (an order committed before its reply). It frames newline-terminated messages,
  * JSON-parses each, stores it as one SQLite row (WAL, synchronous=NORMAL, as the agent) with
- * the same group commit per turn of the event loop as the agent, and replies with the order id.
+ * the same group commit per turn of the event loop as the agent, keeps the parsed order in a
+ * Map (a screen must know its orders to answer the next command) and replies with the order id.
  * No validation, no rules, no inspector, no browsers: what is left between it and the agent is
- * the agent's own work. Takes the data directory as its argument; prints its port on stdout.
+ * the agent's own work, in time and in memory. Takes the data directory as its argument; prints its port on stdout.
  */
 import Database from 'better-sqlite3';
 import { createServer, type Socket } from 'node:net';
@@ -24,6 +25,7 @@ interface Accepted {
 const commit = db.transaction((rows: Accepted[]) => {
 	for (const row of rows) put.run(row.id, row.body);
 });
+const orders = new Map<string, unknown>();
 let pending: Accepted[] = [];
 let scheduled = false;
 
@@ -46,6 +48,7 @@ const server = createServer((socket) => {
 			const body = buffered.slice(0, nl);
 			buffered = buffered.slice(nl + 1);
 			const { order } = JSON.parse(body) as { order: { id: string } };
+			orders.set(order.id, order);
 			pending.push({ socket, id: order.id, body });
 		}
 		if (!scheduled && pending.length > 0) {

@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CpuMeter, fmt, fmtCpu, ROOT, type CpuPerRequest } from './lib.ts';
+import { compileBenchFile, CpuMeter, fmt, fmtCpu, ROOT, type CpuPerRequest } from './lib.ts';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -278,7 +278,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		const bare = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
 		children.push(bare.child);
 		const floor = await startChild(
-			['--import', 'tsx', 'bench/floor-http-server.ts', dataDir],
+			[compileBenchFile('bench/floor-http-server.ts'), dataDir],
 			/^(http:\S+)\n/
 		);
 		children.push(floor.child);

@@ -1,7 +1,9 @@
 /** Small shared pieces of the benchmarks: percentiles, RSS, child processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -80,12 +82,33 @@ export function fmtCpu(cpu: CpuPerRequest | null): string {
 	return cpu ? `${fmt(cpu.totalUs)} µs (answering thread ${fmt(cpu.mainUs)} µs)` : 'n/a';
 }
 
-/** Start a TypeScript file with tsx; resolves with the child and its first stdout line. */
+/**
+ * A TypeScript file of the bench as plain JavaScript, compiled with esbuild into dist/bench/ (as
+ * the agent runs from its bundle, so that neither tsx's loader nor its memory is measured).
+ * Returns the compiled file's path.
+ */
+export function compileBenchFile(file: string): string {
+	const outfile = join(ROOT, 'dist/bench', basename(file).replace(/\.ts$/, '.js'));
+	buildSync({
+		entryPoints: [join(ROOT, file)],
+		outfile,
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		packages: 'external',
+		target: 'node20',
+		logLevel: 'warning'
+	});
+	return outfile;
+}
+
+/** Start a TypeScript file of the bench, compiled; resolves with the child and its first stdout line. */
 export function spawnTs(
 	file: string,
 	args: string[] = []
 ): Promise<{ child: ChildProcess; firstLine: string }> {
-	const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+	const outfile = compileBenchFile(file);
+	const child = spawn(process.execPath, [outfile, ...args], {
 		cwd: ROOT,
 		stdio: ['ignore', 'pipe', 'inherit']
 	});

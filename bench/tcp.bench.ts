@@ -207,6 +207,22 @@ async function startupMs(dataDir: string): Promise<number> {
 	return ms;
 }
 
+/** The durable floor's resident memory holding the same 10,000 orders. */
+async function floorMemory(): Promise<number> {
+	const dir = mkdtempSync(join(tmpdir(), 'kds-bench-floor-'));
+	const floor = await spawnTs('bench/floor-tcp-server.ts', [dir]);
+	try {
+		const port = Number(floor.firstLine);
+		await fill('127.0.0.1', port, 10_000);
+		await new Promise((r) => setTimeout(r, 500));
+		return rssMiB(floor.child.pid!);
+	} finally {
+		floor.child.kill();
+		await waitForExit(floor.child);
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 async function fill(host: string, port: number, count: number): Promise<void> {
 	const sessions = await Promise.all(Array.from({ length: 20 }, () => TcpSession.open(host, port)));
 	let left = count;
@@ -283,6 +299,7 @@ export async function runTcpBench() {
 		};
 		const mem = await memoryWith(AGENT_NODE_ARGS);
 		const lowMem = await memoryWith(LOW_MEMORY_ARGS);
+		const floorMem = await floorMemory();
 		const rss = mem.full;
 
 		progress('start-up time');
@@ -306,6 +323,7 @@ export async function runTcpBench() {
 			`agent CPU per create: 1 connection ${fmtCpu(seq.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.cpu)}`,
 			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
+			`  durable floor holding the same 10,000 orders: ${fmt(floorMem, 1)} MiB`,
 			`process start to accepting TCP: ${fmt(startMs)} ms   (target <= 1000 ms)`
 		);
 		const json = {
@@ -318,6 +336,7 @@ export async function runTcpBench() {
 			cpuPerCreate: { sequential: seq.cpu, concurrent: conc.cpu },
 			rssMiB: rss,
 			rssLowMemoryMiB: lowMem.full,
+			rssFloorMiB: floorMem,
 			startupMs: startMs
 		};
 		return { lines, json };
