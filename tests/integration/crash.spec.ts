@@ -1,6 +1,8 @@
 /**
- * Durability: an order acknowledged over TCP survives kill -9 and a restart, exactly once; so
- * does a notification queued for a screen no browser shows, with the callback it owes.
+ * Durability: an order acknowledged over TCP survives kill -9 and a restart, exactly once; an
+ * HTTP create, partial update or cancel fanned out to two screens is there after the restart on
+ * both screens or on neither, never half; a notification queued for a screen no browser shows
+ * survives too, with the callback it owes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -97,6 +99,105 @@ describe('kill -9 mid-stream', () => {
 		} finally {
 			second.child.kill('SIGTERM');
 			await waitForExit(second.child);
+		}
+	}, 60_000);
+});
+
+describe('kill -9 while HTTP requests fan out to two screens', () => {
+	it('every acknowledged step is there after the restart, on both screens alike', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'kds-crash-http-'));
+		const flags = [
+			'--data-dir',
+			dir,
+			'--http-port',
+			'0',
+			'--tcp-port',
+			'0',
+			'--log-level',
+			'silent'
+		];
+		const headers = {
+			'content-type': 'application/json',
+			'x-integration-token': 'kds-demo-token',
+			'x-location-id': 'loc-1',
+			'x-device-ids': 'all'
+		};
+		// Each order goes through three steps, one request each: 1 created, 2 renamed, 3 cancelled.
+		const steps = (id: string): Array<[string, string, object]> => [
+			['POST', '/integrators/kds-orders', { ...order(id).order, time: '2026-11-23T12:00:00Z' }],
+			['PUT', '/integrators/kds-orders/partial', { id, name: `${id} v2` }],
+			['PUT', '/integrators/kds-orders/cancel', { id }]
+		];
+		const acked = new Map<string, number>();
+		const sent = new Map<string, number>();
+		const failures: unknown[] = [];
+		let killed = false;
+		const first = await spawnAgent(flags);
+		try {
+			const clients = Array.from({ length: 6 }, async (_, c) => {
+				for (let n = 0; n < 100_000; n++) {
+					const id = `h${c}-${n}`;
+					for (const [step, [method, path, body]] of steps(id).entries()) {
+						sent.set(id, step + 1);
+						try {
+							const res = await fetch(`${first.httpUrl}${path}`, {
+								method,
+								headers,
+								body: JSON.stringify(body),
+								signal: AbortSignal.timeout(2000)
+							});
+							if (res.status !== (step === 0 ? 201 : 200))
+								throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+							acked.set(id, step + 1);
+						} catch (err) {
+							if (!killed) failures.push(err);
+							return; // or the agent died under us
+						}
+					}
+				}
+			});
+			await new Promise((r) => setTimeout(r, 1500));
+			killed = true;
+			first.child.kill('SIGKILL');
+			await waitForExit(first.child);
+			await Promise.all(clients);
+		} finally {
+			first.child.kill('SIGKILL');
+		}
+		expect(failures).toEqual([]);
+		expect(acked.size).toBeGreaterThan(20);
+
+		const second = await spawnAgent(flags);
+		try {
+			const stepOn = new Map<string, Map<string, number>>();
+			for (const screen of ['kds-1', 'kds-2']) {
+				const seen = new Map<string, number>();
+				for (const r of await stateOf(second.httpUrl, screen)) {
+					expect(seen.has(r.context.id), `${r.context.id} twice on ${screen}`).toBe(false);
+					const step =
+						r.state === 'cancelled' ? 3 : r.context.fields.name === `${r.context.id} v2` ? 2 : 1;
+					expect(r.state === 'cancelled' ? r.context.fields.name : '').toBe(
+						r.state === 'cancelled' ? `${r.context.id} v2` : ''
+					);
+					seen.set(r.context.id, step);
+				}
+				stepOn.set(screen, seen);
+			}
+			for (const [id, last] of sent) {
+				const onGrill = stepOn.get('kds-1')!.get(id) ?? 0;
+				const onExpo = stepOn.get('kds-2')!.get(id) ?? 0;
+				// One request, one transaction over both screens: never half applied.
+				expect(onExpo, `${id}: grill at step ${onGrill}, expo at ${onExpo}`).toBe(onGrill);
+				// Everything acknowledged is there; at most the one request in flight beyond it.
+				expect(onGrill, `${id} after restart`).toBeGreaterThanOrEqual(acked.get(id) ?? 0);
+				expect(onGrill).toBeLessThanOrEqual(last);
+			}
+			for (const seen of stepOn.values())
+				for (const id of seen.keys()) expect(sent.has(id)).toBe(true);
+		} finally {
+			second.child.kill('SIGTERM');
+			await waitForExit(second.child);
+			rmSync(dir, { recursive: true, force: true });
 		}
 	}, 60_000);
 });
