@@ -31,6 +31,18 @@ const order = (id: string) => ({
 	}
 });
 
+/** The CLI on a data directory, on ports the OS picks, quiet. */
+const agentFlags = (dir: string) => [
+	'--data-dir',
+	dir,
+	'--http-port',
+	'0',
+	'--tcp-port',
+	'0',
+	'--log-level',
+	'silent'
+];
+
 async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> {
 	const res = await fetch(`${httpUrl}/api/screens/${screen}/state`);
 	return ((await res.json()) as { records: OrderRecord[] }).records;
@@ -38,16 +50,7 @@ async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> 
 
 describe('kill -9 mid-stream', () => {
 	it('keeps every acknowledged order exactly once after a restart', async () => {
-		const flags = [
-			'--data-dir',
-			dataDir,
-			'--http-port',
-			'0',
-			'--tcp-port',
-			'0',
-			'--log-level',
-			'silent'
-		];
+		const flags = agentFlags(dataDir);
 		const first = await spawnAgent(flags);
 		const acked = new Map<string, Set<string>>();
 		const sent = new Set<string>();
@@ -106,16 +109,7 @@ describe('kill -9 mid-stream', () => {
 describe('kill -9 while HTTP requests fan out to two screens', () => {
 	it('every acknowledged step is there after the restart, on both screens alike', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'kds-crash-http-'));
-		const flags = [
-			'--data-dir',
-			dir,
-			'--http-port',
-			'0',
-			'--tcp-port',
-			'0',
-			'--log-level',
-			'silent'
-		];
+		const flags = agentFlags(dir);
 		const headers = {
 			'content-type': 'application/json',
 			'x-integration-token': 'kds-demo-token',

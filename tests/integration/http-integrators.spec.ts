@@ -9,6 +9,7 @@ import { startAgent, type RunningAgent } from '../../agent/app.ts';
 import { createRecord } from '../../src/lib/core/screen.ts';
 import type { Order } from '../../src/lib/core/schema.ts';
 import { sendTcp } from '../helpers/tcp.ts';
+import { failNextCommit } from './store-faults.ts';
 
 const ALPHA = 'alpha-token-0001';
 const BETA = 'beta-token-0002';
@@ -295,6 +296,21 @@ describe('POST /integrators/kds-orders (create)', () => {
 		expect(res.status).toBe(409);
 		expect(record('a1-grill', 'N1')).toBeUndefined();
 		expect(agent.engine.queue('a1-grill')).toHaveLength(0);
+	});
+
+	it('a commit the store refuses answers 500, acknowledges nothing, and the retry succeeds', async () => {
+		failNextCommit(agent);
+		const res = await call('POST', ORDERS, { devices: 'a1-grill,a1-expo', body: order('F1') });
+		expect(res.status).toBe(500);
+		expect(res.body).toEqual({
+			code: 'INTERNAL_ERROR',
+			message: 'Internal error: the request changed nothing; try again'
+		});
+		expect(record('a1-grill', 'F1')).toBeUndefined();
+		expect(record('a1-expo', 'F1')).toBeUndefined();
+		const retry = await call('POST', ORDERS, { devices: 'a1-grill,a1-expo', body: order('F1') });
+		expect(retry.status).toBe(201);
+		expect(record('a1-expo', 'F1')?.state).toBe('active');
 	});
 
 	it('the same id at another location, or at another brand, is a different order', async () => {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { startAgent } from '../../agent/app.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import { sendTcp, TcpSession } from '../helpers/tcp.ts';
+import { failNextCommit } from './store-faults.ts';
 
 function freePort(host: string): Promise<number> {
 	return new Promise((resolve, reject) => {
@@ -86,14 +87,7 @@ describe('when the store cannot commit', () => {
 		try {
 			const { host, port } = agent.screens[0].tcp;
 			expect(await sendTcp(host, port, order('OK1'))).toBe('OK1');
-			// Break the store for one commit.
-			const store = (agent.engine as unknown as { store: { commit: (...a: unknown[]) => void } })
-				.store;
-			const commit = store.commit.bind(store);
-			store.commit = () => {
-				store.commit = commit;
-				throw new Error('disk full');
-			};
+			failNextCommit(agent);
 			const session = await TcpSession.open(host, port);
 			const closed = new Promise((r) => session.socket.once('close', r));
 			session.write(`${JSON.stringify(order('LOST'))}\n`);
