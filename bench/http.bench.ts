@@ -209,31 +209,26 @@ function summarise(rounds: CannonResult[]): Row {
 }
 
 /**
- * Agent and bare server in alternating one-second rounds, so that load from anything else on
- * the machine falls on both alike; throughput is over all rounds, p50/p99 the median round's.
+ * Agent and reference servers (the bare one, and for create the durable floor) in alternating
+ * one-second rounds, so that load from anything else on the machine falls on all alike;
+ * throughput is over all rounds, p50/p99 the median round's.
  */
 async function compare(
 	agentAt: { url: string; pid: number },
-	bareUrl: string,
-	requests: () => CannonRequest[],
-	floorUrl?: string
-): Promise<[Row, Row, Row | null]> {
-	const others = floorUrl ? [bareUrl, floorUrl] : [bareUrl];
+	references: string[],
+	requests: () => CannonRequest[]
+): Promise<[Row, ...Row[]]> {
 	await run(agentAt.url, requests(), WARMUP_SECONDS);
-	for (const url of others) await run(url, requests(), WARMUP_SECONDS);
+	for (const url of references) await run(url, requests(), WARMUP_SECONDS);
 	const agent: CannonResult[] = [];
-	const rounds: CannonResult[][] = others.map(() => []);
+	const rounds: CannonResult[][] = references.map(() => []);
 	const cpu = new CpuMeter(agentAt.pid);
 	for (let round = 0; round < SECONDS; round++) {
 		agent.push(await cpu.measure(() => run(agentAt.url, requests(), 1)));
-		for (const [i, url] of others.entries()) rounds[i].push(await run(url, requests(), 1));
+		for (const [i, url] of references.entries()) rounds[i].push(await run(url, requests(), 1));
 	}
 	const agentRow = summarise(agent);
-	return [
-		{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) },
-		summarise(rounds[0]),
-		rounds[1] ? summarise(rounds[1]) : null
-	];
+	return [{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) }, ...rounds.map(summarise)];
 }
 
 async function seedOrders(
@@ -304,16 +299,15 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		const agentAt = { url: agent.url, pid: agent.child.pid! };
 		const [agentCreate, bareCreate, floorCreate] = await compare(
 			agentAt,
-			bare.url,
-			createRequests,
-			floor.url
+			[bare.url, floor.url],
+			createRequests
 		);
 		const ids = await seedOrders(agent.url, ORDER_HEADERS, 'PARTIAL', 200);
-		const [agentPartial, barePartial] = await compare(agentAt, bare.url, () =>
+		const [agentPartial, barePartial] = await compare(agentAt, [bare.url], () =>
 			partialRequests(ids)
 		);
 		await seedOrders(agent.url, READ_HEADERS, 'READ', 20);
-		const [agentActive, bareActive] = await compare(agentAt, bare.url, activeRequests);
+		const [agentActive, bareActive] = await compare(agentAt, [bare.url], activeRequests);
 
 		const how = FROM_SOURCE
 			? 'agent/main.ts through tsx'
@@ -322,17 +316,17 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 			`${name.padEnd(32)} ${fmt(a.perSecond).padStart(7)}  ${fmt(a.p99, 1).padStart(6)}  ${fmt(b.perSecond).padStart(7)}  ${fmt(b.p99, 1).padStart(6)}  ${fmt((a.perSecond / b.perSecond) * 100).padStart(4)}%` +
 			(a.failed ? `   (${a.failed} agent requests failed!)` : '');
 		const lines = [
-			`HTTP integrator API, ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds each, agent and bare alternating (after ${WARMUP_SECONDS} s warm-up); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
+			`HTTP integrator API, ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds each, agent, bare (and for create the durable floor) alternating (after ${WARMUP_SECONDS} s warm-up); load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
 			`agent: child process, ${how}; durable SQLite store (WAL, synchronous=NORMAL) in a temp dir`,
 			`bare: node:http in a child process, 201 with a fixed body`,
-			`durable floor (create only): node:http that JSON-parses the body, commits it as one SQLite row (group commit per turn) and answers 201 (bench/floor-http-server.ts)`,
+			`durable floor (create only): node:http that JSON-parses the body, keeps the order in memory, commits it as one SQLite row (group commit per turn) and answers 201 (bench/floor-http-server.ts)`,
 			'',
 			`${'scenario'.padEnd(32)} ${'agent/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ${'bare/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  ratio`,
 			row('POST kds-orders (10 items)', agentCreate, bareCreate),
 			row('PUT kds-orders/partial', agentPartial, barePartial),
 			row('GET kds-orders/active (read)', agentActive, bareActive),
 			'',
-			`durable floor, POST kds-orders: ${fmt(floorCreate!.perSecond)}/s, p99 ${fmt(floorCreate!.p99, 1)} ms, ${fmt((floorCreate!.perSecond / bareCreate.perSecond) * 100)}% of bare (the most any server that commits before it answers could reach); agent ${fmt((agentCreate.perSecond / floorCreate!.perSecond) * 100)}% of the floor`,
+			`durable floor, POST kds-orders: ${fmt(floorCreate.perSecond)}/s, p99 ${fmt(floorCreate.p99, 1)} ms, ${fmt((floorCreate.perSecond / bareCreate.perSecond) * 100)}% of bare (the most any server that commits before it answers could reach); agent ${fmt((agentCreate.perSecond / floorCreate.perSecond) * 100)}% of the floor`,
 			'target: ratio >= 40% for create and partial update',
 			`agent CPU per request: create ${fmtCpu(agentCreate.cpu ?? null)}; partial ${fmtCpu(agentPartial.cpu ?? null)}; read ${fmtCpu(agentActive.cpu ?? null)}`
 		];
@@ -346,7 +340,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 				bare: bareCreate,
 				floor: floorCreate,
 				ratio: agentCreate.perSecond / bareCreate.perSecond,
-				floorRatio: floorCreate!.perSecond / bareCreate.perSecond
+				floorRatio: floorCreate.perSecond / bareCreate.perSecond
 			},
 			partial: {
 				agent: agentPartial,
