@@ -1,11 +1,12 @@
 /**
  * TCP benchmark (issue 2): create-order round trips against the agent (durable store on, in a
- * temporary directory, its own process) and against a bare Node TCP server answering a fixed
- * string, measured in the same run, in alternating rounds; the figure that counts is the ratio.
- * The agent's CPU per create is read from /proc (Linux), for all its threads and for the one
- * that answers. Also: the agent's
- * resident memory holding 10,000 active orders over two screens, and the time from process
- * start to accepting TCP.
+ * temporary directory, its own process), against a bare Node TCP server answering a fixed
+ * string, and against the durable floor (floor-tcp-server.ts: the least a server that commits
+ * before it replies must do), measured in the same run, in alternating rounds; the figure that
+ * counts is the ratio to the bare server. The CPU per message of all three is read from /proc
+ * (Linux), for all their threads and for the one that answers. Also: the resident memory of
+ * agent and floor holding 10,000 active orders, and the agent's time from process start to
+ * accepting TCP.
  *
  * Run: npm run bench:tcp
  */
@@ -133,32 +134,40 @@ async function concurrent(host: string, port: number): Promise<Run> {
  */
 async function compare(
 	run: (host: string, port: number) => Promise<Run>,
-	bare: { host: string; port: number },
-	floor: { host: string; port: number },
+	bare: { host: string; port: number; pid: number },
+	floor: { host: string; port: number; pid: number },
 	agent: { host: string; port: number; pid: number }
 ): Promise<{
 	bare: Result;
 	floor: Result;
 	agent: Result;
 	cpu: CpuPerRequest | null;
+	floorCpu: CpuPerRequest | null;
+	bareCpu: CpuPerRequest | null;
 	rounds: string;
 }> {
 	const bareRuns: Run[] = [];
 	const floorRuns: Run[] = [];
 	const agentRuns: Run[] = [];
 	const cpu = new CpuMeter(agent.pid);
+	const floorCpu = new CpuMeter(floor.pid);
+	const bareCpu = new CpuMeter(bare.pid);
 	for (let round = 0; round < ROUNDS; round++) {
-		bareRuns.push(await run(bare.host, bare.port));
-		floorRuns.push(await run(floor.host, floor.port));
+		bareRuns.push(await bareCpu.measure(() => run(bare.host, bare.port)));
+		floorRuns.push(await floorCpu.measure(() => run(floor.host, floor.port)));
 		agentRuns.push(await cpu.measure(() => run(agent.host, agent.port)));
 	}
 	const agentResult = summarise(agentRuns);
+	const floorResult = summarise(floorRuns);
+	const bareResult = summarise(bareRuns);
 	const rate = (r: Run) => fmt(r.latencies.length / r.seconds);
 	return {
-		bare: summarise(bareRuns),
-		floor: summarise(floorRuns),
+		bare: bareResult,
+		bareCpu: bareCpu.perRequest(bareResult.requests),
+		floor: floorResult,
 		agent: agentResult,
 		cpu: cpu.perRequest(agentResult.requests),
+		floorCpu: floorCpu.perRequest(floorResult.requests),
 		// Each round's rates, bare/floor/agent: how much the figures move from round to round.
 		rounds: bareRuns
 			.map((r, i) => `${rate(r)}/${rate(floorRuns[i])}/${rate(agentRuns[i])}`)
@@ -243,7 +252,7 @@ export async function runTcpBench() {
 		const barePort = Number(bare.firstLine);
 		const floorDir = mkdtempSync(join(tmpdir(), 'kds-bench-floor-'));
 		const floor = await spawnTs('bench/floor-tcp-server.ts', [floorDir]);
-		const floorAt = { host: '127.0.0.1', port: Number(floor.firstLine) };
+		const floorAt = { host: '127.0.0.1', port: Number(floor.firstLine), pid: floor.child.pid! };
 		const agent = await startAgentProcess([
 			'--data-dir',
 			dataDir,
@@ -265,7 +274,7 @@ export async function runTcpBench() {
 			await sequential(first.host, first.port);
 		}
 
-		const bareAt = { host: '127.0.0.1', port: barePort };
+		const bareAt = { host: '127.0.0.1', port: barePort, pid: bare.child.pid! };
 		const agentAt = { ...first, pid: agent.child.pid! };
 		progress(`1 connection (${ROUNDS} rounds each)`);
 		const seq = await compare(sequential, bareAt, floorAt, agentAt);
@@ -321,6 +330,8 @@ export async function runTcpBench() {
 			`durable floor/bare throughput (the most any server that commits before it replies could reach): 1 connection ${fmt((seq.floor.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((conc.floor.perSecond / bareConc.perSecond) * 100)}%`,
 			`rounds, bare/floor/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
 			`agent CPU per create: 1 connection ${fmtCpu(seq.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.cpu)}`,
+			`durable floor CPU per create: 1 connection ${fmtCpu(seq.floorCpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.floorCpu)}`,
+			`bare server CPU per message: 1 connection ${fmtCpu(seq.bareCpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.bareCpu)}`,
 			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
 			`  durable floor holding the same 10,000 orders: ${fmt(floorMem, 1)} MiB`,
@@ -334,6 +345,8 @@ export async function runTcpBench() {
 			floorConcurrentRatio: conc.floor.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
 			cpuPerCreate: { sequential: seq.cpu, concurrent: conc.cpu },
+			floorCpuPerCreate: { sequential: seq.floorCpu, concurrent: conc.floorCpu },
+			bareCpuPerMessage: { sequential: seq.bareCpu, concurrent: conc.bareCpu },
 			rssMiB: rss,
 			rssLowMemoryMiB: lowMem.full,
 			rssFloorMiB: floorMem,
