@@ -82,6 +82,9 @@ export function fmtCpu(cpu: CpuPerRequest | null): string {
 	return cpu ? `${fmt(cpu.totalUs)} µs (answering thread ${fmt(cpu.mainUs)} µs)` : 'n/a';
 }
 
+/** Files compiled by this run already. */
+const compiled = new Set<string>();
+
 /**
  * A TypeScript file of the bench as plain JavaScript, compiled with esbuild into dist/bench/ (as
  * the agent runs from its bundle, so that neither tsx's loader nor its memory is measured).
@@ -89,6 +92,8 @@ export function fmtCpu(cpu: CpuPerRequest | null): string {
  */
 export function compileBenchFile(file: string): string {
 	const outfile = join(ROOT, 'dist/bench', basename(file).replace(/\.ts$/, '.js'));
+	if (compiled.has(file)) return outfile;
+	compiled.add(file);
 	buildSync({
 		entryPoints: [join(ROOT, file)],
 		outfile,

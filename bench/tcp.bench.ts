@@ -128,50 +128,49 @@ async function concurrent(host: string, port: number): Promise<Run> {
 	return { latencies, seconds };
 }
 
+interface Endpoint {
+	host: string;
+	port: number;
+	pid: number;
+}
+
+/** One server's runs, as one result, with the CPU it spent per request (all threads, answering thread). */
+type Measured = Result & { cpu: CpuPerRequest | null };
+
+const SERVERS = ['bare', 'floor', 'agent'] as const;
+type ServerName = (typeof SERVERS)[number];
+
 /**
- * Bare server, durable floor and agent in turns; the agent's CPU (all threads, and the thread
- * that answers) is read around its own rounds only.
+ * Bare server, durable floor and agent in turns, so that load from elsewhere falls on all
+ * alike; each one's CPU is read around its own rounds only.
  */
 async function compare(
 	run: (host: string, port: number) => Promise<Run>,
-	bare: { host: string; port: number; pid: number },
-	floor: { host: string; port: number; pid: number },
-	agent: { host: string; port: number; pid: number }
-): Promise<{
-	bare: Result;
-	floor: Result;
-	agent: Result;
-	cpu: CpuPerRequest | null;
-	floorCpu: CpuPerRequest | null;
-	bareCpu: CpuPerRequest | null;
-	rounds: string;
-}> {
-	const bareRuns: Run[] = [];
-	const floorRuns: Run[] = [];
-	const agentRuns: Run[] = [];
-	const cpu = new CpuMeter(agent.pid);
-	const floorCpu = new CpuMeter(floor.pid);
-	const bareCpu = new CpuMeter(bare.pid);
+	servers: Record<ServerName, Endpoint>
+): Promise<Record<ServerName, Measured> & { rounds: string }> {
+	const runs = { bare: [] as Run[], floor: [] as Run[], agent: [] as Run[] };
+	const meters = {
+		bare: new CpuMeter(servers.bare.pid),
+		floor: new CpuMeter(servers.floor.pid),
+		agent: new CpuMeter(servers.agent.pid)
+	};
 	for (let round = 0; round < ROUNDS; round++) {
-		bareRuns.push(await bareCpu.measure(() => run(bare.host, bare.port)));
-		floorRuns.push(await floorCpu.measure(() => run(floor.host, floor.port)));
-		agentRuns.push(await cpu.measure(() => run(agent.host, agent.port)));
+		for (const name of SERVERS) {
+			const { host, port } = servers[name];
+			runs[name].push(await meters[name].measure(() => run(host, port)));
+		}
 	}
-	const agentResult = summarise(agentRuns);
-	const floorResult = summarise(floorRuns);
-	const bareResult = summarise(bareRuns);
+	const measured = (name: ServerName): Measured => {
+		const result = summarise(runs[name]);
+		return { ...result, cpu: meters[name].perRequest(result.requests) };
+	};
 	const rate = (r: Run) => fmt(r.latencies.length / r.seconds);
 	return {
-		bare: bareResult,
-		bareCpu: bareCpu.perRequest(bareResult.requests),
-		floor: floorResult,
-		agent: agentResult,
-		cpu: cpu.perRequest(agentResult.requests),
-		floorCpu: floorCpu.perRequest(floorResult.requests),
+		bare: measured('bare'),
+		floor: measured('floor'),
+		agent: measured('agent'),
 		// Each round's rates, bare/floor/agent: how much the figures move from round to round.
-		rounds: bareRuns
-			.map((r, i) => `${rate(r)}/${rate(floorRuns[i])}/${rate(agentRuns[i])}`)
-			.join(', ')
+		rounds: runs.bare.map((_, i) => SERVERS.map((name) => rate(runs[name][i])).join('/')).join(', ')
 	};
 }
 
@@ -277,9 +276,9 @@ export async function runTcpBench() {
 		const bareAt = { host: '127.0.0.1', port: barePort, pid: bare.child.pid! };
 		const agentAt = { ...first, pid: agent.child.pid! };
 		progress(`1 connection (${ROUNDS} rounds each)`);
-		const seq = await compare(sequential, bareAt, floorAt, agentAt);
+		const seq = await compare(sequential, { bare: bareAt, floor: floorAt, agent: agentAt });
 		progress(`${CONCURRENT_CONNECTIONS} connections (${ROUNDS} rounds each)`);
-		const conc = await compare(concurrent, bareAt, floorAt, agentAt);
+		const conc = await compare(concurrent, { bare: bareAt, floor: floorAt, agent: agentAt });
 		const [bareSeq, agentSeq, bareConc, agentConc] = [seq.bare, seq.agent, conc.bare, conc.agent];
 		bare.child.kill();
 		floor.child.kill();
@@ -329,9 +328,9 @@ export async function runTcpBench() {
 			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
 			`durable floor/bare throughput (the most any server that commits before it replies could reach): 1 connection ${fmt((seq.floor.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((conc.floor.perSecond / bareConc.perSecond) * 100)}%`,
 			`rounds, bare/floor/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
-			`agent CPU per create: 1 connection ${fmtCpu(seq.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.cpu)}`,
-			`durable floor CPU per create: 1 connection ${fmtCpu(seq.floorCpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.floorCpu)}`,
-			`bare server CPU per message: 1 connection ${fmtCpu(seq.bareCpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.bareCpu)}`,
+			`agent CPU per create: 1 connection ${fmtCpu(seq.agent.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.agent.cpu)}`,
+			`durable floor CPU per create: 1 connection ${fmtCpu(seq.floor.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.floor.cpu)}`,
+			`bare server CPU per message: 1 connection ${fmtCpu(seq.bare.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.bare.cpu)}`,
 			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
 			`  durable floor holding the same 10,000 orders: ${fmt(floorMem, 1)} MiB`,
@@ -344,9 +343,9 @@ export async function runTcpBench() {
 			floorSequentialRatio: seq.floor.perSecond / bareSeq.perSecond,
 			floorConcurrentRatio: conc.floor.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
-			cpuPerCreate: { sequential: seq.cpu, concurrent: conc.cpu },
-			floorCpuPerCreate: { sequential: seq.floorCpu, concurrent: conc.floorCpu },
-			bareCpuPerMessage: { sequential: seq.bareCpu, concurrent: conc.bareCpu },
+			cpuPerCreate: { sequential: seq.agent.cpu, concurrent: conc.agent.cpu },
+			floorCpuPerCreate: { sequential: seq.floor.cpu, concurrent: conc.floor.cpu },
+			bareCpuPerMessage: { sequential: seq.bare.cpu, concurrent: conc.bare.cpu },
 			rssMiB: rss,
 			rssLowMemoryMiB: lowMem.full,
 			rssFloorMiB: floorMem,
