@@ -22,6 +22,8 @@ export default defineConfig({
 			'tests/unit/**/*.spec.ts',
 			'tests/integration/**/*.spec.ts'
 		],
+		// As the agent runs them (agent/app.ts): every schema compiled on its first parse.
+		setupFiles: ['zod/compile'],
 		expect: { requireAssertions: true },
 		testTimeout: 20_000,
 		hookTimeout: 20_000
