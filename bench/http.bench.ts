@@ -22,7 +22,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileBenchFile, CpuMeter, fmt, fmtCpu, ROOT, type CpuPerRequest } from './lib.ts';
 
-const CONNECTIONS = 50;
+export const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 const TOKEN = 'kds-demo-token';
@@ -37,14 +37,14 @@ const HAS_BUNDLE_SCRIPT = Boolean(
 const FROM_SOURCE = process.env.KDS_BENCH_SOURCE === '1' || !HAS_BUNDLE_SCRIPT;
 
 // autocannon ships no types; this is the part used here.
-interface CannonRequest {
+export interface CannonRequest {
 	method?: string;
 	path?: string;
 	headers?: Record<string, string>;
 	body?: string;
 	setupRequest?: (req: CannonRequest) => CannonRequest;
 }
-interface CannonResult {
+export interface CannonResult {
 	requests: { average: number; total: number };
 	latency: { p50: number; p99: number };
 	non2xx: number;
@@ -60,7 +60,7 @@ type Autocannon = (options: {
 }) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const BARE_SERVER = `
+export const BARE_SERVER = `
 const body = JSON.stringify({ orderId: 'x', deliveryStatuses: [{ device: 'kds-1', status: 'SUCCESS', type: 'android' }] });
 const server = require('node:http').createServer((req, res) => {
 	req.resume();
@@ -74,7 +74,7 @@ server.listen(0, '127.0.0.1', () => process.stdout.write('http://127.0.0.1:' + s
 `;
 
 /** Start a child and resolve with the first URL it prints. */
-function startChild(
+export function startChild(
 	args: string[],
 	pattern: RegExp
 ): Promise<{ child: ChildProcess; url: string }> {
@@ -107,7 +107,7 @@ function startChild(
 	});
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
 	if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
 	return new Promise((resolve) => {
 		child.removeAllListeners('exit');
@@ -127,7 +127,7 @@ const READ_HEADERS = { ...ORDER_HEADERS, 'x-device-ids': 'kds-2' };
 
 /** A valid 10-item order; the id is spliced in per request without re-serialising. */
 let created = 0;
-function createRequests(): CannonRequest[] {
+export function createRequests(): CannonRequest[] {
 	const [head, tail] = JSON.stringify({
 		id: '\u0000',
 		name: 'Bench Guest',
@@ -178,7 +178,7 @@ function activeRequests(): CannonRequest[] {
 	return [{ method: 'GET', path: '/integrators/kds-orders/active', headers: READ_HEADERS }];
 }
 
-interface Row {
+export interface Row {
 	perSecond: number;
 	p50: number;
 	p99: number;
@@ -188,7 +188,11 @@ interface Row {
 	cpu?: CpuPerRequest | null;
 }
 
-async function run(url: string, requests: CannonRequest[], seconds: number): Promise<CannonResult> {
+export async function run(
+	url: string,
+	requests: CannonRequest[],
+	seconds: number
+): Promise<CannonResult> {
 	return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
 }
 
@@ -197,7 +201,7 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)];
 }
 
-function summarise(rounds: CannonResult[]): Row {
+export function summarise(rounds: CannonResult[]): Row {
 	const requests = rounds.reduce((sum, r) => sum + r.requests.total, 0);
 	return {
 		perSecond: requests / rounds.length,

@@ -2,17 +2,26 @@
  * `npm run bench`: every benchmark, one after the other so they do not compete for the CPU.
  * Each compares the simulator with a bare baseline measured in the same run; the ratios are the
  * figures that count. Prints each bench's lines, then one JSON line with everything, and writes
- * that JSON to bench/results/<time>.json. `npm run bench -- tcp ui` runs only those.
+ * that JSON to bench/results/<time>.json. `npm run bench -- tcp ui` runs only those; `ladder`
+ * (npm run bench:ladder) runs only when named.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.ts';
 import { runHttpBench } from './http.bench.ts';
+import { runLadderBench } from './ladder.bench.ts';
 import { runTcpBench } from './tcp.bench.ts';
 import { runUiBench } from './ui.bench.ts';
 
 type Bench = () => Promise<{ lines: string[]; json: object }>;
-const BENCHES: Record<string, Bench> = { tcp: runTcpBench, http: runHttpBench, ui: runUiBench };
+const BENCHES: Record<string, Bench> = {
+	tcp: runTcpBench,
+	http: runHttpBench,
+	ui: runUiBench,
+	ladder: runLadderBench
+};
+/** What `npm run bench` runs with no names: the targets' benches (the ladder is an analysis). */
+const DEFAULTS = ['tcp', 'http', 'ui'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in BENCHES));
@@ -30,7 +39,7 @@ for (const file of ['dist/agent.js', 'build/handler.js']) {
 }
 
 const results: Record<string, object> = {};
-for (const name of wanted.length > 0 ? wanted : Object.keys(BENCHES)) {
+for (const name of wanted.length > 0 ? wanted : DEFAULTS) {
 	console.log(`\n== ${name} ==`);
 	const { lines, json } = await BENCHES[name]();
 	console.log(lines.join('\n'));

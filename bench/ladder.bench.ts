@@ -1,0 +1,195 @@
+/**
+ * Where an HTTP create's time goes (`npm run bench:ladder`): the agent's bundle, and copies of it
+ * with parts cut out one after the other, each measured as the HTTP bench measures create (50
+ * connections, a valid 10-item order, a new id per request) in alternating rounds with the bare
+ * server. The copies are experiments, not modes: each cut replaces one line of dist/agent.js, and
+ * a cut that no longer matches exactly one line stops the bench, naming it.
+ *
+ * One more copy moves the order commit to a worker thread, to measure whether handing work to
+ * another thread buys throughput on this machine.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import {
+	BARE_SERVER,
+	CONNECTIONS,
+	createRequests,
+	run,
+	startChild,
+	stop,
+	summarise,
+	type CannonResult
+} from './http.bench.ts';
+import { fmt, ROOT } from './lib.ts';
+
+const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
+
+/** One line of the bundle and what replaces it. */
+interface Cut {
+	what: string;
+	from: string | RegExp;
+	to: string;
+}
+
+const CUTS = {
+	inspector: {
+		what: "the inspector's log entry and its findings",
+		from: 'if (logged(req.url)) record(req, reply.statusCode);',
+		to: ''
+	},
+	sms: {
+		what: "the SMS outbox's rows (the order has a phone number)",
+		from: 'written = this.writeMany(texts);',
+		to: 'written = [];'
+	},
+	validation: {
+		what: 'validation (the body is used as it came)',
+		from: 'const value = parseBody(schema, req.body);',
+		to: 'const value = req.body;'
+	},
+	commit: {
+		what: 'the order commit',
+		from: 'this.store.commit(work.flatMap((w) => w.batches));',
+		to: ''
+	}
+} satisfies Record<string, Cut>;
+
+/** The order commit on a worker thread: the acknowledgement waits for the worker's commit. */
+function commitOnWorker(): Cut {
+	const sqlite = createRequire(join(ROOT, 'package.json')).resolve('better-sqlite3');
+	const worker = `
+		const { parentPort, workerData } = require('node:worker_threads');
+		const Database = require(${JSON.stringify(sqlite)});
+		const db = new Database(workerData);
+		db.pragma('journal_mode = WAL');
+		db.pragma('synchronous = NORMAL');
+		db.exec('CREATE TABLE IF NOT EXISTS orders (screen_id TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL, context TEXT NOT NULL, items TEXT NOT NULL, UNIQUE (screen_id, order_id))');
+		const put = db.prepare('INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?) ON CONFLICT (screen_id, order_id) DO UPDATE SET state = excluded.state, context = excluded.context, items = excluded.items');
+		const commit = db.transaction((rows) => { for (const r of rows) put.run(r[0], r[1], r[2], r[3], r[4]); });
+		parentPort.on('message', ({ id, rows }) => { commit(rows); parentPort.postMessage(id); });`;
+	return {
+		what: 'the order commit moved to a worker thread',
+		// The whole try/catch around the commit: the rest of flush() becomes the continuation.
+		from: /try \{\s*this\.store\.commit\(work\.flatMap\(\(w\) => w\.batches\)\);\s*\} catch \(err\) \{[\s\S]*?return;\s*\}/,
+		to: `
+			const rows = [];
+			for (const w of work) for (const { screenId, changes } of w.batches) for (const c of changes) {
+				if (!c.record) continue;
+				const { items, ...rest } = c.record.context;
+				rows.push([screenId, c.record.context.id, c.record.state, JSON.stringify(rest), JSON.stringify(items)]);
+			}
+			const thread = (globalThis.__ladderCommit ??= (() => {
+				const { Worker } = process.getBuiltinModule('node:worker_threads');
+				const t = { worker: new Worker(${JSON.stringify(worker)}, { eval: true, workerData: this.store.file + '.ladder' }), next: 0, waiting: new Map() };
+				t.worker.on('message', (id) => { const go = t.waiting.get(id); t.waiting.delete(id); go(); });
+				t.worker.unref();
+				return t;
+			})());
+			const id = ++thread.next;
+			thread.waiting.set(id, () => this.afterLadderCommit(work));
+			thread.worker.postMessage({ id, rows });
+			return;
+		}
+		afterLadderCommit(work) {`
+	};
+}
+
+interface Variant {
+	name: string;
+	cuts: Cut[];
+}
+
+const { inspector, sms, validation, commit } = CUTS;
+const VARIANTS: Variant[] = [
+	{ name: 'agent', cuts: [] },
+	{ name: `without ${inspector.what}`, cuts: [inspector] },
+	{ name: `... and ${sms.what}`, cuts: [inspector, sms] },
+	{ name: `... and ${validation.what}`, cuts: [inspector, sms, validation] },
+	{ name: `... and ${commit.what}`, cuts: [inspector, sms, validation, commit] },
+	{
+		name: `without the inspector and SMS, ${commitOnWorker().what}`,
+		cuts: [inspector, sms, commitOnWorker()]
+	}
+];
+
+/** The bundle with `cuts` applied, written next to it (the store's worker is found from there). */
+function buildVariant(bundle: string, index: number, cuts: Cut[]): string {
+	let code = bundle;
+	for (const cut of cuts) {
+		const pattern =
+			typeof cut.from === 'string'
+				? new RegExp(cut.from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
+				: new RegExp(cut.from.source, 'g');
+		const matches = [...code.matchAll(pattern)];
+		if (matches.length !== 1)
+			throw new Error(
+				`bench/ladder: "${cut.what}" no longer matches exactly once in dist/agent.js`
+			);
+		const at = matches[0].index;
+		code = code.slice(0, at) + cut.to + code.slice(at + matches[0][0].length);
+	}
+	const file = join(ROOT, 'dist', `ladder-${index}.js`);
+	writeFileSync(file, code);
+	return file;
+}
+
+export async function runLadderBench(): Promise<{ lines: string[]; json: object }> {
+	const bundle = readFileSync(join(ROOT, 'dist/agent.js'), 'utf8');
+	const files = VARIANTS.map((v, i) => buildVariant(bundle, i, v.cuts));
+	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-ladder-'));
+	const children: ChildProcess[] = [];
+	try {
+		const bare = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
+		children.push(bare.child);
+		const urls: string[] = [];
+		for (const [i, file] of files.entries()) {
+			const dir = join(dataDir, String(i));
+			const started = await startChild(
+				[file, '--data-dir', dir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
+				/UI and HTTP API\s+(\S+)\n/
+			);
+			children.push(started.child);
+			urls.push(started.url);
+		}
+		for (const url of [bare.url, ...urls]) await run(url, createRequests(), 1);
+		const bareRounds: CannonResult[] = [];
+		const rounds: CannonResult[][] = urls.map(() => []);
+		for (let round = 0; round < SECONDS; round++) {
+			bareRounds.push(await run(bare.url, createRequests(), 1));
+			for (const [i, url] of urls.entries()) rounds[i].push(await run(url, createRequests(), 1));
+		}
+		const bareRow = summarise(bareRounds);
+		const rows = rounds.map(summarise);
+		const lines = [
+			`HTTP create (10 items), ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds, every copy and the bare server alternating; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
+			'copies of dist/agent.js with parts cut out (experiments, not modes); bare: node:http, 201 with a fixed body',
+			'',
+			`${'build'.padEnd(84)} ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  of bare`,
+			`${'bare node:http server'.padEnd(84)} ${fmt(bareRow.perSecond).padStart(7)}  ${fmt(bareRow.p99, 1).padStart(6)}`,
+			...rows.map(
+				(row, i) =>
+					`${VARIANTS[i].name.padEnd(84)} ${fmt(row.perSecond).padStart(7)}  ${fmt(row.p99, 1).padStart(6)}  ${fmt((row.perSecond / bareRow.perSecond) * 100).padStart(6)}%` +
+					(row.failed ? `   (${row.failed} requests failed!)` : '')
+			)
+		];
+		const json = {
+			bench: 'ladder',
+			connections: CONNECTIONS,
+			seconds: SECONDS,
+			bare: bareRow,
+			builds: rows.map((row, i) => ({
+				name: VARIANTS[i].name,
+				...row,
+				ratio: row.perSecond / bareRow.perSecond
+			}))
+		};
+		return { lines, json };
+	} finally {
+		await Promise.all(children.map(stop));
+		rmSync(dataDir, { recursive: true, force: true });
+		for (const file of files) rmSync(file, { force: true });
+	}
+}
