@@ -31,6 +31,7 @@ import { createLogger, type Logger, type LogLevel } from './log.ts';
 import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
+import { handleTcpMessage } from './tcp/messages.ts';
 import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**
@@ -153,7 +154,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				host: screen.config.tcp.host,
 				port: screen.config.tcp.port,
 				logger,
-				handle: (text, source, reply) => engine.handleTcpMessage(id, text, source, reply)
+				handle: (text, source, reply) => handleTcpMessage(engine, id, text, source, reply)
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`

@@ -4,23 +4,13 @@
  * here, so an order created on one interface is updated, cancelled and bumped on any other.
  */
 import { holdStart } from '../src/lib/core/holds.ts';
-import { checkConformance, type Finding } from '../src/lib/core/conformance.ts';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
 import {
 	toRelayChange,
 	type NotificationState,
 	type ScreenInfo,
 	type ServerMessage
 } from '../src/lib/core/relay.ts';
-import {
-	decodeTcpMessage,
-	formatErrors,
-	TCP_COMMANDS,
-	UNABLE_TO_PARSE,
-	type TcpCommandName,
-	type Order,
-	type OrderCommand
-} from '../src/lib/core/schema.ts';
+import type { Order, OrderCommand } from '../src/lib/core/schema.ts';
 import {
 	applyChanges,
 	createScreenState,
@@ -85,7 +75,7 @@ export class Engine {
 	/** Inspector work (findings, log entries): it waits until the replies of the turn are written. */
 	private afterReplies: Array<() => void> = [];
 	private afterRepliesScheduled = false;
-	private logger: Logger;
+	readonly logger: Logger;
 	private committedListeners = new Set<CommittedListener>();
 	private flushedListeners = new Set<() => void>();
 
@@ -192,8 +182,11 @@ export class Engine {
 		this.runAfterReplies();
 	}
 
-	/** Run `job` once the replies of this turn are written (see flush). */
-	private afterReply(job: () => void): void {
+	/**
+	 * Run `job` once the replies of this turn are written (see flush): the inspector's work for a
+	 * message, so that it never delays a reply.
+	 */
+	afterReply(job: () => void): void {
 		this.afterReplies.push(job);
 		if (!this.afterRepliesScheduled) {
 			this.afterRepliesScheduled = true;
@@ -266,104 +259,10 @@ export class Engine {
 	}
 
 	/**
-	 * Handle one framed TCP message; `reply` gets the contract's reply string (the order id,
-	 * `Unable to parse data`, `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the
-	 * store failed and nothing was acknowledged.
-	 */
-	handleTcpMessage(
-		screenId: string,
-		text: string,
-		source: string,
-		reply: (text: string | null) => void
-	): void {
-		const at = this.now();
-		const { json, result: parsed } = decodeTcpMessage(text);
-		// Findings are judged against the order as it was before this message (records are
-		// immutable, so keeping a reference is enough), and computed after the reply is written.
-		const before = this.messages ? this.recordFor(screenId, json) : undefined;
-		const log = (result: string, ok: boolean, command: string | null, orderId: string | null) => {
-			const messages = this.messages;
-			if (!messages) return;
-			this.afterReply(() =>
-				messages.record({
-					at,
-					interface: 'tcp',
-					source,
-					screenIds: [screenId],
-					command,
-					orderId,
-					result,
-					ok,
-					raw: text,
-					findings: this.tcpFindings(screenId, json, before, parsed.ok)
-				})
-			);
-		};
-		if (!parsed.ok) {
-			const why = formatErrors(parsed.errors);
-			this.logger.info(
-				{ screen: screenId, source, errors: parsed.errors },
-				`TCP message refused: ${why}`
-			);
-			const raw = json as { command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
-			const idGuess = raw?.order?.id ?? raw?.id;
-			log(
-				`${UNABLE_TO_PARSE} (${why})`,
-				false,
-				typeof raw?.command === 'string' ? raw.command : null,
-				typeof idGuess === 'string' ? idGuess : null
-			);
-			this.afterPending(() => reply(UNABLE_TO_PARSE));
-			return;
-		}
-		const { command } = parsed.value;
-		this.execute(screenId, parsed.value, (decision) => {
-			if (!decision) return reply(null);
-			this.logger.debug(
-				{ screen: screenId, source, command, id: decision.id },
-				decision.ok ? 'accepted' : decision.code
-			);
-			const answer = decision.ok ? decision.id : decision.code;
-			log(answer, decision.ok, command, decision.id);
-			reply(answer);
-		});
-	}
-
-	/** The order a decoded TCP message names, as it is on the screen now. */
-	private recordFor(screenId: string, json: unknown): OrderRecord | undefined {
-		const raw = json as { order?: { id?: unknown }; id?: unknown } | null | undefined;
-		const id = raw?.order?.id ?? raw?.id;
-		return typeof id === 'string' ? this.mustGet(screenId).state.orders.get(id) : undefined;
-	}
-
-	/** What in a TCP message breaks or bends the contract (the inspector shows it). */
-	private tcpFindings(
-		screenId: string,
-		json: unknown,
-		existing: OrderRecord | undefined,
-		schemaValid: boolean
-	): Finding[] {
-		if (json === undefined) return [];
-		const named = (json as { command?: unknown } | null)?.command;
-		const command = (TCP_COMMANDS as readonly unknown[]).includes(named)
-			? (named as TcpCommandName)
-			: 'create-order';
-		return checkConformance({
-			interface: 'tcp',
-			command,
-			raw: json,
-			autoHold: this.mustGet(screenId).config.settings.autoHoldFutureOrders,
-			existing,
-			// decodeTcpMessage parsed the order with the same schema: its issues are known.
-			schemaValid
-		});
-	}
-
-	/**
 	 * Run `fn` after everything submitted so far is committed: an answer that depends on the
 	 * current state (a rejection) must not overtake the acknowledgement of what made it so.
 	 */
-	private afterPending(fn: () => void): void {
+	afterPending(fn: () => void): void {
 		if (this.pending.length === 0) fn();
 		else this.pending.push({ batches: [], done: () => fn() });
 	}

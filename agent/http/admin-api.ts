@@ -12,6 +12,7 @@ import type { Engine } from '../engine.ts';
 import type { MessageFilter, MessageLog } from '../message-log.ts';
 import { screenJson } from '../screen-view.ts';
 import type { SmsOutbox } from '../sms.ts';
+import { handleTcpMessage } from '../tcp/messages.ts';
 
 export interface AdminOptions {
 	/** Token for admin requests that do not come from loopback; none: loopback only. */
@@ -60,7 +61,7 @@ export function registerAdminApi(
 		if (!entry || !screen) return null;
 		if (entry.interface === 'tcp') {
 			return new Promise((resolve) =>
-				engine.handleTcpMessage(screen.config.id, entry.raw, 'inspector re-send', (reply) =>
+				handleTcpMessage(engine, screen.config.id, entry.raw, 'inspector re-send', (reply) =>
 					resolve({ result: reply ?? 'not committed' })
 				)
 			);

@@ -1,0 +1,112 @@
+/**
+ * One framed TCP message to a screen (contract 4.5): decode it with the core's schema, run the
+ * command through the engine, answer with the contract's bare reply, and record the message for
+ * the inspector once the reply is written. Used by each screen's listener and by the inspector's
+ * re-send.
+ */
+import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
+import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import {
+	decodeTcpMessage,
+	formatErrors,
+	TCP_COMMANDS,
+	UNABLE_TO_PARSE,
+	type TcpCommandName
+} from '../../src/lib/core/schema.ts';
+import type { Engine } from '../engine.ts';
+
+/**
+ * `reply` gets the contract's reply string (the order id, `Unable to parse data`,
+ * `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the store failed and nothing was
+ * acknowledged.
+ */
+export function handleTcpMessage(
+	engine: Engine,
+	screenId: string,
+	text: string,
+	source: string,
+	reply: (text: string | null) => void
+): void {
+	const at = engine.now();
+	const { json, result: parsed } = decodeTcpMessage(text);
+	const messages = engine.messages;
+	// Findings are judged against the order as it was before this message (records are
+	// immutable, so keeping a reference is enough), and computed after the reply is written.
+	const before = messages ? recordFor(engine, screenId, json) : undefined;
+	const log = (result: string, ok: boolean, command: string | null, orderId: string | null) => {
+		if (!messages) return;
+		engine.afterReply(() =>
+			messages.record({
+				at,
+				interface: 'tcp',
+				source,
+				screenIds: [screenId],
+				command,
+				orderId,
+				result,
+				ok,
+				raw: text,
+				findings: findings(engine, screenId, json, before, parsed.ok)
+			})
+		);
+	};
+	if (!parsed.ok) {
+		const why = formatErrors(parsed.errors);
+		engine.logger.info(
+			{ screen: screenId, source, errors: parsed.errors },
+			`TCP message refused: ${why}`
+		);
+		const raw = json as { command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
+		const idGuess = raw?.order?.id ?? raw?.id;
+		log(
+			`${UNABLE_TO_PARSE} (${why})`,
+			false,
+			typeof raw?.command === 'string' ? raw.command : null,
+			typeof idGuess === 'string' ? idGuess : null
+		);
+		engine.afterPending(() => reply(UNABLE_TO_PARSE));
+		return;
+	}
+	const { command } = parsed.value;
+	engine.execute(screenId, parsed.value, (decision) => {
+		if (!decision) return reply(null);
+		engine.logger.debug(
+			{ screen: screenId, source, command, id: decision.id },
+			decision.ok ? 'accepted' : decision.code
+		);
+		const answer = decision.ok ? decision.id : decision.code;
+		log(answer, decision.ok, command, decision.id);
+		reply(answer);
+	});
+}
+
+/** The order a decoded TCP message names, as it is on the screen now. */
+function recordFor(engine: Engine, screenId: string, json: unknown): OrderRecord | undefined {
+	const raw = json as { order?: { id?: unknown }; id?: unknown } | null | undefined;
+	const id = raw?.order?.id ?? raw?.id;
+	return typeof id === 'string' ? engine.screen(screenId)?.state.orders.get(id) : undefined;
+}
+
+/** What in a TCP message breaks or bends the contract (the inspector shows it). */
+function findings(
+	engine: Engine,
+	screenId: string,
+	json: unknown,
+	existing: OrderRecord | undefined,
+	schemaValid: boolean
+): Finding[] {
+	if (json === undefined) return [];
+	const named = (json as { command?: unknown } | null)?.command;
+	const command = (TCP_COMMANDS as readonly unknown[]).includes(named)
+		? (named as TcpCommandName)
+		: 'create-order';
+	return checkConformance({
+		interface: 'tcp',
+		command,
+		raw: json,
+		autoHold: engine.screen(screenId)?.config.settings.autoHoldFutureOrders,
+		existing,
+		// decodeTcpMessage parsed the order with the same schema: its issues are known.
+		schemaValid
+	});
+}
