@@ -2,7 +2,7 @@
  * Records every integrator API request in the inspector's message log: method and path, the
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
 import type { TcpCommandName } from '../../src/lib/core/schema.ts';
@@ -64,6 +64,12 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
 		req.kdsRawBody = body as string;
 		parseJson(req, body as string, done);
+	});
+	// Any content type no other parser takes (or none): read the body, so the log shows what was
+	// sent, then refuse it as Fastify would have without this parser (415).
+	app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+		if (logged(req.url)) req.kdsRawBody = body as string;
+		done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']), undefined);
 	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
 	// throw is handled as a rejection would be).

@@ -114,6 +114,24 @@ describe('message log and findings', () => {
 		expect(entry.raw).toBe(sent);
 	});
 
+	it('logs a request refused for its content type with the body as sent', async () => {
+		const sent = sample('http-create-curbside.json');
+		const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: { ...HEADERS, 'content-type': 'text/plain' },
+			body: sent
+		});
+		expect(res.status).toBe(415);
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry).toMatchObject({
+			command: 'POST /integrators/kds-orders',
+			result: '415 Content-Type: expected application/json, got "text/plain"',
+			ok: false,
+			raw: sent
+		});
+	});
+
 	it('filters by screen, order id and severity', async () => {
 		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
 		await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'));
