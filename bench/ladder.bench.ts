@@ -5,13 +5,14 @@
  * server. The copies are experiments, not modes: each cut replaces one line of dist/agent.js, and
  * a cut that no longer matches exactly one line stops the bench, naming it.
  *
- * One more copy moves the order commit to a worker thread, to measure whether handing work to
- * another thread buys throughput on this machine.
+ * The durable floor of the HTTP bench is measured with and without its commit, as the bottom of
+ * the ladder; one more copy of the agent moves the order commit to a worker thread, to measure
+ * whether handing work to another thread buys throughput on this machine.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import {
 	BARE_SERVER,
@@ -23,7 +24,7 @@ import {
 	summarise,
 	type CannonResult
 } from './http.bench.ts';
-import { fmt, ROOT } from './lib.ts';
+import { compileBenchFile, fmt, ROOT } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
 
@@ -99,25 +100,39 @@ function commitOnWorker(): Cut {
 
 interface Variant {
 	name: string;
+	/** The agent's bundle, or the durable floor of the HTTP bench (bench/floor-http-server.ts). */
+	server: 'agent' | 'floor';
 	cuts: Cut[];
 }
 
 const { inspector, sms, validation, commit } = CUTS;
+const FLOOR_COMMIT: Cut = { what: "the floor's commit", from: 'this.commit(work);', to: '' };
 const VARIANTS: Variant[] = [
-	{ name: 'agent', cuts: [] },
-	{ name: `without ${inspector.what}`, cuts: [inspector] },
-	{ name: `... and ${sms.what}`, cuts: [inspector, sms] },
-	{ name: `... and ${validation.what}`, cuts: [inspector, sms, validation] },
-	{ name: `... and ${commit.what}`, cuts: [inspector, sms, validation, commit] },
+	{
+		name: 'durable floor: parse, keep in memory, commit one row, answer',
+		server: 'floor',
+		cuts: []
+	},
+	{ name: '... without its commit', server: 'floor', cuts: [FLOOR_COMMIT] },
+	{ name: 'agent', server: 'agent', cuts: [] },
+	{ name: `without ${inspector.what}`, server: 'agent', cuts: [inspector] },
+	{ name: `... and ${sms.what}`, server: 'agent', cuts: [inspector, sms] },
+	{ name: `... and ${validation.what}`, server: 'agent', cuts: [inspector, sms, validation] },
+	{
+		name: `... and ${commit.what}`,
+		server: 'agent',
+		cuts: [inspector, sms, validation, commit]
+	},
 	{
 		name: `without the inspector and SMS, ${commitOnWorker().what}`,
+		server: 'agent',
 		cuts: [inspector, sms, commitOnWorker()]
 	}
 ];
 
-/** The bundle with `cuts` applied, written next to it (the store's worker is found from there). */
-function buildVariant(bundle: string, index: number, cuts: Cut[]): string {
-	let code = bundle;
+/** `source` with `cuts` applied, written next to it (the store's worker is found from there). */
+function buildVariant(source: string, index: number, cuts: Cut[]): string {
+	let code = readFileSync(source, 'utf8');
 	for (const cut of cuts) {
 		const pattern =
 			typeof cut.from === 'string'
@@ -125,20 +140,21 @@ function buildVariant(bundle: string, index: number, cuts: Cut[]): string {
 				: new RegExp(cut.from.source, 'g');
 		const matches = [...code.matchAll(pattern)];
 		if (matches.length !== 1)
-			throw new Error(
-				`bench/ladder: "${cut.what}" no longer matches exactly once in dist/agent.js`
-			);
+			throw new Error(`bench/ladder: "${cut.what}" no longer matches exactly once in ${source}`);
 		const at = matches[0].index;
 		code = code.slice(0, at) + cut.to + code.slice(at + matches[0][0].length);
 	}
-	const file = join(ROOT, 'dist', `ladder-${index}.js`);
+	const file = join(dirname(source), `ladder-${index}.js`);
 	writeFileSync(file, code);
 	return file;
 }
 
 export async function runLadderBench(): Promise<{ lines: string[]; json: object }> {
-	const bundle = readFileSync(join(ROOT, 'dist/agent.js'), 'utf8');
-	const files = VARIANTS.map((v, i) => buildVariant(bundle, i, v.cuts));
+	const sources = {
+		agent: join(ROOT, 'dist/agent.js'),
+		floor: compileBenchFile('bench/floor-http-server.ts')
+	};
+	const files = VARIANTS.map((v, i) => buildVariant(sources[v.server], i, v.cuts));
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-ladder-'));
 	const children: ChildProcess[] = [];
 	try {
@@ -147,10 +163,24 @@ export async function runLadderBench(): Promise<{ lines: string[]; json: object 
 		const urls: string[] = [];
 		for (const [i, file] of files.entries()) {
 			const dir = join(dataDir, String(i));
-			const started = await startChild(
-				[file, '--data-dir', dir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
-				/UI and HTTP API\s+(\S+)\n/
-			);
+			mkdirSync(dir);
+			const started =
+				VARIANTS[i].server === 'floor'
+					? await startChild([file, dir], /^(http:\S+)\n/)
+					: await startChild(
+							[
+								file,
+								'--data-dir',
+								dir,
+								'--http-port',
+								'0',
+								'--tcp-port',
+								'0',
+								'--log-level',
+								'warn'
+							],
+							/UI and HTTP API\s+(\S+)\n/
+						);
 			children.push(started.child);
 			urls.push(started.url);
 		}
@@ -165,7 +195,7 @@ export async function runLadderBench(): Promise<{ lines: string[]; json: object 
 		const rows = rounds.map(summarise);
 		const lines = [
 			`HTTP create (10 items), ${CONNECTIONS} connections, ${SECONDS} x 1 s rounds, every copy and the bare server alternating; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs`,
-			'copies of dist/agent.js with parts cut out (experiments, not modes); bare: node:http, 201 with a fixed body',
+			'copies of dist/agent.js and of the durable floor with parts cut out (experiments, not modes); bare: node:http, 201 with a fixed body',
 			'',
 			`${'build'.padEnd(84)} ${'req/s'.padStart(7)}  ${'p99 ms'.padStart(6)}  of bare`,
 			`${'bare node:http server'.padEnd(84)} ${fmt(bareRow.perSecond).padStart(7)}  ${fmt(bareRow.p99, 1).padStart(6)}`,
