@@ -2,7 +2,7 @@
  * Records every integrator API request in the inspector's message log: method and path, the
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
-import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
 import type { TcpCommandName } from '../../src/lib/core/schema.ts';
@@ -54,7 +54,15 @@ function idOf(body: unknown): string | null {
 	return typeof id === 'string' ? id : null;
 }
 
-export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
+/**
+ * `unsupportedMediaType` is Fastify's own 415 error (errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE),
+ * passed in: importing Fastify here would load the whole HTTP stack before the TCP listeners open.
+ */
+export function registerMessageHooks(
+	app: FastifyInstance,
+	log: MessageLog,
+	unsupportedMediaType: new (contentType?: string) => Error
+): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
 	// JSON bodies: Fastify's own parser (same limits, same errors, same prototype-poisoning
@@ -69,7 +77,7 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 	// sent, then refuse it as Fastify would have without this parser (415).
 	app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
 		if (logged(req.url)) req.kdsRawBody = body as string;
-		done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']), undefined);
+		done(new unsupportedMediaType(req.headers['content-type']), undefined);
 	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
 	// throw is handled as a rejection would be).

@@ -1,0 +1,38 @@
+/**
+ * The TCP listeners open before the HTTP stack is even loaded (app.ts), so a POS can connect
+ * within a few hundred milliseconds of start. That holds only while nothing the agent loads at
+ * start imports Fastify (or its plugins) as a value: a single `import { x } from 'fastify'`
+ * anywhere brings the whole stack in first. Checked on the agent's bundle, as esbuild builds it.
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LAZY = ['fastify', '@fastify/static'];
+
+it('loads Fastify only on demand, after the TCP listeners', async () => {
+	const result = await build({
+		entryPoints: [`${ROOT}/agent/cli.ts`],
+		bundle: true,
+		write: false,
+		metafile: true,
+		platform: 'node',
+		format: 'esm',
+		packages: 'external',
+		logLevel: 'silent',
+		outdir: 'out'
+	});
+	const eager: string[] = [];
+	let lazy = 0;
+	for (const [file, input] of Object.entries(result.metafile.inputs)) {
+		for (const { path, kind } of input.imports) {
+			if (!LAZY.includes(path)) continue;
+			if (kind === 'dynamic-import') lazy += 1;
+			else eager.push(`${file} imports ${path} (${kind})`);
+		}
+	}
+	expect(eager).toEqual([]);
+	// The check looks at the right imports: the HTTP server's and the docs page's.
+	expect(lazy).toBeGreaterThanOrEqual(2);
+});
