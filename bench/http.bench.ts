@@ -21,6 +21,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileBenchFile, CpuMeter, fmt, fmtCpu, ROOT, type CpuPerRequest } from './lib.ts';
+import { agentFlags } from '../tests/helpers/process.ts';
 
 export const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -105,6 +106,14 @@ export function startChild(
 			fail('did not start within 20 s');
 		}, 20_000);
 	});
+}
+
+/** The agent (`entry`: what node runs) on `dataDir`, on ports the OS picks; resolves with its URL. */
+export function startAgentChild(
+	entry: string[],
+	dataDir: string
+): Promise<{ child: ChildProcess; url: string }> {
+	return startChild([...entry, ...agentFlags(dataDir, 'warn')], /UI and HTTP API\s+(\S+)\n/);
 }
 
 export function stop(child: ChildProcess): Promise<void> {
@@ -284,20 +293,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		const entry = FROM_SOURCE
 			? ['--import', 'tsx', 'agent/main.ts']
 			: [...AGENT_NODE_ARGS, 'dist/agent.js'];
-		const agent = await startChild(
-			[
-				...entry,
-				'--data-dir',
-				dataDir,
-				'--http-port',
-				'0',
-				'--tcp-port',
-				'0',
-				'--log-level',
-				'warn'
-			],
-			/UI and HTTP API\s+(\S+)\n/
-		);
+		const agent = await startAgentChild(entry, dataDir);
 		children.push(agent.child);
 
 		const agentAt = { url: agent.url, pid: agent.child.pid! };

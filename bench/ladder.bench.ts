@@ -19,6 +19,7 @@ import {
 	CONNECTIONS,
 	createRequests,
 	run,
+	startAgentChild,
 	startChild,
 	stop,
 	summarise,
@@ -167,20 +168,7 @@ export async function runLadderBench(): Promise<{ lines: string[]; json: object 
 			const started =
 				VARIANTS[i].server === 'floor'
 					? await startChild([file, dir], /^(http:\S+)\n/)
-					: await startChild(
-							[
-								file,
-								'--data-dir',
-								dir,
-								'--http-port',
-								'0',
-								'--tcp-port',
-								'0',
-								'--log-level',
-								'warn'
-							],
-							/UI and HTTP API\s+(\S+)\n/
-						);
+					: await startAgentChild([file], dir);
 			children.push(started.child);
 			urls.push(started.url);
 		}

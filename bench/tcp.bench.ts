@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
+import { agentFlags, spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { execSync } from 'node:child_process';
 import {
@@ -252,16 +252,7 @@ export async function runTcpBench() {
 		const floorDir = mkdtempSync(join(tmpdir(), 'kds-bench-floor-'));
 		const floor = await spawnTs('bench/floor-tcp-server.ts', [floorDir]);
 		const floorAt = { host: '127.0.0.1', port: Number(floor.firstLine), pid: floor.child.pid! };
-		const agent = await startAgentProcess([
-			'--data-dir',
-			dataDir,
-			'--http-port',
-			'0',
-			'--tcp-port',
-			'0',
-			'--log-level',
-			'warn'
-		]);
+		const agent = await startAgentProcess(agentFlags(dataDir, 'warn'));
 		const [first, second] = [...agent.tcp.values()];
 
 		progress('warming up');

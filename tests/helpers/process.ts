@@ -6,6 +6,11 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The CLI's flags for a simulator on `dataDir`, on ports the OS picks, logging at `logLevel`. */
+export function agentFlags(dataDir: string, logLevel = 'silent'): string[] {
+	return ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', logLevel];
+}
+
 export interface AgentProcess {
 	child: ChildProcess;
 	httpUrl: string;

@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 import type { CallbackBody } from '../../agent/notifications.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
 import type { ServerMessage } from '../../src/lib/core/relay.ts';
-import { spawnAgent, waitForExit } from '../helpers/process.ts';
+import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';
 import { TcpSession } from '../helpers/tcp.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kds-crash-'));
@@ -30,18 +30,6 @@ const order = (id: string) => ({
 		items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
 	}
 });
-
-/** The CLI on a data directory, on ports the OS picks, quiet. */
-const agentFlags = (dir: string) => [
-	'--data-dir',
-	dir,
-	'--http-port',
-	'0',
-	'--tcp-port',
-	'0',
-	'--log-level',
-	'silent'
-];
 
 async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> {
 	const res = await fetch(`${httpUrl}/api/screens/${screen}/state`);
