@@ -67,12 +67,14 @@ export function registerAdminApi(
 			);
 		}
 		const [method, url] = (entry.command ?? '').split(' ');
+		// With the Content-Type it came with (entries of earlier versions did not keep it: JSON).
+		const contentType = entry.contentType === undefined ? 'application/json' : entry.contentType;
 		const res = await app.inject({
 			method: method as 'POST' | 'PUT',
 			url,
 			payload: entry.raw,
 			headers: {
-				'content-type': 'application/json',
+				...(contentType === null ? {} : { 'content-type': contentType }),
 				'x-integration-token': screen.brand.token,
 				'x-location-id': screen.location.id,
 				'x-device-ids': entry.screenIds.join(',')

@@ -129,6 +129,7 @@ export function registerMessageHooks(
 			ok: status < 400,
 			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
+			contentType: req.headers['content-type'] ?? null,
 			findings: findingsOf(req)
 		});
 	}

@@ -128,7 +128,18 @@ describe('message log and findings', () => {
 			command: 'POST /integrators/kds-orders',
 			result: '415 Content-Type: expected application/json, got "text/plain"',
 			ok: false,
-			raw: sent
+			raw: sent,
+			contentType: 'text/plain'
+		});
+		// Re-sent as it came: with its Content-Type, so refused the same way.
+		const again = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
+			method: 'POST'
+		});
+		expect(await again.json()).toEqual({
+			result: `415 ${JSON.stringify({
+				code: 'UNSUPPORTED_MEDIA_TYPE',
+				message: 'Content-Type: expected application/json, got "text/plain"'
+			})}`
 		});
 	});
 

@@ -21,5 +21,10 @@ export interface MessageEntry {
 	ok: boolean;
 	/** The payload as received (text, truncated to the log's payload limit). */
 	raw: string;
+	/**
+	 * HTTP: the request's Content-Type, null when it had none (so a re-send goes as it came).
+	 * Absent on TCP entries and on entries logged by versions before it was kept.
+	 */
+	contentType?: string | null;
 	findings: Finding[];
 }
