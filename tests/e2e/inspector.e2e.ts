@@ -124,6 +124,49 @@ test.describe('Inspector', () => {
 		});
 	});
 
+	test('a request refused for its content type shows what was sent and re-sends as it came', async ({
+		page,
+		simulator
+	}) => {
+		const sent = JSON.stringify(order('X-1', 'Xena', [line('1', 'Tea')]), null, 2);
+		const brand = simulator.config.brands[0];
+		const res = await fetch(`${simulator.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'text/plain',
+				'x-integration-token': brand.token,
+				'x-location-id': brand.locations[0].id,
+				'x-device-ids': 'all'
+			},
+			body: sent
+		});
+		expect(res.status).toBe(415);
+		expect(
+			(
+				await simulator.sendHttp(
+					'create',
+					order('C-2', 'Cleo', [line('1', 'Soup')], { time: new Date().toISOString() })
+				)
+			).status
+		).toBe(201);
+		await openInspector(page, simulator);
+		const details = page.getByRole('region', { name: 'Message details' });
+
+		await rows(page).filter({ hasText: '415' }).click();
+		await expect(details).toContainText(
+			'415 Content-Type: expected application/json, got "text/plain"'
+		);
+		await expect(details).toContainText('None found: the result above says why it was refused.');
+		await expect(details.getByRole('region', { name: 'Payload' })).toContainText('"name": "Xena"');
+		await details.getByRole('button', { name: 'Re-send' }).click();
+		await expect(details.getByRole('status', { name: 'Re-send result' })).toContainText(
+			'415 {"code":"UNSUPPORTED_MEDIA_TYPE"'
+		);
+
+		await rows(page, 'C-2').click();
+		await expect(details).toContainText('None: the message keeps to the contract.');
+	});
+
 	test('the card of an order with findings has a marker that opens the inspector on it', async ({
 		page,
 		simulator
