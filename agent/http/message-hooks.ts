@@ -55,6 +55,20 @@ function idOf(body: unknown): string | null {
 }
 
 /**
+ * The order id a request names: from the parsed body, or, for a body refused before it was parsed
+ * (its content type), from its text when that is JSON, so filtering the log by an order id also
+ * finds the attempts that never reached the screen.
+ */
+function orderIdOf(req: FastifyRequest): string | null {
+	if (req.body !== undefined || !req.kdsRawBody) return idOf(req.body);
+	try {
+		return idOf(JSON.parse(req.kdsRawBody));
+	} catch {
+		return null;
+	}
+}
+
+/**
  * `unsupportedMediaType` is Fastify's own 415 error (errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE),
  * passed in: importing Fastify here would load the whole HTTP stack before the TCP listeners open.
  */
@@ -124,7 +138,7 @@ export function registerMessageHooks(
 					: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
 			screenIds: targetScreens(req).map((s) => s.config.id),
 			command: routeOf(req),
-			orderId: idOf(req.body),
+			orderId: orderIdOf(req),
 			result: message ? `${status} ${message}` : String(status),
 			ok: status < 400,
 			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).

@@ -129,8 +129,18 @@ describe('message log and findings', () => {
 			result: '415 Content-Type: expected application/json, got "text/plain"',
 			ok: false,
 			raw: sent,
-			contentType: 'text/plain'
+			contentType: 'text/plain',
+			// Read from the text: filtering by the order finds the refused attempt.
+			orderId: 'C-3107'
 		});
+		const other = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: sample('http-create-combo-groups.json')
+		});
+		expect(other.status).toBe(201);
+		await expect.poll(async () => (await messages()).length).toBe(2);
+		expect((await messages('?order=C-3107')).map((e) => e.id)).toEqual([entry.id]);
 		// Re-sent as it came: with its Content-Type, so refused the same way.
 		const again = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
 			method: 'POST'
