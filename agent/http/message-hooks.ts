@@ -13,7 +13,10 @@ declare module 'fastify' {
 	interface FastifyRequest {
 		/** The response body, kept for the message log. */
 		kdsReplyBody?: string;
-		/** A JSON request body as received, kept for the message log. */
+		/**
+		 * A request body as received, kept for the message log: JSON, or a body the integrator API
+		 * refused for its content type (integrators/index.ts).
+		 */
 		kdsRawBody?: string;
 		/** The order the request names as it was before the request, for the findings. */
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
@@ -68,15 +71,7 @@ function orderIdOf(req: FastifyRequest): string | null {
 	}
 }
 
-/**
- * `unsupportedMediaType` is Fastify's own 415 error (errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE),
- * passed in: importing Fastify here would load the whole HTTP stack before the TCP listeners open.
- */
-export function registerMessageHooks(
-	app: FastifyInstance,
-	log: MessageLog,
-	unsupportedMediaType: new (contentType?: string) => Error
-): void {
+export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
 	// JSON bodies: Fastify's own parser (same limits, same errors, same prototype-poisoning
@@ -86,12 +81,6 @@ export function registerMessageHooks(
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
 		req.kdsRawBody = body as string;
 		parseJson(req, body as string, done);
-	});
-	// Any content type no other parser takes (or none): read the body, so the log shows what was
-	// sent, then refuse it as Fastify would have without this parser (415).
-	app.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
-		if (logged(req.url)) req.kdsRawBody = body as string;
-		done(new unsupportedMediaType(req.headers['content-type']), undefined);
 	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
 	// throw is handled as a rejection would be).

@@ -73,7 +73,7 @@ function lazyUi(uiDir: string | null, logger: Logger): NodeHandler | null {
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
 	// Imported here, not at the top: the TCP listeners open first (see app.ts), before the HTTP
 	// stack is even loaded, so a POS can connect as early as possible.
-	const { default: Fastify, LogController, errorCodes } = await import('fastify');
+	const { default: Fastify, LogController } = await import('fastify');
 	const app = Fastify({
 		loggerInstance: options.logger as FastifyBaseLogger,
 		// Per-request logs would cost on the hot path; errors are still logged.
@@ -82,8 +82,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		forceCloseConnections: true,
 		return503OnClosing: true
 	});
-	if (options.messages)
-		registerMessageHooks(app, options.messages, errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE);
+	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
 	for (const plugin of options.plugins ?? []) await plugin(app);

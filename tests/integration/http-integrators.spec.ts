@@ -922,6 +922,18 @@ describe('request errors: one shape, the same status on every route', () => {
 		expect(charset.status).toBe(201);
 	});
 
+	it('outside the integrator API a body of another content type is left alone (404, not 415)', async () => {
+		const res = await fetch(`${agent.httpUrl}/api/nope`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/xml' },
+			body: '<order id="M3"/>'
+		});
+		expect([res.status, await res.json()]).toEqual([
+			404,
+			{ code: 'NOT_FOUND', message: 'No route POST /api/nope' }
+		]);
+	});
+
 	it('405 METHOD_NOT_ALLOWED with an Allow header for a wrong method on a known path', async () => {
 		const cases: Array<[string, string, string]> = [
 			['DELETE', ORDERS, 'POST, PUT, OPTIONS'],

@@ -51,6 +51,15 @@ export async function registerIntegratorApi(
 		scope.setErrorHandler(createErrorHandler(bodyLimit));
 		// Bodies are JSON only: without this, Fastify would hand text/plain bodies over as strings.
 		scope.removeContentTypeParser('text/plain');
+		// Any other content type, or none: read the body, so the inspector shows what was sent, then
+		// refuse it with Fastify's own 415 error (answered by the error handler above). In this
+		// scope only: elsewhere, unknown paths still reach the UI with their bodies unread.
+		// (Imported here, not at the top: Fastify loads after the TCP listeners open, see app.ts.)
+		const { errorCodes } = await import('fastify');
+		scope.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
+			req.kdsRawBody = body as string;
+			done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']), undefined);
+		});
 		const tenancy = new Tenancy(options.config, options.engine);
 		registerOrderRoutes(scope, options.engine, tenancy);
 		registerInformationRoutes(scope, options.engine, tenancy);
