@@ -43,7 +43,7 @@ const SCHEMA_VERSION = 3;
  * page), so new rows are appended in rowid order and only the small key index is kept in id order.
  * Measured: a commit of ten new orders costs half as much.
  */
-const ORDERS_TABLE = `
+export const ORDERS_TABLE = `
 	screen_id TEXT NOT NULL,
 	order_id TEXT NOT NULL,
 	state TEXT NOT NULL,
@@ -52,6 +52,11 @@ const ORDERS_TABLE = `
 	-- the context's items, a JSON array
 	items TEXT NOT NULL,
 	UNIQUE (screen_id, order_id)`;
+
+/** Insert or overwrite one order's row: screen, order id, state, context and items. */
+export const PUT_ORDER = `INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?)
+	ON CONFLICT (screen_id, order_id) DO UPDATE
+	SET state = excluded.state, context = excluded.context, items = excluded.items`;
 
 export class Store {
 	private db: Database.Database;
@@ -76,11 +81,7 @@ export class Store {
 			this.file = file;
 		}
 		this.db = this.open(file, options.sync);
-		this.putOrder = this.db.prepare(
-			`INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?)
-			 ON CONFLICT (screen_id, order_id) DO UPDATE
-			 SET state = excluded.state, context = excluded.context, items = excluded.items`
-		);
+		this.putOrder = this.db.prepare(PUT_ORDER);
 		this.putOrderKeepItems = this.db.prepare(
 			'UPDATE orders SET state = ?, context = ? WHERE screen_id = ? AND order_id = ?'
 		);

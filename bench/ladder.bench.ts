@@ -25,6 +25,7 @@ import {
 	summarise,
 	type CannonResult
 } from './http.bench.ts';
+import { ORDERS_TABLE, PUT_ORDER } from '../agent/store.ts';
 import { compileBenchFile, fmt, ROOT } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -68,8 +69,8 @@ function commitOnWorker(): Cut {
 		const db = new Database(workerData);
 		db.pragma('journal_mode = WAL');
 		db.pragma('synchronous = NORMAL');
-		db.exec('CREATE TABLE IF NOT EXISTS orders (screen_id TEXT NOT NULL, order_id TEXT NOT NULL, state TEXT NOT NULL, context TEXT NOT NULL, items TEXT NOT NULL, UNIQUE (screen_id, order_id))');
-		const put = db.prepare('INSERT INTO orders (screen_id, order_id, state, context, items) VALUES (?, ?, ?, ?, ?) ON CONFLICT (screen_id, order_id) DO UPDATE SET state = excluded.state, context = excluded.context, items = excluded.items');
+		db.exec(${JSON.stringify(`CREATE TABLE IF NOT EXISTS orders (${ORDERS_TABLE})`)});
+		const put = db.prepare(${JSON.stringify(PUT_ORDER)});
 		const commit = db.transaction((rows) => { for (const r of rows) put.run(r[0], r[1], r[2], r[3], r[4]); });
 		parentPort.on('message', ({ id, rows }) => { commit(rows); parentPort.postMessage(id); });`;
 	return {
