@@ -36,7 +36,6 @@ export async function startDiscoverable(
 			return await startAgent({
 				memory: true,
 				httpPort: 0,
-				uiDir: null,
 				logLevel: 'silent',
 				...options,
 				config: discoverableConfig(hosts, names)
