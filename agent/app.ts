@@ -10,13 +10,23 @@ import 'zod/compile';
 import type { FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import {
+	ConfigError,
 	DEFAULT_CONFIG,
 	DEFAULT_HTTP_PORT,
+	DEFAULT_TOKEN,
 	parseConfig,
 	withTcpOverrides,
 	type SimConfig
 } from './config.ts';
 import type { Clock } from './clock.ts';
+import {
+	ipv4Interfaces,
+	planDiscovery,
+	startAnnouncer,
+	type Announcer,
+	type DiscoveryPlan,
+	type DiscoveryTargets
+} from './discovery.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -57,6 +67,10 @@ export interface AgentOptions {
 	tcpHost?: string;
 	/** First screen's TCP port, the next screens count up; 0 lets the OS pick for each. */
 	tcpPort?: number;
+	/** Integration token of the first brand, replacing the config's. */
+	token?: string;
+	/** Announce the screens on UDP (off when absent); see agent/discovery.ts. */
+	discovery?: { targets: DiscoveryTargets; intervalMs: number } | null;
 	/** Admin API token for requests not from loopback (none: loopback only). */
 	adminToken?: string;
 	/** Trust loopback requests to the admin API without a token (default true). */
@@ -93,12 +107,25 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** What discovery announces and what not (null: discovery is off). */
+	discovery: DiscoveryPlan | null;
 	/**
 	 * Start clean: forget the orders, texts, takeout statuses, pop-ups and queued notifications of
 	 * one screen, or of every screen (then also the inspector's message log).
 	 */
 	reset(screenId?: string): Promise<void>;
 	close(): Promise<void>;
+}
+
+const isLoopbackHost = (host: string) =>
+	host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** The demo token is public: HTTP on an address other hosts reach must have a token of its own. */
+function refuseDemoTokenOffLoopback(config: SimConfig, httpHost: string): void {
+	if (isLoopbackHost(httpHost) || !config.brands.some((b) => b.token === DEFAULT_TOKEN)) return;
+	throw new ConfigError(
+		`Refusing to serve the demo integration token ${DEFAULT_TOKEN} on ${httpHost}, where other hosts can use it: set a token of your own with --token <at least 8 characters> (KDS_TOKEN) or in the config file (brands[].token).`
+	);
 }
 
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
@@ -110,6 +137,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		options.tcpHost,
 		options.tcpPort
 	);
+	if (options.token !== undefined) {
+		config.brands[0].token = options.token;
+		parseConfig(config, 'config with --token');
+	}
+	refuseDemoTokenOffLoopback(config, options.httpHost ?? '127.0.0.1');
 	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
 	const store = new Store({ dataDir, sync: options.sync });
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
@@ -130,6 +162,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const sms = new SmsOutbox(engine, store.database, logger);
 
 	const tcpServers: TcpScreenServer[] = [];
+	let announcer: Announcer | undefined;
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
@@ -146,6 +179,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications.forget(screenId);
 		sms.forget(screenId);
 	};
+	const screenIds: string[] = [];
 	try {
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -162,6 +196,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			});
 			engine.endpoints.set(id, { host: server.host, port: server.port });
 			tcpServers.push(server);
+			screenIds.push(id);
 		}
 		http = await createHttpServer({
 			engine,
@@ -194,7 +229,23 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 		notifications.start();
+		if (options.discovery) {
+			const listening = tcpServers.map((server, i) => {
+				const screen = engine.screens.get(screenIds[i])!.config;
+				const bound = server.server.address();
+				return {
+					id: screen.id,
+					name: screen.name,
+					version: screen.version,
+					host: typeof bound === 'object' && bound ? bound.address : server.host,
+					port: server.port
+				};
+			});
+			const plan = planDiscovery(listening, options.discovery.targets, ipv4Interfaces());
+			announcer = await startAnnouncer(plan, options.discovery.intervalMs, logger);
+		}
 	} catch (err) {
+		await announcer?.close();
 		notifications.close();
 		relay?.close();
 		await http?.close();
@@ -231,9 +282,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		sms,
+		discovery: announcer?.plan ?? null,
 		reset,
 		close() {
 			closed ??= (async () => {
+				await announcer?.close();
 				notifications.close();
 				holds.close();
 				finalRelay.close();

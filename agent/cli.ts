@@ -1,8 +1,10 @@
 /**
- * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); anything else
- * starts the simulator (agent/main.ts).
+ * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); `kds-sim
+ * discover` lists the screens announcing themselves (agent/discover.ts); anything else starts the
+ * simulator (agent/main.ts).
  */
 import { readFileSync } from 'node:fs';
+import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from './discover.ts';
 import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 
@@ -22,6 +24,23 @@ if (process.argv[2] === 'send' && wantsHelp(process.argv.slice(3))) {
 			);
 			process.exit(2);
 		});
+} else if (process.argv[2] === 'discover' && wantsHelp(process.argv.slice(3))) {
+	process.stdout.write(DISCOVER_HELP);
+} else if (process.argv[2] === 'discover') {
+	try {
+		const options = readDiscoverArgs(process.argv.slice(3));
+		const { screens, ignored } = await discover(options, (port) =>
+			process.stderr.write(`Listening on UDP ${options.bind}:${port} for ${options.seconds} s\n`)
+		);
+		process.stdout.write(
+			options.json ? `${JSON.stringify(screens, null, 2)}\n` : formatScreens(screens, ignored)
+		);
+	} catch (err) {
+		process.stderr.write(
+			`${err instanceof UsageError ? err.message : `kds-sim discover: ${(err as Error).message}`}\n`
+		);
+		process.exit(2);
+	}
 } else {
 	if (process.argv[2] === 'start') process.argv.splice(2, 1);
 	await import('./main.ts');

@@ -3,9 +3,23 @@
  */
 import { startAgent } from './app.ts';
 import { ConfigError, loadConfigFile } from './config.ts';
+import type { DiscoveryPlan } from './discovery.ts';
 import { createLogger } from './log.ts';
 import { DEFAULT_DATA_DIR, HELP, readSettings, UsageError } from './settings.ts';
 import { StoreError } from './store.ts';
+
+function discoveryLines(plan: DiscoveryPlan, intervalMs: number): string[] {
+	const lines = [
+		`  discovery        every ${intervalMs / 1000} s on UDP; a POS sends to each address on TCP 9104`
+	];
+	for (const a of plan.announce) {
+		lines.push(
+			`    ${a.screenId.padEnd(16)} announced as ${a.address} to ${a.target.host}:${a.target.port}`
+		);
+	}
+	for (const line of plan.notAnnounced) lines.push(`    ${line}`);
+	return lines;
+}
 
 async function main() {
 	const settings = readSettings(process.argv.slice(2), process.env);
@@ -36,6 +50,8 @@ async function main() {
 			}
 		}
 	}
+	if (agent.discovery)
+		lines.push(...discoveryLines(agent.discovery, settings.discovery!.intervalMs));
 	process.stdout.write(`${lines.join('\n')}\n`);
 
 	let stopping = false;

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_HTTP_PORT } from './config.ts';
+import { DEFAULT_DISCOVERY_INTERVAL_S, parseTargets } from './discovery.ts';
 import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 export const DEFAULT_DATA_DIR = 'data';
@@ -21,6 +22,10 @@ Options (each also settable by the environment variable shown):
   --http-port <port>    KDS_HTTP_PORT    HTTP port for the UI and APIs (default ${DEFAULT_HTTP_PORT}; 0 = any free port)
   --tcp-host <addr>     KDS_TCP_HOST     TCP listen address of every screen (default: per screen, 127.0.0.1)
   --tcp-port <port>     KDS_TCP_PORT     TCP port of the first screen; the next screens count up (0 = any free)
+  --token <t>           KDS_TOKEN        integration token of the first brand (required off loopback: the demo token is refused there)
+  --discovery           KDS_DISCOVERY=1  announce each screen on port 9104 over UDP 28000 so a POS can find it (default off)
+  --discovery-to <list> KDS_DISCOVERY_TO where: broadcast (each interface's broadcast address; default) or host:port,…
+  --discovery-interval <s>  KDS_DISCOVERY_INTERVAL  seconds between announcements (default ${DEFAULT_DISCOVERY_INTERVAL_S})
   --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API (/api/admin) from other hosts (default: loopback only)
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
@@ -48,6 +53,40 @@ function hostSetting(name: string, env: string, value: string | undefined): stri
 	return value;
 }
 
+const BOOLEAN_ENV = ['0', '1', 'true', 'false'];
+
+/** --discovery and its two settings; null when discovery is off. */
+function discoverySettings(
+	flag: boolean,
+	env: string | undefined,
+	pick: (flag: 'discovery-to' | 'discovery-interval', env: string) => string | undefined
+) {
+	if (env !== undefined && env !== '' && !BOOLEAN_ENV.includes(env))
+		invalid('--discovery', 'KDS_DISCOVERY', env, '1 or 0');
+	const to = pick('discovery-to', 'KDS_DISCOVERY_TO');
+	const targets = to === undefined ? 'broadcast' : parseTargets(to);
+	if (targets === null) {
+		invalid(
+			'--discovery-to',
+			'KDS_DISCOVERY_TO',
+			to!,
+			'broadcast, or IPv4 host:port targets separated by commas'
+		);
+	}
+	const interval = pick('discovery-interval', 'KDS_DISCOVERY_INTERVAL');
+	const seconds = interval === undefined ? DEFAULT_DISCOVERY_INTERVAL_S : Number(interval);
+	if (!/^\d+(\.\d+)?$/.test(interval ?? '1') || seconds < 0.05 || seconds > 3600) {
+		invalid(
+			'--discovery-interval',
+			'KDS_DISCOVERY_INTERVAL',
+			interval!,
+			'a number of seconds, 0.05-3600'
+		);
+	}
+	if (!flag && env !== '1' && env !== 'true') return null;
+	return { targets, intervalMs: Math.round(seconds * 1000) };
+}
+
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	let parsed;
 	try {
@@ -64,6 +103,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'tcp-port': { type: 'string' },
 				'log-level': { type: 'string' },
 				'admin-token': { type: 'string' },
+				token: { type: 'string' },
+				discovery: { type: 'boolean' },
+				'discovery-to': { type: 'string' },
+				'discovery-interval': { type: 'string' },
 				'inspector-retention': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
@@ -117,8 +160,14 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 			'a whole number of messages, 1-1000000'
 		);
 	}
+	const token = pick('token', 'KDS_TOKEN');
+	if (token !== undefined && token.length < 8) {
+		invalid('--token', 'KDS_TOKEN', token, 'a token of at least 8 characters');
+	}
 	return {
 		help: parsed.help === true,
+		token,
+		discovery: discoverySettings(parsed.discovery === true, env.KDS_DISCOVERY, pick),
 		adminToken,
 		inspectorRetention: retention === undefined ? undefined : Number(retention),
 		configPath: pick('config', 'KDS_CONFIG'),

@@ -1,0 +1,402 @@
+#!/usr/bin/env bash
+# Turn a Raspberry Pi (Raspberry Pi OS Bookworm or Trixie, 64-bit, Lite or Desktop) into a kds-sim
+# test screen: the simulator as a system service (TCP and HTTP on the LAN, discovery on), and
+# Chromium in kiosk mode on the screen at boot. Safe to run again (same result); --uninstall
+# removes it. See docs/raspberry-pi.md.
+#
+#   sudo deploy/pi/install.sh [--screen kds-1] [--rotate 90] [--agent http://<other pi>:8104]
+#
+# --root DIR (or DESTDIR=DIR) writes the files under DIR instead of /, and runs nothing on the
+# system (no apt, no systemctl, no users): each command it would run is printed "would run: …".
+set -euo pipefail
+
+usage() {
+	cat <<'EOF'
+Usage: sudo deploy/pi/install.sh [options]
+
+  --screen <id>        screen the kiosk shows (default kds-1)
+  --rotate <deg>       rotate the display: 0, 90, 180 or 270 (default 0)
+  --agent <url>        show a screen of the simulator on another Pi (http://<address>:8104):
+                       installs the kiosk only, no simulator on this Pi
+  --session <name>     how the kiosk starts: labwc, wayfire (Desktop), cage (Lite), none
+                       (default: labwc or wayfire when installed, else cage)
+  --user <name>        the user the kiosk runs as (default: the desktop's autologin user, or
+                       the user who ran sudo)
+  --uninstall          remove everything this installed (orders in /var/lib/kds-sim are kept)
+  --purge              with --uninstall: also delete the orders and the kds-sim user
+  --root <dir>         write under <dir> instead of / and change nothing else (also DESTDIR)
+  -h, --help           this text
+EOF
+}
+
+fail() {
+	echo "install.sh: $*" >&2
+	exit 2
+}
+
+ROOT="${DESTDIR:-/}"
+SCREEN=kds-1
+ROTATE=0
+AGENT=
+SESSION=
+KIOSK_USER=
+UNINSTALL=0
+PURGE=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--screen) SCREEN="${2:?--screen needs a screen id}"; shift 2 ;;
+	--rotate) ROTATE="${2:?--rotate needs 0, 90, 180 or 270}"; shift 2 ;;
+	--agent) AGENT="${2:?--agent needs a URL}"; shift 2 ;;
+	--session) SESSION="${2:?--session needs labwc, wayfire, cage or none}"; shift 2 ;;
+	--user) KIOSK_USER="${2:?--user needs a user name}"; shift 2 ;;
+	--uninstall) UNINSTALL=1; shift ;;
+	--purge) PURGE=1; shift ;;
+	--root) ROOT="${2:?--root needs a directory}"; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) fail "unknown option $1 (see --help)" ;;
+	esac
+done
+case "$ROTATE" in 0 | 90 | 180 | 270) ;; *) fail "invalid --rotate \"$ROTATE\" (expected 0, 90, 180 or 270)" ;; esac
+case "$SESSION" in '' | labwc | wayfire | cage | none) ;; *) fail "invalid --session \"$SESSION\" (expected labwc, wayfire, cage or none)" ;; esac
+[[ "$SCREEN" =~ ^[A-Za-z0-9._~-]+$ ]] || fail "invalid --screen \"$SCREEN\" (expected a screen id such as kds-1)"
+[ -z "$AGENT" ] || [[ "$AGENT" =~ ^https?://[^/[:space:]]+/?$ ]] ||
+	fail "invalid --agent \"$AGENT\" (expected the simulator's address, e.g. http://192.168.1.50:8104)"
+AGENT="${AGENT%/}"
+
+ROOT="${ROOT%/}"
+LIVE=0
+[ -z "$ROOT" ] && LIVE=1
+[ -n "$ROOT" ] && [ ! -d "$ROOT" ] && fail "--root $ROOT is not a directory"
+[ "$LIVE" = 1 ] && [ "$(id -u)" != 0 ] && fail "run it as root: sudo $0 $*"
+SRC="$(cd "$(dirname "$0")/../.." && pwd)"
+
+# A path on the target system.
+at() { printf '%s%s' "$ROOT" "$1"; }
+# Run a command on the live system; under --root only say what would run.
+run() {
+	if [ "$LIVE" = 1 ]; then "$@"; else echo "would run: $*"; fi
+}
+# Write stdin to a file on the target (mode $2), only when its content changes.
+put() {
+	local path mode tmp
+	path="$(at "$1")"
+	mode="$2"
+	tmp="$(mktemp)"
+	cat >"$tmp"
+	mkdir -p "$(dirname "$path")"
+	if [ -f "$path" ] && cmp -s "$tmp" "$path"; then
+		rm -f "$tmp"
+	else
+		mv "$tmp" "$path"
+	fi
+	chmod "$mode" "$path"
+}
+remove() { rm -f "$(at "$1")"; }
+
+BEGIN_MARK='# >>> kds-sim kiosk (added by kds-sim deploy/pi/install.sh; --uninstall removes it)'
+END_MARK='# <<< kds-sim kiosk'
+
+# Remove our block (the marker lines and what is between them) from a file; delete the file if
+# nothing else is left in it, and its folder if that is then empty.
+unmark() {
+	local file="$1"
+	[ -f "$file" ] || return 0
+	grep -qxF "$BEGIN_MARK" "$file" || return 0
+	awk -v b="$BEGIN_MARK" -v e="$END_MARK" '$0 == b { skip = 1; next } skip && $0 == e { skip = 0; next } !skip' "$file" >"$file.kds-tmp"
+	cat "$file.kds-tmp" >"$file" && rm -f "$file.kds-tmp"
+	if ! grep -q '[^[:space:]]' "$file"; then
+		rm -f "$file"
+		rmdir "$(dirname "$file")" 2>/dev/null || true
+	fi
+}
+
+# A file in the kiosk user's home belongs to them (live only: a scratch root has no such user).
+own() {
+	if [ "$LIVE" = 1 ]; then chown "$KIOSK_USER:" "$1" "$(dirname "$1")"; fi
+}
+
+# Append our block to a shell autostart file (labwc), keeping everything already there.
+mark_shell() {
+	local file="$1" block="$2"
+	unmark "$file"
+	mkdir -p "$(dirname "$file")"
+	{ printf '%s\n%s\n%s\n' "$BEGIN_MARK" "$block" "$END_MARK"; } >>"$file"
+	own "$file"
+}
+
+# Put our block into the [autostart] section of wayfire.ini (appending the section if missing).
+mark_ini() {
+	local file="$1" line="$2"
+	unmark "$file"
+	mkdir -p "$(dirname "$file")"
+	touch "$file"
+	if grep -qx '\[autostart\]' "$file"; then
+		awk -v b="$BEGIN_MARK" -v e="$END_MARK" -v l="$line" '{ print } $0 == "[autostart]" && !done { print b; print l; print e; done = 1 }' "$file" >"$file.kds-tmp"
+		cat "$file.kds-tmp" >"$file" && rm -f "$file.kds-tmp"
+	else
+		printf '%s\n[autostart]\n%s\n%s\n' "$BEGIN_MARK" "$line" "$END_MARK" >>"$file"
+	fi
+	own "$file"
+}
+
+# The last value of `key=` in lightdm's config on the target (empty when unset).
+lightdm() {
+	local conf
+	conf="$(at /etc/lightdm/lightdm.conf)"
+	[ -f "$conf" ] || return 0
+	sed -n "s/^$1=//p" "$conf" | tail -n 1
+}
+
+# The kiosk user and their home, from the target's /etc/passwd.
+pick_user() {
+	local u="$KIOSK_USER"
+	[ -n "$u" ] || u="$(lightdm autologin-user)"
+	[ -n "$u" ] || u="${SUDO_USER:-}"
+	[ -n "$u" ] || u="$(awk -F: '$3 == 1000 { print $1; exit }' "$(at /etc/passwd)" 2>/dev/null || true)"
+	[ -n "$u" ] && [ "$u" != root ] || fail "no user to run the kiosk as: give --user <name>"
+	KIOSK_USER="$u"
+	KIOSK_HOME="$(awk -F: -v u="$u" '$1 == u { print $6 }' "$(at /etc/passwd)" 2>/dev/null || true)"
+	[ -n "$KIOSK_HOME" ] || fail "user $u is not in $(at /etc/passwd): give --user <name>"
+}
+
+# The session the desktop logs into (lightdm's setting), else the compositor installed.
+pick_session() {
+	if [ -n "$SESSION" ]; then return; fi
+	case "$(lightdm autologin-session)$(lightdm user-session)" in
+	*labwc*) SESSION=labwc ;;
+	*wayfire*) SESSION=wayfire ;;
+	*)
+		if [ -e "$(at /usr/bin/labwc)" ]; then SESSION=labwc
+		elif [ -e "$(at /usr/bin/wayfire)" ]; then SESSION=wayfire
+		else SESSION=cage
+		fi
+		;;
+	esac
+}
+
+# Files of either session, wherever the user may have switched from (Bookworm: wayfire to labwc).
+autostart_files() {
+	printf '%s\n' "$(at "$KIOSK_HOME/.config/labwc/autostart")" "$(at "$KIOSK_HOME/.config/wayfire.ini")"
+}
+
+uninstall() {
+	run systemctl disable --now kds-sim-kiosk.service kds-sim.service || true
+	remove /etc/systemd/system/kds-sim.service
+	remove /etc/systemd/system/kds-sim-kiosk.service
+	remove /usr/lib/sysusers.d/kds-sim.conf
+	remove /usr/local/bin/kds-sim-kiosk
+	rm -rf "$(at /etc/kds-sim)" "$(at /opt/kds-sim)"
+	if [ -f "$(at /etc/passwd)" ]; then
+		while IFS=: read -r _ _ uid _ _ home _; do
+			[ "$uid" -ge 1000 ] 2>/dev/null || continue
+			unmark "$(at "$home/.config/labwc/autostart")"
+			unmark "$(at "$home/.config/wayfire.ini")"
+		done <"$(at /etc/passwd)"
+	fi
+	run systemctl daemon-reload
+	if [ "$PURGE" = 1 ]; then
+		rm -rf "$(at /var/lib/kds-sim)"
+		run userdel kds-sim || true
+	fi
+	echo "kds-sim removed.$([ "$PURGE" = 1 ] || echo ' Orders are kept in /var/lib/kds-sim (--uninstall --purge deletes them).')"
+}
+
+if [ "$UNINSTALL" = 1 ]; then
+	uninstall
+	exit 0
+fi
+
+pick_session
+[ "$SESSION" = none ] || pick_user
+
+# --- packages (live only) --------------------------------------------------------------------
+PACKAGES="curl ca-certificates"
+[ "$SESSION" = none ] || PACKAGES="$PACKAGES wlr-randr"
+[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
+if [ "$LIVE" = 1 ]; then
+	apt-get update
+	# Trixie and current Bookworm call it chromium; older Bookworm images chromium-browser.
+	if [ "$SESSION" != none ]; then
+		if apt-cache show chromium >/dev/null 2>&1; then PACKAGES="$PACKAGES chromium"; else PACKAGES="$PACKAGES chromium-browser"; fi
+	fi
+	if [ -z "$AGENT" ]; then PACKAGES="$PACKAGES nodejs npm python3 make g++"; fi
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $PACKAGES
+else
+	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm')"
+fi
+
+# --- the simulator (not on a kiosk-only Pi) --------------------------------------------------
+if [ -z "$AGENT" ]; then
+	if [ "$LIVE" = 1 ]; then
+		# kds-sim needs Node 20.19+ (Trixie has it; Bookworm's is 18): else Node 22 from NodeSource.
+		if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=12||a===20&&b>=19?0:1)'; then
+			curl -fsSL https://deb.nodesource.com/setup_22.x | bash -
+			apt-get install -y nodejs
+		fi
+		BUILDER="${SUDO_USER:-root}"
+		(cd "$SRC" && sudo -u "$BUILDER" npm install --no-audit --no-fund && sudo -u "$BUILDER" npm run build)
+		rm -rf /opt/kds-sim.new
+		mkdir -p /opt/kds-sim.new/scripts
+		cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/bin" "$SRC/dist" "$SRC/build" "$SRC/docs" "$SRC/README.md" /opt/kds-sim.new/
+		cp -a "$SRC/scripts/prepare.js" /opt/kds-sim.new/scripts/
+		(cd /opt/kds-sim.new && npm ci --omit=dev --no-audit --no-fund)
+		rm -rf /opt/kds-sim && mv /opt/kds-sim.new /opt/kds-sim
+	else
+		echo "would run: npm install && npm run build in $SRC, then copy the built simulator to /opt/kds-sim and npm ci --omit=dev there"
+	fi
+
+	put /usr/lib/sysusers.d/kds-sim.conf 0644 <<'EOF'
+# The kds-sim service's own user (systemd-sysusers creates it).
+u kds-sim - "kds-sim kitchen screen simulator" /var/lib/kds-sim /usr/sbin/nologin
+EOF
+
+	# Settings: written once, then yours (a second run keeps them, and the token).
+	ENV_FILE="$(at /etc/kds-sim/kds-sim.env)"
+	if [ ! -f "$ENV_FILE" ]; then
+		TOKEN="$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
+		put /etc/kds-sim/kds-sim.env 0640 <<EOF
+# kds-sim settings, read by kds-sim.service (sudo systemctl restart kds-sim after a change).
+# Every setting: README.md "Configuration". This file is yours: install.sh never rewrites it.
+
+# HTTP (UI, integrator API) and every screen's TCP listener on the LAN.
+KDS_HOST=0.0.0.0
+KDS_HTTP_PORT=8104
+KDS_TCP_HOST=0.0.0.0
+# A POS on the LAN uses this token (x-integration-token); the demo token is refused off loopback.
+KDS_TOKEN=$TOKEN
+# Announce the screen on UDP 28000 (each interface's broadcast address) so a POS can find it.
+KDS_DISCOVERY=1
+KDS_DATA_DIR=/var/lib/kds-sim
+# Your brands, locations and screens (a JSON config, README "Configuration"):
+#KDS_CONFIG=/etc/kds-sim/config.json
+# Less memory on a small Pi (README "Configuration", Raspberry Pi).
+NODE_OPTIONS=--max-semi-space-size=1 --optimize-for-size
+EOF
+	fi
+	TOKEN="$(sed -n 's/^KDS_TOKEN=//p' "$ENV_FILE" | tail -n 1)"
+
+	put /etc/systemd/system/kds-sim.service 0644 <<'EOF'
+[Unit]
+Description=kds-sim kitchen screen simulator (TCP 9104, HTTP 8104, discovery on UDP 28000)
+Documentation=file:/opt/kds-sim/docs/raspberry-pi.md
+Wants=network-online.target
+After=network-online.target
+
+[Service]
+Type=simple
+User=kds-sim
+Group=kds-sim
+EnvironmentFile=/etc/kds-sim/kds-sim.env
+ExecStart=/usr/bin/node --enable-source-maps /opt/kds-sim/dist/agent.js
+WorkingDirectory=/var/lib/kds-sim
+StateDirectory=kds-sim
+StateDirectoryMode=0750
+ConfigurationDirectory=kds-sim
+Restart=always
+RestartSec=2
+# 2: a setting was refused (the journal says which); restarting would not help.
+RestartPreventExitStatus=2
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+
+[Install]
+WantedBy=multi-user.target
+EOF
+fi
+
+# --- the kiosk -------------------------------------------------------------------------------
+if [ "$SESSION" != none ]; then
+	BASE="${AGENT:-http://127.0.0.1:8104}"
+	put /etc/kds-sim/kiosk.env 0644 <<EOF
+# The kitchen screen on this Pi's display (rewritten by install.sh from its options).
+KDS_KIOSK_URL='$BASE/screens/$SCREEN?kiosk&cursor=none'
+KDS_KIOSK_HEALTH='$BASE/health'
+KDS_KIOSK_ROTATE=$ROTATE
+EOF
+	put /usr/local/bin/kds-sim-kiosk 0755 <"$SRC/deploy/pi/kds-sim-kiosk"
+
+	# Only the session in use starts the kiosk: take it out of the others.
+	while read -r file; do unmark "$file"; done < <(autostart_files)
+	remove /etc/systemd/system/kds-sim-kiosk.service
+	case "$SESSION" in
+	labwc)
+		# labwc runs the user's autostart instead of the system one: append, never overwrite.
+		mark_shell "$(at "$KIOSK_HOME/.config/labwc/autostart")" '/usr/local/bin/kds-sim-kiosk &'
+		;;
+	wayfire)
+		mark_ini "$(at "$KIOSK_HOME/.config/wayfire.ini")" 'kds_sim_kiosk = /usr/local/bin/kds-sim-kiosk'
+		;;
+	cage)
+		put /etc/systemd/system/kds-sim-kiosk.service 0644 <<EOF
+[Unit]
+Description=kds-sim kiosk: Chromium on the screen, under the cage compositor
+Documentation=file:/opt/kds-sim/docs/raspberry-pi.md
+After=systemd-user-sessions.service plymouth-quit-wait.service network-online.target
+Wants=network-online.target
+Conflicts=getty@tty1.service
+After=getty@tty1.service
+
+[Service]
+Type=simple
+User=$KIOSK_USER
+PAMName=login
+TTYPath=/dev/tty1
+TTYReset=yes
+TTYVHangup=yes
+TTYVTDisallocate=yes
+StandardInput=tty-fail
+StandardOutput=journal
+StandardError=journal
+UtmpIdentifier=tty1
+UtmpMode=user
+Environment=XDG_SESSION_TYPE=wayland
+EnvironmentFile=/etc/kds-sim/kiosk.env
+ExecStart=/usr/bin/cage -s -- /usr/local/bin/kds-sim-kiosk
+Restart=always
+RestartSec=3
+
+[Install]
+WantedBy=graphical.target
+EOF
+		;;
+	esac
+	# Desktop: screen blanking off (raspi-config's own switch; cage never blanks).
+	if [ "$SESSION" != cage ]; then
+		if [ "$LIVE" = 0 ] || command -v raspi-config >/dev/null; then run raspi-config nonint do_blanking 1; fi
+	fi
+else
+	rm -f "$(at /etc/kds-sim/kiosk.env)"
+	remove /usr/local/bin/kds-sim-kiosk
+	remove /etc/systemd/system/kds-sim-kiosk.service
+fi
+
+# --- start -----------------------------------------------------------------------------------
+run systemctl daemon-reload
+if [ -z "$AGENT" ]; then
+	run systemd-sysusers kds-sim.conf
+	run systemctl enable kds-sim.service
+	run systemctl restart kds-sim.service
+fi
+if [ "$SESSION" = cage ]; then
+	run systemctl set-default graphical.target
+	run systemctl enable kds-sim-kiosk.service
+fi
+
+echo
+echo "kds-sim is installed."
+if [ -z "$AGENT" ]; then
+	echo "  UI and HTTP API   http://<this Pi's address>:8104/"
+	echo "  TCP (POS)         <this Pi's address>:9104 (screen kds-1; the next screens count up: 9105, …)"
+	echo "  discovery         on: a POS listening on UDP 28000 finds the screens on port 9104"
+	echo "  integration token $TOKEN   (x-integration-token; kept in /etc/kds-sim/kds-sim.env)"
+fi
+case "$SESSION" in
+none) echo "  kiosk             none (--session none)" ;;
+cage) echo "  kiosk             $SCREEN on this Pi's display at boot (cage, user $KIOSK_USER)" ;;
+*) echo "  kiosk             $SCREEN on this Pi's display at login ($SESSION autostart of $KIOSK_USER)" ;;
+esac
+[ -z "$AGENT" ] || echo "  showing           a screen of the simulator at $AGENT"
+echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"
