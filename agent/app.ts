@@ -17,6 +17,7 @@ import {
 	type SimConfig
 } from './config.ts';
 import type { Clock } from './clock.ts';
+import { lockDataDir } from './data-lock.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -111,7 +112,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		options.tcpPort
 	);
 	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
-	const store = new Store({ dataDir, sync: options.sync });
+	// One simulator per data directory: taken before the store is opened, released after it closes.
+	const lock = dataDir ? lockDataDir(dataDir) : null;
+	let store: Store;
+	try {
+		store = new Store({ dataDir, sync: options.sync });
+	} catch (err) {
+		lock?.release();
+		throw err;
+	}
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
 	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
 	const storeThread =
@@ -124,6 +133,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		messages.flush();
 		await storeThread?.close();
 		store.close();
+		lock?.release();
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
