@@ -17,6 +17,7 @@ import {
 	type SimConfig
 } from './config.ts';
 import type { Clock } from './clock.ts';
+import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './data-lock.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
@@ -33,7 +34,7 @@ import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
-import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**
  * With the store's worker thread checkpointing the WAL, a commit on the main thread only
@@ -68,6 +69,13 @@ export interface AgentOptions {
 	uiDir?: string | null;
 	logLevel?: LogLevel;
 	logger?: Logger;
+	/**
+	 * Bytes all unfinished messages may hold at once, TCP and HTTP together (default 64 MiB); past
+	 * it, the connection whose message started last is closed first.
+	 */
+	pendingBudgetBytes?: number;
+	/** A message (TCP, or an HTTP body) must be whole this long after its first byte (ms). */
+	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
 }
@@ -139,6 +147,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 
+	// One budget for the unfinished messages of every TCP listener and the HTTP port.
+	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
+	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
 	const tcpServers: TcpScreenServer[] = [];
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
@@ -164,6 +175,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				host: screen.config.tcp.host,
 				port: screen.config.tcp.port,
 				logger,
+				budget,
+				messageTimeoutMs,
 				handle: (text, source, reply) => handleTcpMessage(engine, id, text, source, reply)
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
@@ -178,6 +191,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			logger,
 			messages,
 			sms,
+			limits: { budget, messageTimeoutMs },
 			plugins: [
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
