@@ -27,6 +27,8 @@ import {
 	type DiscoveryPlan,
 	type DiscoveryTargets
 } from './discovery.ts';
+import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
+import { lockDataDir } from './data-lock.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -42,7 +44,7 @@ import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
-import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**
  * With the store's worker thread checkpointing the WAL, a commit on the main thread only
@@ -81,6 +83,13 @@ export interface AgentOptions {
 	uiDir?: string | null;
 	logLevel?: LogLevel;
 	logger?: Logger;
+	/**
+	 * Bytes all unfinished messages may hold at once, TCP and HTTP together (default 64 MiB); past
+	 * it, the connection whose message started last is closed first.
+	 */
+	pendingBudgetBytes?: number;
+	/** A message (TCP, or an HTTP body) must be whole this long after its first byte (ms). */
+	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
 }
@@ -143,7 +152,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	}
 	refuseDemoTokenOffLoopback(config, options.httpHost ?? '127.0.0.1');
 	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
-	const store = new Store({ dataDir, sync: options.sync });
+	// One simulator per data directory: taken before the store is opened, released after it closes.
+	const lock = dataDir ? lockDataDir(dataDir) : null;
+	let store: Store;
+	try {
+		store = new Store({ dataDir, sync: options.sync });
+	} catch (err) {
+		lock?.release();
+		throw err;
+	}
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
 	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
 	const storeThread =
@@ -156,11 +173,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		messages.flush();
 		await storeThread?.close();
 		store.close();
+		lock?.release();
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 
+	// One budget for the unfinished messages of every TCP listener and the HTTP port.
+	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
+	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
 	const tcpServers: TcpScreenServer[] = [];
 	let announcer: Announcer | undefined;
 	let http: FastifyInstance | undefined;
@@ -188,6 +209,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				host: screen.config.tcp.host,
 				port: screen.config.tcp.port,
 				logger,
+				budget,
+				messageTimeoutMs,
 				handle: (text, source, reply) => handleTcpMessage(engine, id, text, source, reply)
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
@@ -203,6 +226,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			logger,
 			messages,
 			sms,
+			limits: { budget, messageTimeoutMs },
 			plugins: [
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),

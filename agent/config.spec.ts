@@ -107,6 +107,16 @@ describe('command-line settings', () => {
 			{ KDS_INSPECTOR_RETENTION: '0' },
 			'Invalid value for --inspector-retention (KDS_INSPECTOR_RETENTION): "0" (expected a whole number of messages, 1-1000000)'
 		],
+		[
+			['--pending-budget-mb', '0'],
+			{},
+			'Invalid value for --pending-budget-mb (KDS_PENDING_BUDGET_MB): "0" (expected a whole number of MiB, 1-65536)'
+		],
+		[
+			[],
+			{ KDS_MESSAGE_TIMEOUT: '30s' },
+			'Invalid value for --message-timeout (KDS_MESSAGE_TIMEOUT): "30s" (expected a number of seconds, 0.1-3600)'
+		],
 		[['--bogus'], {}, "Unknown option '--bogus'"],
 		[
 			['--memory', '--data-dir', 'data'],
@@ -115,5 +125,25 @@ describe('command-line settings', () => {
 		]
 	])('refuses %j %j with one sentence', (argv, env, message) => {
 		expect(() => readSettings(argv as string[], env)).toThrow(message);
+	});
+});
+
+describe('the limits on unfinished messages', () => {
+	it('are read in MiB and seconds, from flags or the environment', () => {
+		const fromFlags = readSettings(['--pending-budget-mb', '32', '--message-timeout', '2.5'], {});
+		expect([fromFlags.pendingBudgetBytes, fromFlags.messageTimeoutMs]).toEqual([
+			32 * 1024 * 1024,
+			2500
+		]);
+		const fromEnv = readSettings([], { KDS_PENDING_BUDGET_MB: '8', KDS_MESSAGE_TIMEOUT: '10' });
+		expect([fromEnv.pendingBudgetBytes, fromEnv.messageTimeoutMs]).toEqual([
+			8 * 1024 * 1024,
+			10_000
+		]);
+		const byDefault = readSettings([], {});
+		expect([byDefault.pendingBudgetBytes, byDefault.messageTimeoutMs]).toEqual([
+			undefined,
+			undefined
+		]);
 	});
 });

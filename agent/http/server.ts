@@ -7,9 +7,11 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ByteBudget } from '../byte-budget.ts';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
+import { registerBodyLimits } from './body-budget.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -29,6 +31,11 @@ export interface HttpServerOptions {
 	messages?: MessageLog;
 	/** The simulated SMS outbox, listed at GET /api/sms. */
 	sms?: SmsOutbox;
+	/**
+	 * Bodies count against the pending-bytes budget shared with TCP, and must be whole within
+	 * `messageTimeoutMs` of their headers (the whole request too, headers included).
+	 */
+	limits?: { budget: ByteBudget; messageTimeoutMs: number };
 	/** Extra route plugins (the integrator API registers itself here). */
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -80,8 +87,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: HTTP_BODY_LIMIT,
 		forceCloseConnections: true,
-		return503OnClosing: true
+		return503OnClosing: true,
+		// Node's own backstop for a request whose headers or body stall (checked every 30 s or so).
+		...(options.limits ? { requestTimeout: options.limits.messageTimeoutMs } : {})
 	});
+	if (options.limits) registerBodyLimits(app, { ...options.limits, logger: options.logger });
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
