@@ -10,6 +10,8 @@ import { pathToFileURL } from 'node:url';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
+import { createErrorHandler } from './integrators/errors.ts';
+import { JSON_KEY_POLICY } from './json-keys.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -79,9 +81,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		// Per-request logs would cost on the hot path; errors are still logged.
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: HTTP_BODY_LIMIT,
+		onProtoPoisoning: JSON_KEY_POLICY,
+		onConstructorPoisoning: JSON_KEY_POLICY,
 		forceCloseConnections: true,
 		return503OnClosing: true
 	});
+	// The simulator and admin APIs answer a body Fastify refuses (malformed JSON, wrong content
+	// type, too large) in the integrator API's one shape, `{code, message}`, with its wording.
+	app.setErrorHandler(createErrorHandler(HTTP_BODY_LIMIT));
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
