@@ -3,6 +3,7 @@
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { JSON_KEY_POLICY } from './json-keys.ts';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
 import type { TcpCommandName } from '../../src/lib/core/schema.ts';
@@ -74,9 +75,10 @@ function orderIdOf(req: FastifyRequest): string | null {
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
-	// JSON bodies: Fastify's own parser (same limits, same errors, same prototype-poisoning
-	// refusal), fed the text, which the log keeps as received rather than serialising it again.
-	const parseJson = app.getDefaultJsonParser('error', 'error');
+	// JSON bodies: Fastify's own parser (same limits, same errors), fed the text, which the log
+	// keeps as received rather than serialising it again. A `__proto__` or `constructor` key is
+	// kept as the plain data JSON.parse makes of it (see JSON_KEY_POLICY in server.ts).
+	const parseJson = app.getDefaultJsonParser(JSON_KEY_POLICY, JSON_KEY_POLICY);
 	app.removeContentTypeParser('application/json');
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
 		req.kdsRawBody = body as string;

@@ -12,6 +12,8 @@ import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
 import { registerBodyLimits } from './body-budget.ts';
+import { createErrorHandler } from './integrators/errors.ts';
+import { JSON_KEY_POLICY } from './json-keys.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -86,12 +88,17 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		// Per-request logs would cost on the hot path; errors are still logged.
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: HTTP_BODY_LIMIT,
+		onProtoPoisoning: JSON_KEY_POLICY,
+		onConstructorPoisoning: JSON_KEY_POLICY,
 		forceCloseConnections: true,
 		return503OnClosing: true,
 		// Node's own backstop for a request whose headers or body stall (checked every 30 s or so).
 		...(options.limits ? { requestTimeout: options.limits.messageTimeoutMs } : {})
 	});
 	if (options.limits) registerBodyLimits(app, { ...options.limits, logger: options.logger });
+	// The simulator and admin APIs answer a body Fastify refuses (malformed JSON, wrong content
+	// type, too large) in the integrator API's one shape, `{code, message}`, with its wording.
+	app.setErrorHandler(createErrorHandler(HTTP_BODY_LIMIT));
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);

@@ -114,7 +114,11 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				deviceId: screen.config.id,
 				deviceName: screen.config.name,
 				orderCount: queue.length,
-				orders: queue.map((r) => ({ orderId: r.context.id, orderName: r.context.fields.name }))
+				// Contract 2.9: the id and name given at create, not the name as updated since.
+				orders: queue.map((r) => ({
+					orderId: r.context.id,
+					orderName: r.context.createdName ?? r.context.fields.name
+				}))
 			};
 		});
 	});

@@ -39,6 +39,25 @@ const nonEmpty = () =>
 	z
 		.string({ error: (i) => expected('a non-empty string', i.input) })
 		.min(1, { error: 'expected a non-empty string' });
+/**
+ * An order id: a TCP reply is the bare id, so one holding a line break or another control
+ * character would split or garble the reply a line-reading client waits for.
+ */
+const orderId = () =>
+	nonEmpty().refine((s) => !hasControlCharacter(s), {
+		error: (i) =>
+			`expected an id without control characters or line breaks (a TCP reply is the id on one line), got ${describe(i.input)}`
+	});
+
+/** C0 and C1 controls (tab and newline among them), DEL, and the line and paragraph separators. */
+export function hasControlCharacter(s: string): boolean {
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+	}
+	return false;
+}
+
 const bool = () => z.boolean({ error: (i) => expected('true or false', i.input) });
 const int = (min = 0) =>
 	z
@@ -161,7 +180,7 @@ const sharedOptional = {
 };
 
 const orderFields = {
-	id: nonEmpty(),
+	id: orderId(),
 	name: str(),
 	mode: modeSchema(),
 	items: z.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) }),
@@ -197,7 +216,7 @@ export const TcpOrderSchema = z.object({
 
 /** Partial order (2.7). */
 export const PartialOrderSchema = z.object({
-	id: nonEmpty(),
+	id: orderId(),
 	name: opt(str()),
 	mode: opt(modeSchema()),
 	itemsToAdd: opt(z.array(KdsItemSchema)),
@@ -207,7 +226,7 @@ export const PartialOrderSchema = z.object({
 });
 
 /** Cancel order (2.8). */
-export const CancelOrderSchema = z.object({ id: nonEmpty() });
+export const CancelOrderSchema = z.object({ id: orderId() });
 
 export type Modifier = z.output<typeof ModifierSchema>;
 export type ItemGroup = z.output<typeof ItemGroupSchema>;
@@ -247,6 +266,40 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 	return out;
 }
 
+const TYPE_NAMES: Record<string, string> = {
+	object: 'an object',
+	array: 'an array',
+	string: 'a string',
+	number: 'a number',
+	int: 'an integer',
+	boolean: 'true or false'
+};
+
+/**
+ * The message of an issue that no schema above words itself (an object or array field given the
+ * wrong type, say): the same "expected ..., got ..." sentence, so that zod's own text ("Invalid
+ * input: expected object, received undefined") never reaches a client.
+ */
+function fallbackMessage(issue: z.core.$ZodRawIssue): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return expected(TYPE_NAMES[issue.expected] ?? `a ${issue.expected}`, issue.input);
+		case 'too_big':
+			return `expected at most ${String(issue.maximum)}`;
+		case 'too_small':
+			return `expected at least ${String(issue.minimum)}`;
+		case 'invalid_value':
+			return expected(
+				`one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+				issue.input
+			);
+		default:
+			return expected('a valid value', issue.input);
+	}
+}
+
+const PARSE_PARAMS = { error: fallbackMessage };
+
 function toFieldErrors(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldError[] {
 	return error.issues.map((issue) => {
 		return { path: formatPath([...prefix, ...issue.path]), message: issue.message };
@@ -265,7 +318,7 @@ export function parseWith<S extends z.ZodType>(
 	prefix: ReadonlyArray<PropertyKey> = [],
 	options: { keepNulls?: boolean } = {}
 ): ParseResult<z.output<S>> {
-	const result = schema.safeParse(input);
+	const result = schema.safeParse(input, PARSE_PARAMS);
 	if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
 	if (!options.keepNulls) nullsToAbsent(result.data);
 	return { ok: true, value: result.data };
@@ -361,8 +414,27 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 
 // Notification bodies (contract 2.13).
 
-/** Longest pop-up message accepted: a screen shows a few lines, not a document. */
+/**
+ * Longest pop-up message accepted, in characters (Unicode code points, as Python's len() counts:
+ * an emoji such as 🍔 is one): a screen shows a few lines, not a document.
+ */
 export const MAX_MESSAGE_LENGTH = 2000;
+
+/** Unicode code points in a string: UTF-16 units less one per surrogate pair. */
+export function codePoints(s: string): number {
+	let n = s.length;
+	for (let i = 0; i < s.length - 1; i++) {
+		const c = s.charCodeAt(i);
+		if (c >= 0xd800 && c <= 0xdbff) {
+			const d = s.charCodeAt(i + 1);
+			if (d >= 0xdc00 && d <= 0xdfff) {
+				n--;
+				i++;
+			}
+		}
+	}
+	return n;
+}
 
 /** An absolute http: or https: URL: the only kind a callback is posted to. */
 const httpUrl = () =>
@@ -386,14 +458,23 @@ export const RetrySchema = z.object({
 
 /** Customer arrived (2.13). */
 export const CustomerArrivedSchema = z.object({
-	id: nonEmpty(),
+	id: orderId(),
 	retry: opt(RetrySchema)
 });
 
+/**
+ * The furthest estimated arrival accepted, in minutes: a day. The takeout view counts down to it;
+ * an estimate further off is a mistake (a pickup tomorrow is the order's pickupTime), and an
+ * unbounded number would put a countdown of billions of hours on the screen.
+ */
+export const MAX_ETA_MINUTES = 24 * 60;
+
 /** Estimated arrival update (2.13): minutes until the customer is expected. */
 export const EstimatedArrivalSchema = z.object({
-	id: nonEmpty(),
-	minutes: int(),
+	id: orderId(),
+	minutes: int().max(MAX_ETA_MINUTES, {
+		error: `expected at most ${MAX_ETA_MINUTES} minutes (24 hours); a later arrival is a pickupTime`
+	}),
 	retry: opt(RetrySchema)
 });
 
@@ -403,7 +484,7 @@ export const SendMessageSchema = z.object({
 		.refine((s) => s.trim() !== '', {
 			error: (i) => expected('a message with some text', i.input)
 		})
-		.refine((s) => s.length <= MAX_MESSAGE_LENGTH, {
+		.refine((s) => codePoints(s) <= MAX_MESSAGE_LENGTH, {
 			error: `expected at most ${MAX_MESSAGE_LENGTH} characters`
 		})
 });
