@@ -25,6 +25,7 @@ import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { registerAdminApi } from './http/admin-api.ts';
+import { registerHealth } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
@@ -129,7 +130,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 
-	const tcpServers: TcpScreenServer[] = [];
+	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
@@ -161,7 +162,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 			engine.endpoints.set(id, { host: server.host, port: server.port });
-			tcpServers.push(server);
+			tcpServers.push(Object.assign(server, { screenId: id }));
 		}
 		http = await createHttpServer({
 			engine,
@@ -169,6 +170,22 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages,
 			sms,
 			plugins: [
+				(app) =>
+					registerHealth(app, () =>
+						tcpServers.flatMap((s) => {
+							const screen = engine.liveScreen(s.screenId);
+							if (!screen) return [];
+							return [
+								{
+									id: s.screenId,
+									name: screen.config.name,
+									locationId: screen.location.id,
+									tcp: { host: s.host, port: s.port },
+									listening: s.server.listening
+								}
+							];
+						})
+					),
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>

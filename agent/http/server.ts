@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
+import { registerDrainBeforeClose } from './drain.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -79,9 +80,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		// Per-request logs would cost on the hot path; errors are still logged.
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: HTTP_BODY_LIMIT,
+		// `/integrators/kds-orders/` is `/integrators/kds-orders`: clients that build URLs by
+		// joining a base that ends in "/" send the slash. Paths no route claims (the UI's) are
+		// untouched: they reach SvelteKit as sent.
+		routerOptions: { ignoreTrailingSlash: true },
 		forceCloseConnections: true,
 		return503OnClosing: true
 	});
+	registerDrainBeforeClose(app);
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
