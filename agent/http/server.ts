@@ -11,6 +11,7 @@ import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
 import { registerDrainBeforeClose } from './drain.ts';
+import { serveUpgradesAsHttp1 } from './h2c.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -88,6 +89,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		return503OnClosing: true
 	});
 	registerDrainBeforeClose(app);
+	serveUpgradesAsHttp1(app.server);
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);

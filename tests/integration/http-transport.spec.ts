@@ -182,3 +182,46 @@ describe('a body over the limit', () => {
 		expect(created.status).toBe(201);
 	});
 });
+
+describe('a request asking to upgrade to HTTP/2 (h2c), as Java HttpClient sends every one', () => {
+	/** Java 17's own request heads, byte for byte but the host. */
+	const javaHead = (method: string, path: string, length: number, extra: string[] = []) =>
+		[
+			`${method} ${path} HTTP/1.1`,
+			'Connection: Upgrade, HTTP2-Settings',
+			`Content-Length: ${length}`,
+			`Host: ${new URL(agent.httpUrl).host}`,
+			'HTTP2-Settings: AAEAAEAAAAIAAAAAAAMAAAAAAAQBAAAAAAUAAEAAAAYABgAA',
+			'Upgrade: h2c',
+			'User-Agent: Java-http-client/17.0.15',
+			...extra
+		].join('\r\n') + '\r\n\r\n';
+
+	it('is answered in HTTP/1.1 like any other, on a connection that stays open', async () => {
+		const url = new URL(agent.httpUrl);
+		const socket = connect({ host: url.hostname, port: Number(url.port) });
+		let text = '';
+		socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+		const until = (pattern: RegExp) =>
+			new Promise<void>((resolve, reject) => {
+				const check = () => (pattern.test(text) ? resolve() : undefined);
+				socket.on('data', check);
+				socket.once('error', reject);
+				check();
+			});
+		socket.write(javaHead('GET', '/health', 0));
+		await until(/"status":"ok"/);
+		expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+		const body = JSON.stringify(order('java-h2c'));
+		text = '';
+		socket.write(
+			javaHead('POST', '/integrators/kds-orders', Buffer.byteLength(body), [
+				...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)
+			]) + body
+		);
+		await until(/deliveryStatuses/);
+		expect(text).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
+		expect(text).toContain('"orderId":"java-h2c"');
+		socket.destroy();
+	});
+});
