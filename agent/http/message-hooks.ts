@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import type { Outcome } from '../../src/lib/core/outcome.ts';
 import type { TcpCommandName } from '../../src/lib/core/schema.ts';
 import type { Screen } from '../engine.ts';
 import type { MessageLog } from '../message-log.ts';
@@ -22,6 +23,8 @@ declare module 'fastify' {
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
 		/** Set by an order route once the body passed the route's schema (the check's schema). */
 		kdsSchemaValid?: boolean;
+		/** What the core decided about the request's order (its parser's outcomes). */
+		kdsOutcomes?: Outcome[];
 	}
 }
 
@@ -48,7 +51,8 @@ function findingsOf(req: FastifyRequest): Finding[] {
 		raw: req.body,
 		...req.kdsBefore,
 		// The route parsed the body with the very schema the check would run: no second parse.
-		schemaValid: req.kdsSchemaValid === true
+		schemaValid: req.kdsSchemaValid === true,
+		outcomes: req.kdsOutcomes ?? []
 	});
 }
 

@@ -11,6 +11,8 @@ import {
 	formatErrors,
 	TCP_COMMANDS,
 	UNABLE_TO_PARSE,
+	type OrderCommand,
+	type ParseResult,
 	type TcpCommandName
 } from '../../src/lib/core/schema.ts';
 import type { Engine } from '../engine.ts';
@@ -28,7 +30,9 @@ export function handleTcpMessage(
 	reply: (text: string | null) => void
 ): void {
 	const at = engine.now();
-	const { json, result: parsed } = decodeTcpMessage(text);
+	// A date-time with no offset is the local time of the screen's location.
+	const timeZone = engine.screen(screenId)?.location.timezone;
+	const { json, result: parsed } = decodeTcpMessage(text, { timeZone });
 	const messages = engine.messages;
 	// Findings are judged against the order as it was before this message (records are
 	// immutable, so keeping a reference is enough), and computed after the reply is written.
@@ -46,7 +50,7 @@ export function handleTcpMessage(
 				result,
 				ok,
 				raw: text,
-				findings: findings(engine, screenId, json, before, parsed.ok)
+				findings: findings(engine, screenId, json, before, parsed)
 			})
 		);
 	};
@@ -93,7 +97,7 @@ function findings(
 	screenId: string,
 	json: unknown,
 	existing: OrderRecord | undefined,
-	schemaValid: boolean
+	parsed: ParseResult<OrderCommand>
 ): Finding[] {
 	if (json === undefined) return [];
 	const named = (json as { command?: unknown } | null)?.command;
@@ -107,6 +111,7 @@ function findings(
 		autoHold: engine.screen(screenId)?.config.settings.autoHoldFutureOrders,
 		existing,
 		// decodeTcpMessage parsed the order with the same schema: its issues are known.
-		schemaValid
+		schemaValid: parsed.ok,
+		outcomes: parsed.ok ? (parsed.outcomes ?? []) : []
 	});
 }

@@ -69,6 +69,44 @@ describe('message log and findings', () => {
 		expect(entry.raw).toContain('"Oat milk"');
 	});
 
+	it.each(['tcp', 'http'] as const)(
+		'%s: a Python isoformat() time (local, microseconds) is taken, read in the location, and named',
+		async (iface) => {
+			const order = {
+				...JSON.parse(sample('http-create-curbside.json')),
+				time: '2026-11-24T02:00:59.729233',
+				pickupTime: '2026-11-24T02:30:00-0600'
+			};
+			if (iface === 'tcp') {
+				const message = { command: 'create-order', order };
+				expect((await sendTcp(tcp.host, tcp.port, message)).trim()).toBe(order.id);
+			} else {
+				const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+					method: 'POST',
+					headers: HEADERS,
+					body: JSON.stringify(order)
+				});
+				expect(res.status).toBe(201);
+			}
+			const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
+			// The demo location is America/Chicago: 6 hours behind UTC in November.
+			expect(view.cards[0].fields.time).toBe('2026-11-24T02:00:59.729-06:00');
+			expect(view.cards[0].fields.pickupTime).toBe('2026-11-24T02:30:00-06:00');
+			await expect.poll(async () => (await messages()).length).toBe(1);
+			const [entry] = await messages();
+			const at = iface === 'tcp' ? 'order.' : '';
+			const time = entry.findings.filter((f) => f.code.startsWith('KDS-TIME'));
+			expect(time.map((f) => [f.severity, f.code, f.path]).sort()).toEqual([
+				['info', 'KDS-TIME-FRACTION', `${at}time`],
+				['info', 'KDS-TIME-OFFSET-BASIC', `${at}pickupTime`],
+				['warning', 'KDS-TIME-NO-OFFSET', `${at}time`]
+			]);
+			expect(time.find((f) => f.code === 'KDS-TIME-NO-OFFSET')?.message).toContain(
+				'read as 2026-11-24T02:00:59.729-06:00 (America/Chicago)'
+			);
+		}
+	);
+
 	it('logs a refused TCP message with the reason and its errors', async () => {
 		const bad = {
 			command: 'create-order',

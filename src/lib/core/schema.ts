@@ -5,6 +5,8 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import { z } from 'zod';
+import type { Outcome } from './outcome';
+import { isIsoDateTime, normaliseDateTime } from './times';
 
 export const ORDER_MODES = [
 	'For Here',
@@ -46,14 +48,16 @@ const int = (min = 0) =>
 		.int({ error: (i) => expected('an integer', i.input) })
 		.min(min, { error: `expected an integer >= ${min}` });
 
-/** ISO 8601 date-time with a time zone or Z, as Date.parse understands it; kept as given. */
+/**
+ * ISO 8601 date-time, with or without offset, 0 to 9 fractional digits (times.ts); kept as given
+ * here, read by `readTimes` once the order is valid.
+ */
 const isoDateTime = () =>
 	z
 		.string({ error: (i) => expected('an ISO 8601 date-time string', i.input) })
-		.refine((s) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
+		.refine(isIsoDateTime, {
 			error: (i) => expected('an ISO 8601 date-time string, e.g. 2026-11-22T18:04:00Z', i.input)
 		});
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** ISO 8601 duration such as PT30M or P1DT2H; weeks form PnW too. */
 export const ISO_DURATION =
@@ -235,7 +239,21 @@ export interface FieldError {
 	message: string;
 }
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+/**
+ * A parse: the value, with what the parser normalised (outcomes, paths relative to the value; left
+ * out when there is none), or the field errors.
+ */
+export type ParseResult<T> =
+	{ ok: true; value: T; outcomes?: Outcome[] } | { ok: false; errors: FieldError[] };
+
+/** Options of the order parsers. */
+export interface ReadOptions {
+	/**
+	 * IANA time zone of the screen's location: a date-time with no offset is its local time.
+	 * Left out: UTC.
+	 */
+	timeZone?: string;
+}
 
 /** `items[1].qty` style path. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -263,12 +281,29 @@ export function parseWith<S extends z.ZodType>(
 	schema: S,
 	input: unknown,
 	prefix: ReadonlyArray<PropertyKey> = [],
-	options: { keepNulls?: boolean } = {}
+	options: { keepNulls?: boolean } & ReadOptions = {}
 ): ParseResult<z.output<S>> {
 	const result = schema.safeParse(input);
 	if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
 	if (!options.keepNulls) nullsToAbsent(result.data);
-	return { ok: true, value: result.data };
+	const outcomes = ORDER_SCHEMAS.has(schema)
+		? readTimes(result.data as Record<string, unknown>, options.timeZone)
+		: undefined;
+	return outcomes ? { ok: true, value: result.data, outcomes } : { ok: true, value: result.data };
+}
+
+/** The order's date-times as the screen reads them (times.ts), in place on the parser's output. */
+function readTimes(order: Record<string, unknown>, timeZone?: string): Outcome[] | undefined {
+	let outcomes: Outcome[] | undefined;
+	for (const key of TIME_FIELDS) {
+		const text = order[key];
+		if (typeof text !== 'string') continue;
+		const read = normaliseDateTime(text, [key], timeZone);
+		if (read.value === text) continue;
+		order[key] = read.value;
+		(outcomes ??= []).push(...read.outcomes);
+	}
+	return outcomes;
 }
 
 /** In place, on a parser's own output (fresh objects and arrays, never the caller's input). */
@@ -291,6 +326,10 @@ export function formatErrors(errors: FieldError[]): string {
 	return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
 }
 
+const TIME_FIELDS = ['time', 'pickupTime'] as const;
+/** The schemas whose output is an order with date-times to read. */
+const ORDER_SCHEMAS = new Set<z.ZodType>([HttpOrderSchema, TcpOrderSchema, PartialOrderSchema]);
+
 const ORDER_SCHEMA_BY_COMMAND = {
 	'create-order': TcpOrderSchema,
 	'update-order': TcpOrderSchema,
@@ -309,12 +348,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  *   create-order.
  * - An object with no `order` wrapper is a bare order from older screens: create-order.
  */
-export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
-	return decodeTcpMessage(text).result;
+export function parseTcpMessage(
+	text: string,
+	options: ReadOptions = {}
+): ParseResult<OrderCommand> {
+	return decodeTcpMessage(text, options).result;
 }
 
 /** As parseTcpMessage, also returning the decoded JSON (undefined when it is not JSON). */
-export function decodeTcpMessage(text: string): {
+export function decodeTcpMessage(
+	text: string,
+	options: ReadOptions = {}
+): {
 	json: unknown;
 	result: ParseResult<OrderCommand>;
 } {
@@ -325,11 +370,11 @@ export function decodeTcpMessage(text: string): {
 		const message = `not valid JSON (${(err as Error).message})`;
 		return { json: undefined, result: { ok: false, errors: [{ path: '', message }] } };
 	}
-	return { json, result: parseTcpValue(json) };
+	return { json, result: parseTcpValue(json, options) };
 }
 
 /** As parseTcpMessage, for an already decoded JSON value. */
-export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
+export function parseTcpValue(json: unknown, options: ReadOptions = {}): ParseResult<OrderCommand> {
 	if (!isPlainObject(json)) {
 		return {
 			ok: false,
@@ -338,10 +383,8 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 	}
 	const enveloped = 'order' in json || 'command' in json;
 	if (!enveloped) {
-		const parsed = parseWith(TcpOrderSchema, json);
-		return parsed.ok
-			? { ok: true, value: { command: 'create-order', order: parsed.value } }
-			: parsed;
+		const parsed = parseWith(TcpOrderSchema, json, [], options);
+		return parsed.ok ? withCommand('create-order', parsed) : parsed;
 	}
 	const command = json.command ?? 'create-order';
 	if (typeof command !== 'string' || !(TCP_COMMANDS as readonly string[]).includes(command)) {
@@ -354,9 +397,16 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 		return { ok: false, errors: [{ path: 'order', message: expected('an object', json.order) }] };
 	}
 	const name = command as TcpCommandName;
-	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order']);
-	if (!parsed.ok) return parsed;
-	return { ok: true, value: { command: name, order: parsed.value } as OrderCommand };
+	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order'], options);
+	return parsed.ok ? withCommand(name, parsed) : parsed;
+}
+
+function withCommand(
+	command: TcpCommandName,
+	parsed: { value: unknown; outcomes?: Outcome[] }
+): ParseResult<OrderCommand> {
+	const value = { command, order: parsed.value } as OrderCommand;
+	return parsed.outcomes ? { ok: true, value, outcomes: parsed.outcomes } : { ok: true, value };
 }
 
 // Notification bodies (contract 2.13).
