@@ -37,6 +37,7 @@ import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { registerAdminApi } from './http/admin-api.ts';
+import { registerHealth } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
@@ -182,7 +183,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// One budget for the unfinished messages of every TCP listener and the HTTP port.
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
 	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
-	const tcpServers: TcpScreenServer[] = [];
+	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let announcer: Announcer | undefined;
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
@@ -218,7 +219,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 			engine.endpoints.set(id, { host: server.host, port: server.port });
-			tcpServers.push(server);
+			tcpServers.push(Object.assign(server, { screenId: id }));
 			screenIds.push(id);
 		}
 		http = await createHttpServer({
@@ -228,6 +229,22 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			sms,
 			limits: { budget, messageTimeoutMs },
 			plugins: [
+				(app) =>
+					registerHealth(app, () =>
+						tcpServers.flatMap((s) => {
+							const screen = engine.liveScreen(s.screenId);
+							if (!screen) return [];
+							return [
+								{
+									id: s.screenId,
+									name: screen.config.name,
+									locationId: screen.location.id,
+									tcp: { host: s.host, port: s.port },
+									listening: s.server.listening
+								}
+							];
+						})
+					),
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>

@@ -14,6 +14,8 @@ import type { MessageLog } from '../message-log.ts';
 import { registerBodyLimits } from './body-budget.ts';
 import { createErrorHandler } from './integrators/errors.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
+import { registerDrainBeforeClose } from './drain.ts';
+import { serveUpgradesAsHttp1 } from './h2c.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -90,6 +92,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		bodyLimit: HTTP_BODY_LIMIT,
 		onProtoPoisoning: JSON_KEY_POLICY,
 		onConstructorPoisoning: JSON_KEY_POLICY,
+		// `/integrators/kds-orders/` is `/integrators/kds-orders`: clients that build URLs by
+		// joining a base that ends in "/" send the slash. Paths no route claims (the UI's) are
+		// untouched: they reach SvelteKit as sent.
+		routerOptions: { ignoreTrailingSlash: true },
 		forceCloseConnections: true,
 		return503OnClosing: true,
 		// Node's own backstop for a request whose headers or body stall (checked every 30 s or so).
@@ -99,6 +105,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 	// The simulator and admin APIs answer a body Fastify refuses (malformed JSON, wrong content
 	// type, too large) in the integrator API's one shape, `{code, message}`, with its wording.
 	app.setErrorHandler(createErrorHandler(HTTP_BODY_LIMIT));
+	registerDrainBeforeClose(app);
+	serveUpgradesAsHttp1(app.server);
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
