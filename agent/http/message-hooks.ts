@@ -29,6 +29,12 @@ declare module 'fastify' {
 	}
 }
 
+/**
+ * The header the inspector's re-send (app.inject, never a socket) sets on an edited payload: the
+ * id of the message it was edited from. Ignored on requests from the network.
+ */
+export const INSPECTOR_EDIT_HEADER = 'x-kds-inspector-edit';
+
 /** The order command each order route carries. */
 const COMMANDS: Record<string, TcpCommandName> = {
 	'POST /integrators/kds-orders': 'create-order',
@@ -123,18 +129,25 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 				// not JSON: status only
 			}
 		}
+		// Only the inspector's re-send (app.inject) arrives without a socket port; only it can say
+		// that its payload was edited.
+		const injected = req.socket.remotePort === undefined;
+		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
 		log.record({
 			at: Date.now(),
 			interface: 'http',
-			// Only the inspector's re-send (app.inject) arrives without a socket port.
-			source:
-				req.socket.remotePort === undefined
-					? 'inspector re-send'
-					: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+			source: !injected
+				? `${req.socket.remoteAddress}:${req.socket.remotePort}`
+				: Number.isInteger(edited)
+					? `inspector edit of #${edited}`
+					: 'inspector re-send',
+			...(Number.isInteger(edited) ? { editedFrom: edited } : {}),
 			screenIds: targetScreens(req).map((s) => s.config.id),
 			command: routeOf(req),
 			orderId: orderIdOf(req),
 			result: message ? `${status} ${message}` : String(status),
+			reply: req.kdsReplyBody ?? '',
+			why: message || null,
 			ok: status < 400,
 			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
