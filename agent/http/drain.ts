@@ -41,6 +41,9 @@ export function drainRequest(
 		req.once('end', done);
 		req.once('close', done);
 		req.once('error', done);
+		// Whatever the body was piped into (the byte budget's counter, the parser) stopped reading:
+		// left piped, its back-pressure would pause the drain until the timeout.
+		req.unpipe();
 		req.resume();
 	});
 }

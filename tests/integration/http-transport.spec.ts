@@ -55,9 +55,19 @@ describe('a trailing slash', () => {
 			name: 'Slash Two'
 		});
 		expect(partial.status).toBe(200);
+		// The active list names an order as it was created (contract 2.9); the screen shows the rename.
 		const active = await call('GET', '/integrators/kds-orders/active/');
 		expect(await active.json()).toEqual([
-			expect.objectContaining({ orders: [{ orderId: 'slash-1', orderName: 'Slash Two' }] })
+			expect.objectContaining({ orders: [{ orderId: 'slash-1', orderName: 'Slash' }] })
+		]);
+		const state = await fetch(`${agent.httpUrl}/api/screens/kds-1/state/`);
+		expect((await state.json()).records).toEqual([
+			expect.objectContaining({
+				context: expect.objectContaining({
+					id: 'slash-1',
+					fields: expect.objectContaining({ name: 'Slash Two' })
+				})
+			})
 		]);
 		const cancel = await call('PUT', '/integrators/kds-orders/cancel/', { id: 'slash-1' });
 		expect(cancel.status).toBe(200);
