@@ -31,6 +31,12 @@ const order = (id: string) => ({
 	}
 });
 
+/** Resolves once `done()` holds (checked every 20 ms), or after 30 s: the test then fails on its counts. */
+async function until(done: () => boolean): Promise<void> {
+	const end = Date.now() + 30_000;
+	while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+}
+
 async function stateOf(httpUrl: string, screen: string): Promise<OrderRecord[]> {
 	const res = await fetch(`${httpUrl}/api/screens/${screen}/state`);
 	return ((await res.json()) as { records: OrderRecord[] }).records;
@@ -63,8 +69,9 @@ describe('kill -9 mid-stream', () => {
 				}
 			})
 		);
-		// Let the stream run, then kill the agent in the middle of it.
-		await new Promise((r) => setTimeout(r, 1500));
+		// Let the stream run, then kill the agent in the middle of it. Waiting for a number of
+		// acknowledgements rather than a fixed time keeps the test the same on a loaded machine.
+		await until(() => [...acked.values()].reduce((n, s) => n + s.size, 0) > 60);
 		first.child.kill('SIGKILL');
 		await waitForExit(first.child);
 		await Promise.all(writers);
@@ -138,7 +145,7 @@ describe('kill -9 while HTTP requests fan out to two screens', () => {
 					}
 				}
 			});
-			await new Promise((r) => setTimeout(r, 1500));
+			await until(() => acked.size > 25);
 			killed = true;
 			first.child.kill('SIGKILL');
 			await waitForExit(first.child);
