@@ -7,11 +7,11 @@
  * what the client read and what the screen then holds.
  *
  * A runtime missing on the machine fails its test with the package to install: nothing is
- * skipped. The bundle is rebuilt from the sources first (npm run build:agent, a second or two),
- * so the zoo always runs the code under test.
+ * skipped. The bundle is rebuilt first when it is older than its sources (see builtAgent), so the
+ * zoo always runs the code under test.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -85,8 +85,31 @@ let dataDir: string;
 let base: string;
 let tcp: { host: string; port: number };
 
+/** Newest modification time (ms) of the files under `dir` that go into the agent's bundle. */
+function newest(dir: string): number {
+	let latest = 0;
+	for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+		if (entry.isFile() && /\.(ts|js|json)$/.test(entry.name) && !entry.name.endsWith('.spec.ts'))
+			latest = Math.max(latest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+	}
+	return latest;
+}
+
+/**
+ * dist/agent.js as `npm run build` makes it, rebuilt (npm run build:agent, a second or two) when
+ * missing or older than its sources: `npm test` runs Vitest before its build step.
+ */
+function builtAgent(): void {
+	const bundle = join(ROOT, 'dist', 'agent.js');
+	const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
+	const sources = Math.max(newest(join(ROOT, 'agent')), newest(join(ROOT, 'src', 'lib')));
+	if (built < sources) {
+		execFileSync('npm', ['run', '--silent', 'build:agent'], { cwd: ROOT, stdio: 'pipe' });
+	}
+}
+
 beforeAll(async () => {
-	execFileSync('npm', ['run', '--silent', 'build:agent'], { cwd: ROOT, stdio: 'pipe' });
+	builtAgent();
 	dataDir = mkdtempSync(join(tmpdir(), 'kds-zoo-'));
 	agent = await spawnAgent(agentFlags(dataDir, 'info'), {}, { bundle: true });
 	base = agent.httpUrl;
