@@ -48,10 +48,13 @@ export function drainRequest(
 	});
 }
 
-/** Drain before any reply that closes the connection on a request whose body is unread. */
+/**
+ * Drain before any reply that closes the connection on a request whose body is unread. A
+ * callback hook, not an async one: every other reply goes on in the same tick.
+ */
 export function registerDrainBeforeClose(app: FastifyInstance): void {
-	app.addHook('onSend', async (req, reply, payload) => {
-		if (reply.getHeader('connection') === 'close' && !req.raw.complete) await drainRequest(req.raw);
-		return payload;
+	app.addHook('onSend', (req, reply, payload, done) => {
+		if (reply.getHeader('connection') !== 'close' || req.raw.complete) return done(null, payload);
+		void drainRequest(req.raw).then(() => done(null, payload));
 	});
 }

@@ -3,7 +3,10 @@
  * without a token, and a 413 that a client which writes its whole body before reading still
  * reads (the rest of the body is drained, up to a bound, before the connection closes).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
 import { DRAIN_LIMIT_BYTES } from '../../agent/http/drain.ts';
@@ -100,6 +103,33 @@ describe('a trailing slash', () => {
 		expect(docs.status).toBe(200);
 		expect(await docs.text()).toContain('swagger-ui-bundle.js');
 		expect((await fetch(`${agent.httpUrl}/api/screens/kds-1/state/`)).status).toBe(200);
+	});
+});
+
+describe('a trailing slash on a path of the UI', () => {
+	it('reaches the UI as sent: the router only folds the slash of its own routes', async () => {
+		// A stand-in for the built SvelteKit handler that answers with the path it was given.
+		const uiDir = mkdtempSync(join(tmpdir(), 'kds-ui-'));
+		writeFileSync(
+			join(uiDir, 'handler.js'),
+			'export const handler = (req, res) => res.end(`ui ${req.url}`);\n'
+		);
+		const withUi = await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			uiDir,
+			logLevel: 'silent'
+		});
+		try {
+			for (const path of ['/screens/kds-1/', '/screens/kds-1', '/inspector/', '/']) {
+				expect(await (await fetch(`${withUi.httpUrl}${path}`)).text()).toBe(`ui ${path}`);
+			}
+			expect((await fetch(`${withUi.httpUrl}/health/`)).status).toBe(200);
+		} finally {
+			await withUi.close();
+			rmSync(uiDir, { recursive: true, force: true });
+		}
 	});
 });
 
