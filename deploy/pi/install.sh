@@ -270,8 +270,8 @@ KDS_DISCOVERY=1
 KDS_DATA_DIR=/var/lib/kds-sim
 # Your brands, locations and screens (a JSON config, README "Configuration"):
 #KDS_CONFIG=/etc/kds-sim/config.json
-# Less memory on a small Pi (README "Configuration", Raspberry Pi).
-NODE_OPTIONS=--max-semi-space-size=1 --optimize-for-size
+# Node's own flags: less memory on a small Pi (README "Configuration", Raspberry Pi).
+KDS_NODE_FLAGS="--max-semi-space-size=1 --optimize-for-size"
 EOF
 	fi
 	TOKEN="$(sed -n 's/^KDS_TOKEN=//p' "$ENV_FILE" | tail -n 1)"
@@ -288,7 +288,7 @@ Type=simple
 User=kds-sim
 Group=kds-sim
 EnvironmentFile=/etc/kds-sim/kds-sim.env
-ExecStart=/usr/bin/node --enable-source-maps /opt/kds-sim/dist/agent.js
+ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js
 WorkingDirectory=/var/lib/kds-sim
 StateDirectory=kds-sim
 StateDirectoryMode=0750

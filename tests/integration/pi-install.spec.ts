@@ -136,7 +136,7 @@ describe('Pi installer, Desktop (labwc)', () => {
 		for (const line of [
 			'User=kds-sim',
 			'EnvironmentFile=/etc/kds-sim/kds-sim.env',
-			'ExecStart=/usr/bin/node --enable-source-maps /opt/kds-sim/dist/agent.js',
+			'ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js',
 			'StateDirectory=kds-sim',
 			'ConfigurationDirectory=kds-sim',
 			'Restart=always',
