@@ -241,8 +241,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 					port: server.port
 				};
 			});
-			const plan = planDiscovery(listening, options.discovery.targets, ipv4Interfaces());
-			announcer = await startAnnouncer(plan, options.discovery.intervalMs, logger);
+			const { targets, intervalMs } = options.discovery;
+			announcer = await startAnnouncer(
+				() => planDiscovery(listening, targets, ipv4Interfaces()),
+				intervalMs,
+				logger
+			);
 		}
 	} catch (err) {
 		await announcer?.close();

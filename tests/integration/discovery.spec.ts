@@ -44,7 +44,7 @@ afterEach(async () => {
 describe('kds-sim discover', () => {
 	it('lists every screen it hears once: name, address, version, identifier', async () => {
 		const result = runDiscover(
-			['--port', '0', '--bind', '127.0.0.1', '--seconds', '2.5'],
+			['--port', '0', '--bind', '127.0.0.1', '--seconds', '5'],
 			(port) => {
 				void startDiscoverable(['Grill', 'Expo – Küche'], {
 					discovery: { targets: [{ host: '127.0.0.1', port }], intervalMs: 200 }
@@ -61,7 +61,7 @@ describe('kds-sim discover', () => {
 
 	it('--json prints one object per screen for scripts', async () => {
 		const { code, stdout } = await runDiscover(
-			['--port', '0', '--bind', '127.0.0.1', '--seconds', '2', '--json'],
+			['--port', '0', '--bind', '127.0.0.1', '--seconds', '5', '--json'],
 			(port) => {
 				void startDiscoverable(['Grill'], {
 					discovery: { targets: [{ host: '127.0.0.1', port }], intervalMs: 200 }
