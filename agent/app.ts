@@ -27,6 +27,8 @@ import {
 	type DiscoveryPlan,
 	type DiscoveryTargets
 } from './discovery.ts';
+import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
+import { lockDataDir } from './data-lock.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -35,6 +37,7 @@ import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { registerAdminApi } from './http/admin-api.ts';
+import { registerHealth } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
@@ -42,7 +45,7 @@ import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
-import { listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**
  * With the store's worker thread checkpointing the WAL, a commit on the main thread only
@@ -81,6 +84,13 @@ export interface AgentOptions {
 	uiDir?: string | null;
 	logLevel?: LogLevel;
 	logger?: Logger;
+	/**
+	 * Bytes all unfinished messages may hold at once, TCP and HTTP together (default 64 MiB); past
+	 * it, the connection whose message started last is closed first.
+	 */
+	pendingBudgetBytes?: number;
+	/** A message (TCP, or an HTTP body) must be whole this long after its first byte (ms). */
+	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
 }
@@ -143,7 +153,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	}
 	refuseDemoTokenOffLoopback(config, options.httpHost ?? '127.0.0.1');
 	const dataDir = options.memory ? null : (options.dataDir ?? DEFAULT_DATA_DIR);
-	const store = new Store({ dataDir, sync: options.sync });
+	// One simulator per data directory: taken before the store is opened, released after it closes.
+	const lock = dataDir ? lockDataDir(dataDir) : null;
+	let store: Store;
+	try {
+		store = new Store({ dataDir, sync: options.sync });
+	} catch (err) {
+		lock?.release();
+		throw err;
+	}
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
 	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
 	const storeThread =
@@ -156,12 +174,16 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		messages.flush();
 		await storeThread?.close();
 		store.close();
+		lock?.release();
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 
-	const tcpServers: TcpScreenServer[] = [];
+	// One budget for the unfinished messages of every TCP listener and the HTTP port.
+	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
+	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
+	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let announcer: Announcer | undefined;
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
@@ -179,7 +201,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications.forget(screenId);
 		sms.forget(screenId);
 	};
-	const screenIds: string[] = [];
 	try {
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -188,6 +209,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				host: screen.config.tcp.host,
 				port: screen.config.tcp.port,
 				logger,
+				budget,
+				messageTimeoutMs,
 				handle: (text, source, reply) => handleTcpMessage(engine, id, text, source, reply)
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
@@ -195,15 +218,31 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 			engine.endpoints.set(id, { host: server.host, port: server.port });
-			tcpServers.push(server);
-			screenIds.push(id);
+			tcpServers.push(Object.assign(server, { screenId: id }));
 		}
 		http = await createHttpServer({
 			engine,
 			logger,
 			messages,
 			sms,
+			limits: { budget, messageTimeoutMs },
 			plugins: [
+				(app) =>
+					registerHealth(app, () =>
+						tcpServers.flatMap((s) => {
+							const screen = engine.liveScreen(s.screenId);
+							if (!screen) return [];
+							return [
+								{
+									id: s.screenId,
+									name: screen.config.name,
+									locationId: screen.location.id,
+									tcp: { host: s.host, port: s.port },
+									listening: s.server.listening
+								}
+							];
+						})
+					),
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>
@@ -230,20 +269,18 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			});
 		notifications.start();
 		if (options.discovery) {
-			const listening = tcpServers.map((server, i) => {
-				const screen = engine.screens.get(screenIds[i])!.config;
-				const bound = server.server.address();
-				return {
-					id: screen.id,
-					name: screen.name,
-					version: screen.version,
-					host: typeof bound === 'object' && bound ? bound.address : server.host,
-					port: server.port
-				};
-			});
 			const { targets, intervalMs } = options.discovery;
+			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
+			const listening = () =>
+				tcpServers.flatMap((s) => {
+					const screen = engine.liveScreen(s.screenId);
+					const bound = s.server.address();
+					if (!screen || !s.server.listening || typeof bound !== 'object' || !bound) return [];
+					const { name, version } = screen.config;
+					return [{ id: s.screenId, name, version, host: bound.address, port: s.port }];
+				});
 			announcer = await startAnnouncer(
-				() => planDiscovery(listening, targets, ipv4Interfaces()),
+				() => planDiscovery(listening(), targets, ipv4Interfaces()),
 				intervalMs,
 				logger
 			);

@@ -18,6 +18,56 @@ describe('config', () => {
 		expect(location.screens[0].settings.timers).toEqual({ warnAfter: 300, lateAfter: 480 });
 	});
 
+	it('needs only ids, names, each brand token and TCP ports: every other field has a default', () => {
+		const minimal = {
+			brands: [
+				{
+					id: 'b1',
+					name: 'Brand',
+					token: 'brand-token-1',
+					locations: [
+						{
+							id: 'l1',
+							name: 'First',
+							screens: [{ id: 's1', name: 'Grill', tcp: { port: 9200 } }]
+						},
+						{ id: 'l2', name: 'Second', screens: [] }
+					]
+				}
+			]
+		};
+		const config = parseConfig(minimal);
+		const [first, second] = config.brands[0].locations;
+		expect({ ...first, screens: undefined }).toEqual({
+			id: 'l1',
+			number: '1',
+			name: 'First',
+			address: { line1: '', line2: null, city: '', state: '', zip: '' },
+			timezone: 'UTC',
+			activeSubscription: true,
+			screens: undefined
+		});
+		expect(second.number).toBe('2');
+		expect(first.screens[0]).toMatchObject({
+			type: 'android',
+			version: '2.21.30',
+			tcp: { host: '127.0.0.1', port: 9200 },
+			deleted: false,
+			settings: { autoHoldFutureOrders: false, keymap: {} }
+		});
+		// A part of an address is filled in too; what is given is kept.
+		minimal.brands[0].locations[1] = {
+			...minimal.brands[0].locations[1],
+			number: '77',
+			address: { city: 'Springfield' }
+		} as (typeof minimal.brands)[0]['locations'][1];
+		const partial = parseConfig(minimal).brands[0].locations[1];
+		expect([partial.number, partial.address]).toEqual([
+			'77',
+			{ line1: '', line2: null, city: 'Springfield', state: '', zip: '' }
+		]);
+	});
+
 	it('names the setting, the value and what is expected', () => {
 		const bad = structuredClone(DEFAULT_CONFIG) as {
 			brands: Array<{ locations: Array<{ screens: Array<{ tcp: { port: unknown } }> }> }>;
@@ -107,6 +157,16 @@ describe('command-line settings', () => {
 			{ KDS_INSPECTOR_RETENTION: '0' },
 			'Invalid value for --inspector-retention (KDS_INSPECTOR_RETENTION): "0" (expected a whole number of messages, 1-1000000)'
 		],
+		[
+			['--pending-budget-mb', '0'],
+			{},
+			'Invalid value for --pending-budget-mb (KDS_PENDING_BUDGET_MB): "0" (expected a whole number of MiB, 1-65536)'
+		],
+		[
+			[],
+			{ KDS_MESSAGE_TIMEOUT: '30s' },
+			'Invalid value for --message-timeout (KDS_MESSAGE_TIMEOUT): "30s" (expected a number of seconds, 0.1-3600)'
+		],
 		[['--bogus'], {}, "Unknown option '--bogus'"],
 		[
 			['--memory', '--data-dir', 'data'],
@@ -115,5 +175,25 @@ describe('command-line settings', () => {
 		]
 	])('refuses %j %j with one sentence', (argv, env, message) => {
 		expect(() => readSettings(argv as string[], env)).toThrow(message);
+	});
+});
+
+describe('the limits on unfinished messages', () => {
+	it('are read in MiB and seconds, from flags or the environment', () => {
+		const fromFlags = readSettings(['--pending-budget-mb', '32', '--message-timeout', '2.5'], {});
+		expect([fromFlags.pendingBudgetBytes, fromFlags.messageTimeoutMs]).toEqual([
+			32 * 1024 * 1024,
+			2500
+		]);
+		const fromEnv = readSettings([], { KDS_PENDING_BUDGET_MB: '8', KDS_MESSAGE_TIMEOUT: '10' });
+		expect([fromEnv.pendingBudgetBytes, fromEnv.messageTimeoutMs]).toEqual([
+			8 * 1024 * 1024,
+			10_000
+		]);
+		const byDefault = readSettings([], {});
+		expect([byDefault.pendingBudgetBytes, byDefault.messageTimeoutMs]).toEqual([
+			undefined,
+			undefined
+		]);
 	});
 });

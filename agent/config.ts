@@ -43,18 +43,24 @@ const ScreenSchema = z.object({
 	settings: SettingsSchema
 });
 
+/** A location's address when the config gives none (the information routes still show one). */
+const NO_ADDRESS = { line1: '', line2: null, city: '', state: '', zip: '' };
+
 const LocationSchema = z.object({
 	id: text().min(1),
-	number: text(),
+	/** Defaults to the location's place in its brand, "1" for the first (see BrandSchema). */
+	number: text().optional(),
 	name: text(),
-	address: z.object({
-		line1: text(),
-		line2: text().nullable().default(null),
-		city: text(),
-		state: text(),
-		zip: text()
-	}),
-	timezone: text(),
+	address: z
+		.object({
+			line1: text().default(''),
+			line2: text().nullable().default(null),
+			city: text().default(''),
+			state: text().default(''),
+			zip: text().default('')
+		})
+		.default(NO_ADDRESS),
+	timezone: text().default('UTC'),
 	activeSubscription: z.boolean().default(true),
 	screens: z.array(ScreenSchema)
 });
@@ -77,7 +83,11 @@ const BrandSchema = z.object({
 	name: text(),
 	token: text().min(8, { error: 'expected a token of at least 8 characters' }),
 	sms: SmsSchema,
-	locations: z.array(LocationSchema)
+	locations: z
+		.array(LocationSchema)
+		.transform((locations) =>
+			locations.map((location, i) => ({ ...location, number: location.number ?? String(i + 1) }))
+		)
 });
 
 export const ConfigSchema = z.object({

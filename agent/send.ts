@@ -14,10 +14,13 @@ export const SEND_HELP = `Usage:
   kds-sim send <file.json | -> --tcp <host:port>
   kds-sim send <file.json | -> --http <base_url> [--route create|update|partial|cancel]
         [--token <t>] [--location <id>] [--devices <ids|all>]
+  either form: [--time-zone <IANA name>]
 
 Sends the message, prints the reply and the findings (what breaks or bends the contract).
 Exit code: 0 accepted, 1 refused, 2 usage or connection error.
 HTTP defaults: --route create, --token ${DEFAULT_TOKEN}, --location loc-1, --devices all.
+--time-zone: the screen location's zone, in which a time with no offset is read for the
+findings (default UTC; the screen itself reads it in its own location's zone).
 Findings that depend on what the screen holds (duplicate or unknown ids, lineIds) are left to
 the simulator's inspector; this command checks the message alone.
 `;
@@ -59,9 +62,10 @@ export interface SendOutcome {
 export function messageFindings(
 	iface: 'tcp' | 'http',
 	command: TcpCommandName,
-	raw: unknown
+	raw: unknown,
+	timeZone?: string
 ): Finding[] {
-	return checkConformance({ interface: iface, command, raw }).filter(
+	return checkConformance({ interface: iface, command, raw, timeZone }).filter(
 		(f) => !STATE_DEPENDENT.has(f.code)
 	);
 }
@@ -86,7 +90,8 @@ export async function send(argv: string[], readStdin: () => string): Promise<Sen
 				route: { type: 'string' },
 				token: { type: 'string' },
 				location: { type: 'string' },
-				devices: { type: 'string' }
+				devices: { type: 'string' },
+				'time-zone': { type: 'string' }
 			}
 		});
 	} catch (err) {
@@ -98,6 +103,7 @@ export async function send(argv: string[], readStdin: () => string): Promise<Sen
 	if (!values.tcp === !values.http)
 		throw new UsageError(`Give either --tcp or --http.\n\n${SEND_HELP}`);
 	const tcpTarget = values.tcp ? parseHostPort(values.tcp) : null;
+	const timeZone = values['time-zone'];
 	const file = positionals[0];
 	let text: string;
 	try {
@@ -122,7 +128,7 @@ export async function send(argv: string[], readStdin: () => string): Promise<Sen
 		return {
 			ok: !TCP_FAILURES.has(bare),
 			reply: bare,
-			findings: json === undefined ? [] : messageFindings('tcp', command, json)
+			findings: json === undefined ? [] : messageFindings('tcp', command, json, timeZone)
 		};
 	}
 
@@ -154,7 +160,7 @@ export async function send(argv: string[], readStdin: () => string): Promise<Sen
 	return {
 		ok: res.ok,
 		reply: `${res.status} ${body}`,
-		findings: json === undefined ? [] : messageFindings('http', route.command, json)
+		findings: json === undefined ? [] : messageFindings('http', route.command, json, timeZone)
 	};
 }
 

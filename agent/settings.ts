@@ -28,6 +28,8 @@ Options (each also settable by the environment variable shown):
   --discovery-interval <s>  KDS_DISCOVERY_INTERVAL  seconds between announcements (default ${DEFAULT_DISCOVERY_INTERVAL_S})
   --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API (/api/admin) from other hosts (default: loopback only)
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
+  --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
+  --message-timeout <s>  KDS_MESSAGE_TIMEOUT  seconds a message (TCP, or HTTP body) may take to arrive whole (default 30)
   --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
   -h, --help            this text
 `;
@@ -108,6 +110,8 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'discovery-to': { type: 'string' },
 				'discovery-interval': { type: 'string' },
 				'inspector-retention': { type: 'string' },
+				'pending-budget-mb': { type: 'string' },
+				'message-timeout': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
 			strict: true,
@@ -164,10 +168,39 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	if (token !== undefined && token.length < 8) {
 		invalid('--token', 'KDS_TOKEN', token, 'a token of at least 8 characters');
 	}
+	const budgetMb = pick('pending-budget-mb', 'KDS_PENDING_BUDGET_MB');
+	if (
+		budgetMb !== undefined &&
+		(!/^\d+$/.test(budgetMb) || Number(budgetMb) < 1 || Number(budgetMb) > 65536)
+	) {
+		invalid(
+			'--pending-budget-mb',
+			'KDS_PENDING_BUDGET_MB',
+			budgetMb,
+			'a whole number of MiB, 1-65536'
+		);
+	}
+	const messageTimeout = pick('message-timeout', 'KDS_MESSAGE_TIMEOUT');
+	if (
+		messageTimeout !== undefined &&
+		(!/^\d+(\.\d+)?$/.test(messageTimeout) ||
+			Number(messageTimeout) < 0.1 ||
+			Number(messageTimeout) > 3600)
+	) {
+		invalid(
+			'--message-timeout',
+			'KDS_MESSAGE_TIMEOUT',
+			messageTimeout,
+			'a number of seconds, 0.1-3600'
+		);
+	}
 	return {
 		help: parsed.help === true,
 		token,
 		discovery: discoverySettings(parsed.discovery === true, env.KDS_DISCOVERY, pick),
+		pendingBudgetBytes: budgetMb === undefined ? undefined : Number(budgetMb) * 1024 * 1024,
+		messageTimeoutMs:
+			messageTimeout === undefined ? undefined : Math.round(Number(messageTimeout) * 1000),
 		adminToken,
 		inspectorRetention: retention === undefined ? undefined : Number(retention),
 		configPath: pick('config', 'KDS_CONFIG'),

@@ -13,6 +13,7 @@ import type { MessageFilter, MessageLog } from '../message-log.ts';
 import { screenJson } from '../screen-view.ts';
 import type { SmsOutbox } from '../sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
+import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 
 export interface AdminOptions {
 	/** Token for admin requests that do not come from loopback; none: loopback only. */
@@ -54,15 +55,25 @@ export function registerAdminApi(
 	messages: MessageLog,
 	options: AdminOptions
 ): void {
-	/** Send a logged message again, as it came: TCP to its screen, HTTP with its brand's token. */
-	const resend = async (entryId: number): Promise<{ result: string } | null> => {
+	/**
+	 * Send a logged message again, as it came (TCP to its screen, HTTP with its brand's token and
+	 * Content-Type), or, with `edited`, that payload in its place, logged as an edit of it.
+	 */
+	const resend = async (entryId: number, edited?: string): Promise<{ result: string } | null> => {
 		const entry = messages.get(entryId);
 		const screen = entry && engine.screen(entry.screenIds[0] ?? '');
 		if (!entry || !screen) return null;
+		const payload = edited ?? entry.raw;
 		if (entry.interface === 'tcp') {
+			const source = edited === undefined ? 'inspector re-send' : `inspector edit of #${entryId}`;
 			return new Promise((resolve) =>
-				handleTcpMessage(engine, screen.config.id, entry.raw, 'inspector re-send', (reply) =>
-					resolve({ result: reply ?? 'not committed' })
+				handleTcpMessage(
+					engine,
+					screen.config.id,
+					payload,
+					source,
+					(reply) => resolve({ result: reply ?? 'not committed' }),
+					edited === undefined ? undefined : entryId
 				)
 			);
 		}
@@ -72,8 +83,9 @@ export function registerAdminApi(
 		const res = await app.inject({
 			method: method as 'POST' | 'PUT',
 			url,
-			payload: entry.raw,
+			payload,
 			headers: {
+				...(edited === undefined ? {} : { [INSPECTOR_EDIT_HEADER]: String(entryId) }),
 				...(contentType === null ? {} : { 'content-type': contentType }),
 				'x-integration-token': screen.brand.token,
 				'x-location-id': screen.location.id,
@@ -160,15 +172,25 @@ export function registerAdminApi(
 			});
 		});
 
-		admin.post<{ Params: { id: string } }>('/api/admin/messages/:id/resend', async (req, reply) => {
-			const outcome = await resend(Number(req.params.id));
-			if (!outcome) {
-				return reply
-					.code(404)
-					.send({ code: 'NOT_FOUND', message: `No message ${req.params.id} in the log` });
+		admin.post<{ Params: { id: string }; Body: { payload?: unknown } | undefined }>(
+			'/api/admin/messages/:id/resend',
+			async (req, reply) => {
+				const edited = req.body?.payload;
+				if (edited !== undefined && typeof edited !== 'string') {
+					return reply.code(400).send({
+						code: 'BAD_BODY',
+						message: `payload: expected the edited payload as a string, got ${edited === null ? 'null' : typeof edited}`
+					});
+				}
+				const outcome = await resend(Number(req.params.id), edited);
+				if (!outcome) {
+					return reply
+						.code(404)
+						.send({ code: 'NOT_FOUND', message: `No message ${req.params.id} in the log` });
+				}
+				return outcome;
 			}
-			return outcome;
-		});
+		);
 
 		admin.post<{ Body: { screen?: string } | undefined }>(
 			'/api/admin/reset',

@@ -3,8 +3,10 @@
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { JSON_KEY_POLICY } from './json-keys.ts';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import type { Outcome } from '../../src/lib/core/outcome.ts';
 import type { TcpCommandName } from '../../src/lib/core/schema.ts';
 import type { Screen } from '../engine.ts';
 import type { MessageLog } from '../message-log.ts';
@@ -22,8 +24,16 @@ declare module 'fastify' {
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
 		/** Set by an order route once the body passed the route's schema (the check's schema). */
 		kdsSchemaValid?: boolean;
+		/** What the core decided about the request's order (its parser's outcomes). */
+		kdsOutcomes?: Outcome[];
 	}
 }
+
+/**
+ * The header the inspector's re-send (app.inject, never a socket) sets on an edited payload: the
+ * id of the message it was edited from. Ignored on requests from the network.
+ */
+export const INSPECTOR_EDIT_HEADER = 'x-kds-inspector-edit';
 
 /** The order command each order route carries. */
 const COMMANDS: Record<string, TcpCommandName> = {
@@ -48,7 +58,8 @@ function findingsOf(req: FastifyRequest): Finding[] {
 		raw: req.body,
 		...req.kdsBefore,
 		// The route parsed the body with the very schema the check would run: no second parse.
-		schemaValid: req.kdsSchemaValid === true
+		schemaValid: req.kdsSchemaValid === true,
+		outcomes: req.kdsOutcomes ?? []
 	});
 }
 
@@ -74,9 +85,10 @@ function orderIdOf(req: FastifyRequest): string | null {
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
-	// JSON bodies: Fastify's own parser (same limits, same errors, same prototype-poisoning
-	// refusal), fed the text, which the log keeps as received rather than serialising it again.
-	const parseJson = app.getDefaultJsonParser('error', 'error');
+	// JSON bodies: Fastify's own parser (same limits, same errors), fed the text, which the log
+	// keeps as received rather than serialising it again. A `__proto__` or `constructor` key is
+	// kept as the plain data JSON.parse makes of it (see JSON_KEY_POLICY in server.ts).
+	const parseJson = app.getDefaultJsonParser(JSON_KEY_POLICY, JSON_KEY_POLICY);
 	app.removeContentTypeParser('application/json');
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
 		req.kdsRawBody = body as string;
@@ -117,18 +129,25 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 				// not JSON: status only
 			}
 		}
+		// Only the inspector's re-send (app.inject) arrives without a socket port; only it can say
+		// that its payload was edited.
+		const injected = req.socket.remotePort === undefined;
+		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
 		log.record({
 			at: Date.now(),
 			interface: 'http',
-			// Only the inspector's re-send (app.inject) arrives without a socket port.
-			source:
-				req.socket.remotePort === undefined
-					? 'inspector re-send'
-					: `${req.socket.remoteAddress}:${req.socket.remotePort}`,
+			source: !injected
+				? `${req.socket.remoteAddress}:${req.socket.remotePort}`
+				: Number.isInteger(edited)
+					? `inspector edit of #${edited}`
+					: 'inspector re-send',
+			...(Number.isInteger(edited) ? { editedFrom: edited } : {}),
 			screenIds: targetScreens(req).map((s) => s.config.id),
 			command: routeOf(req),
 			orderId: orderIdOf(req),
 			result: message ? `${status} ${message}` : String(status),
+			reply: req.kdsReplyBody ?? '',
+			why: message || null,
 			ok: status < 400,
 			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),

@@ -7,9 +7,15 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ByteBudget } from '../byte-budget.ts';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
+import { registerBodyLimits } from './body-budget.ts';
+import { createErrorHandler } from './integrators/errors.ts';
+import { JSON_KEY_POLICY } from './json-keys.ts';
+import { registerDrainBeforeClose } from './drain.ts';
+import { serveUpgradesAsHttp1 } from './h2c.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../sms.ts';
@@ -29,6 +35,11 @@ export interface HttpServerOptions {
 	messages?: MessageLog;
 	/** The simulated SMS outbox, listed at GET /api/sms. */
 	sms?: SmsOutbox;
+	/**
+	 * Bodies count against the pending-bytes budget shared with TCP, and must be whole within
+	 * `messageTimeoutMs` of their headers (the whole request too, headers included).
+	 */
+	limits?: { budget: ByteBudget; messageTimeoutMs: number };
 	/** Extra route plugins (the integrator API registers itself here). */
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -79,9 +90,23 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 		// Per-request logs would cost on the hot path; errors are still logged.
 		logController: new LogController({ disableRequestLogging: true }),
 		bodyLimit: HTTP_BODY_LIMIT,
+		onProtoPoisoning: JSON_KEY_POLICY,
+		onConstructorPoisoning: JSON_KEY_POLICY,
+		// `/integrators/kds-orders/` is `/integrators/kds-orders`: clients that build URLs by
+		// joining a base that ends in "/" send the slash. Paths no route claims (the UI's) are
+		// untouched: they reach SvelteKit as sent.
+		routerOptions: { ignoreTrailingSlash: true },
 		forceCloseConnections: true,
-		return503OnClosing: true
+		return503OnClosing: true,
+		// Node's own backstop for a request whose headers or body stall (checked every 30 s or so).
+		...(options.limits ? { requestTimeout: options.limits.messageTimeoutMs } : {})
 	});
+	if (options.limits) registerBodyLimits(app, { ...options.limits, logger: options.logger });
+	// The simulator and admin APIs answer a body Fastify refuses (malformed JSON, wrong content
+	// type, too large) in the integrator API's one shape, `{code, message}`, with its wording.
+	app.setErrorHandler(createErrorHandler(HTTP_BODY_LIMIT));
+	registerDrainBeforeClose(app);
+	serveUpgradesAsHttp1(app.server);
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);

@@ -14,7 +14,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 	app.get('/api/locations', async () => {
 		const byLocation = new Map<
 			string,
-			{ id: string; name: string; brand: string; screens: unknown[] }
+			{ id: string; name: string; brand: string; timezone: string; screens: unknown[] }
 		>();
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -24,6 +24,8 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 					id: screen.location.id,
 					name: screen.location.name,
 					brand: screen.brand.name,
+					// IANA zone: the UI shows every time in it, labelled, never in the browser's.
+					timezone: screen.location.timezone,
 					screens: []
 				};
 				byLocation.set(screen.location.id, entry);

@@ -39,7 +39,23 @@ const pretty = JSON.stringify(
 );
 const nested = '{"a":[{"b":[1,[2,{"c":{}}]]}],"d":{"e":[]},"f":"]"}';
 
-const cases: { name: string; input: string; expected: Frame[] }[] = [
+/** The UTF-8 byte order mark, as .NET writers put it before the JSON (field notes). */
+const BOM = '\uFEFF';
+/** The first two bytes of a byte order mark and no third: not a BOM, so garbage. */
+const halfBom = new Uint8Array([0xef, 0xbb]);
+const concat = (...parts: Uint8Array[]): Uint8Array => {
+	const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+	let at = 0;
+	for (const part of parts) {
+		out.set(part, at);
+		at += part.length;
+	}
+	return out;
+};
+const decodeLoose = (data: Uint8Array): string => new TextDecoder().decode(data);
+const orders = '[{"id":"A1","name":"Ann"},{"id":"A2","name":"[Bob]"}]';
+
+const cases: { name: string; input: string | Uint8Array; expected: Frame[] }[] = [
 	{
 		name: 'newline-delimited objects',
 		input: '{"a":1}\n{"b":2}\n',
@@ -103,6 +119,48 @@ const cases: { name: string; input: string; expected: Frame[] }[] = [
 		expected: [garbage('{"a":"cut'), eol, msg('{"b":2}'), eol]
 	},
 	{
+		name: 'a byte order mark before the object is skipped',
+		input: `${BOM}{"a":1}`,
+		expected: [msg('{"a":1}')]
+	},
+	{
+		name: 'byte order marks before each object of one connection are skipped',
+		input: `${BOM}{"a":1}\r\n${BOM}{"b":2}${BOM}{"c":3}\n \t${BOM} {"d":4}`,
+		expected: [msg('{"a":1}'), eol, msg('{"b":2}'), msg('{"c":3}'), eol, msg('{"d":4}')]
+	},
+	{
+		name: 'a byte order mark alone on a line gives no frame',
+		input: `${BOM}\n{"a":1}\n`,
+		expected: [eol, msg('{"a":1}'), eol]
+	},
+	{
+		name: 'the start of a byte order mark that does not finish is garbage',
+		input: concat(halfBom, bytes('{"a":1}\n'), halfBom, bytes('x\n'), halfBom),
+		expected: [
+			garbage(decodeLoose(halfBom)),
+			msg('{"a":1}'),
+			eol,
+			garbage(decodeLoose(concat(halfBom, bytes('x')))),
+			eol,
+			garbage(decodeLoose(halfBom))
+		]
+	},
+	{
+		name: 'a byte order mark inside a garbage run stays in it',
+		input: `oops${BOM}!\n`,
+		expected: [garbage(`oops${BOM}!`), eol]
+	},
+	{
+		name: 'a JSON array (of orders) is one message, not the objects inside it',
+		input: `${orders}\n${BOM}${orders}{"a":1}`,
+		expected: [msg(orders), eol, msg(orders), msg('{"a":1}')]
+	},
+	{
+		name: 'an array after garbage, and an unfinished array at end()',
+		input: 'x[1,{"a":"]"}]\n[{"a":1}',
+		expected: [garbage('x'), msg('[1,{"a":"]"}]'), eol, garbage('[{"a":1}')]
+	},
+	{
 		name: 'whitespace only',
 		input: ' \t\r\n\n',
 		expected: [eol, eol]
@@ -111,7 +169,7 @@ const cases: { name: string; input: string; expected: Frame[] }[] = [
 
 describe('Framer', () => {
 	describe.each(cases)('$name', ({ input, expected }) => {
-		const data = bytes(input);
+		const data = typeof input === 'string' ? bytes(input) : input;
 
 		it('gives the expected frames when fed whole', () => {
 			expect(feed([data])).toEqual(expected);

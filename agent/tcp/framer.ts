@@ -4,6 +4,11 @@
  * object over many segments (field notes, "TCP order interface"); this class handles all of
  * them. No I/O: the connection feeds bytes in and acts on the frames that come out.
  *
+ * A UTF-8 byte order mark (EF BB BF) between messages is skipped like whitespace: .NET writers
+ * put one before the JSON (field notes), at the start of a connection or before each message.
+ * A top-level JSON array is one message, framed whole like an object, so that the handler
+ * refuses it once and nothing inside it (an order in an array of orders) takes effect.
+ *
  * The scan tracks brace/bracket depth and JSON strings (with backslash escapes), never parses,
  * never re-scans a byte, and holds at most `maxMessageBytes` bytes whatever the peer sends.
  * Text is decoded only once a message (or garbage run) is complete, so a chunk may end anywhere,
@@ -13,12 +18,15 @@
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 
 export type Frame =
-	/** One complete top-level `{...}` text, not yet parsed (it may still be invalid JSON). */
+	/**
+	 * One complete top-level `{...}` (or `[...]`) text, not yet parsed (it may still be invalid
+	 * JSON; an array is framed whole so that it is refused once, as one message).
+	 */
 	| { kind: 'message'; text: string }
 	/**
-	 * Bytes that cannot start or continue a message: a run at depth 0 up to the next `\n` or `{`
-	 * (raw, so `hello\r\n` gives `hello\r`), a message cut by a raw newline inside a string, or
-	 * a message left unfinished at end(). Text is capped at `maxMessageBytes` bytes.
+	 * Bytes that cannot start or continue a message: a run at depth 0 up to the next `\n`, `{`
+	 * or `[` (raw, so `hello\r\n` gives `hello\r`), a message cut by a raw newline inside a
+	 * string, or a message left unfinished at end(). Text is capped at `maxMessageBytes` bytes.
 	 */
 	| { kind: 'garbage'; text: string }
 	/**
@@ -44,6 +52,8 @@ const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
+/** The UTF-8 byte order mark. */
+const BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** Between messages. */
 const IDLE = 0;
@@ -53,7 +63,9 @@ const GARBAGE = 1;
 const MESSAGE = 2;
 /** Inside an oversize message: tracking depth only, until it closes. */
 const DISCARD = 3;
-type Mode = typeof IDLE | typeof GARBAGE | typeof MESSAGE | typeof DISCARD;
+/** Between messages, after the first bytes of what may be a byte order mark (see `bomSeen`). */
+const MAYBE_BOM = 4;
+type Mode = typeof IDLE | typeof GARBAGE | typeof MESSAGE | typeof DISCARD | typeof MAYBE_BOM;
 
 /** What stopped scan(). */
 const RAN_OUT = 0;
@@ -74,6 +86,8 @@ export class Framer {
 	private escaped = false;
 	/** Bytes of the current message scanned so far (MESSAGE mode). */
 	private count = 0;
+	/** Bytes of the byte order mark matched so far (MAYBE_BOM mode). */
+	private bomSeen = 0;
 	/** Bytes of the unfinished message or garbage run carried over from earlier chunks. */
 	private buf: Uint8Array | undefined;
 	private bufLen = 0;
@@ -105,7 +119,7 @@ export class Framer {
 			switch (this.mode) {
 				case IDLE: {
 					const b = chunk[i];
-					if (b === LBRACE) {
+					if (b === LBRACE || b === LBRACKET) {
 						this.mode = MESSAGE;
 						this.depth = 1;
 						this.inString = false;
@@ -114,6 +128,10 @@ export class Framer {
 						start = i;
 					} else if (b === NL) {
 						frames.push({ kind: 'eol' });
+					} else if (b === BOM[0]) {
+						this.mode = MAYBE_BOM;
+						this.bomSeen = 1;
+						start = i;
 					} else if (b !== SPACE && b !== TAB && b !== CR) {
 						this.mode = GARBAGE;
 						start = i;
@@ -121,11 +139,24 @@ export class Framer {
 					i++;
 					break;
 				}
+				case MAYBE_BOM: {
+					if (chunk[i] !== BOM[this.bomSeen]) {
+						// Not a byte order mark after all: its bytes start a garbage run.
+						this.mode = GARBAGE;
+						break;
+					}
+					i++;
+					if (++this.bomSeen === BOM.length) {
+						this.release();
+						this.mode = IDLE;
+					}
+					break;
+				}
 				case GARBAGE: {
 					let j = i;
 					while (j < n) {
 						const b = chunk[j];
-						if (b === NL || b === LBRACE) break;
+						if (b === NL || b === LBRACE || b === LBRACKET) break;
 						j++;
 					}
 					i = j;
@@ -178,18 +209,21 @@ export class Framer {
 				}
 			}
 		}
-		if (this.mode === MESSAGE || this.mode === GARBAGE) this.append(chunk, start, n);
+		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
+			this.append(chunk, start, n);
+		}
 		return frames;
 	}
 
 	/**
-	 * The peer half-closed: flushes what is pending. An unfinished message or garbage run becomes
+	 * The peer half-closed: flushes what is pending. An unfinished message or garbage run (or the
+	 * start of a byte order mark that never finished) becomes
 	 * a garbage frame; the rest of an oversize message (already reported) gives nothing. The
 	 * framer is then back at its initial state.
 	 */
 	end(): Frame[] {
 		const frames: Frame[] = [];
-		if (this.mode === MESSAGE || this.mode === GARBAGE) {
+		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
 			frames.push({ kind: 'garbage', text: decoder.decode(this.held()) });
 		}
 		this.mode = IDLE;

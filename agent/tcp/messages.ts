@@ -11,6 +11,8 @@ import {
 	formatErrors,
 	TCP_COMMANDS,
 	UNABLE_TO_PARSE,
+	type OrderCommand,
+	type ParseResult,
 	type TcpCommandName
 } from '../../src/lib/core/schema.ts';
 import type { Engine } from '../engine.ts';
@@ -25,30 +27,45 @@ export function handleTcpMessage(
 	screenId: string,
 	text: string,
 	source: string,
-	reply: (text: string | null) => void
+	reply: (text: string | null) => void,
+	/** The inspector's editor sent this: the id of the message it was edited from. */
+	editedFrom?: number
 ): void {
 	const at = engine.now();
-	const { json, result: parsed } = decodeTcpMessage(text);
+	// A date-time with no offset is the local time of the screen's location.
+	const timeZone = engine.screen(screenId)?.location.timezone;
+	const { json, result: parsed } = decodeTcpMessage(text, { timeZone });
 	const messages = engine.messages;
 	// Findings are judged against the order as it was before this message (records are
 	// immutable, so keeping a reference is enough), and computed after the reply is written.
 	const before = messages ? recordFor(engine, screenId, json) : undefined;
-	const log = (result: string, ok: boolean, command: string | null, orderId: string | null) => {
+	const log = (
+		result: string,
+		why: string | null,
+		ok: boolean,
+		command: string | null,
+		orderId: string | null
+	) => {
 		if (!messages) return;
-		engine.afterReply(() =>
+		engine.afterReply(() => {
+			const found = findings(engine, screenId, json, before, parsed);
 			messages.record({
 				at,
 				interface: 'tcp',
 				source,
+				...(editedFrom === undefined ? {} : { editedFrom }),
 				screenIds: [screenId],
 				command,
 				orderId,
 				result,
+				reply: result,
+				// A refusal the schema did not explain: the core's error findings say why.
+				why: why ?? (ok ? null : refusedBecause(found)),
 				ok,
 				raw: text,
-				findings: findings(engine, screenId, json, before, parsed.ok)
-			})
-		);
+				findings: found
+			});
+		});
 	};
 	if (!parsed.ok) {
 		const why = formatErrors(parsed.errors);
@@ -59,7 +76,8 @@ export function handleTcpMessage(
 		const raw = json as { command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
 		const idGuess = raw?.order?.id ?? raw?.id;
 		log(
-			`${UNABLE_TO_PARSE} (${why})`,
+			UNABLE_TO_PARSE,
+			why,
 			false,
 			typeof raw?.command === 'string' ? raw.command : null,
 			typeof idGuess === 'string' ? idGuess : null
@@ -75,9 +93,15 @@ export function handleTcpMessage(
 			decision.ok ? 'accepted' : decision.code
 		);
 		const answer = decision.ok ? decision.id : decision.code;
-		log(answer, decision.ok, command, decision.id);
+		log(answer, null, decision.ok, command, decision.id);
 		reply(answer);
 	});
+}
+
+/** The messages of the error findings, one per line; null when there are none. */
+function refusedBecause(found: readonly Finding[]): string | null {
+	const errors = found.filter((f) => f.severity === 'error').map((f) => f.message);
+	return errors.length > 0 ? errors.join('\n') : null;
 }
 
 /** The order a decoded TCP message names, as it is on the screen now. */
@@ -93,7 +117,7 @@ function findings(
 	screenId: string,
 	json: unknown,
 	existing: OrderRecord | undefined,
-	schemaValid: boolean
+	parsed: ParseResult<OrderCommand>
 ): Finding[] {
 	if (json === undefined) return [];
 	const named = (json as { command?: unknown } | null)?.command;
@@ -107,6 +131,7 @@ function findings(
 		autoHold: engine.screen(screenId)?.config.settings.autoHoldFutureOrders,
 		existing,
 		// decodeTcpMessage parsed the order with the same schema: its issues are known.
-		schemaValid
+		schemaValid: parsed.ok,
+		outcomes: parsed.ok ? (parsed.outcomes ?? []) : []
 	});
 }

@@ -9,6 +9,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { UNABLE_TO_PARSE } from '../../src/lib/core/schema.ts';
+import type { ByteBudget, Holder } from '../byte-budget.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer.ts';
 
@@ -25,6 +26,13 @@ export interface TcpScreenOptions {
 	/** Close a connection that sends nothing for this long (ms). */
 	idleTimeoutMs?: number;
 	/**
+	 * The bytes of unfinished messages, shared with the other listeners and HTTP: past it, the
+	 * connection whose message started last is closed first.
+	 */
+	budget?: ByteBudget;
+	/** Close a connection whose message is still unfinished this long after its first byte (ms). */
+	messageTimeoutMs?: number;
+	/**
 	 * How long a reply waits to learn whether its message was followed by a newline, when the
 	 * message ended exactly at the end of a read (ms). Only back-to-back clients ever wait.
 	 */
@@ -32,6 +40,8 @@ export interface TcpScreenOptions {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+/** A whole message, however slowly sent, within 30 s of its first byte (TCP and HTTP bodies). */
+export const DEFAULT_MESSAGE_TIMEOUT_MS = 30_000;
 
 /** One reply owed to the client, in message order. */
 interface Slot {
@@ -49,6 +59,38 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 	const slots: Slot[] = [];
 	let ended = false;
 	let timer: NodeJS.Timeout | undefined;
+	/** Runs from the first held byte of a message until it is complete. */
+	let messageTimer: NodeJS.Timeout | undefined;
+	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
+	const budget = options.budget;
+	const holder: Holder = {
+		evict() {
+			options.logger.warn(
+				{ source, bytes: framer.buffered },
+				'TCP messages over the pending-bytes budget; closing the connection of the newest'
+			);
+			socket.destroy();
+		}
+	};
+	/** After each read: account the bytes the framer holds; time the message they belong to. */
+	const account = (completed: boolean): boolean => {
+		const held = framer.buffered;
+		if (budget && !budget.set(holder, held)) return false;
+		if (held === 0 || completed) {
+			if (messageTimer) clearTimeout(messageTimer);
+			messageTimer = undefined;
+		}
+		if (held > 0 && messageTimer === undefined) {
+			messageTimer = setTimeout(() => {
+				options.logger.warn(
+					{ source, bytes: framer.buffered },
+					`TCP message unfinished ${messageTimeoutMs / 1000} s after its first byte; closing the connection`
+				);
+				socket.destroy();
+			}, messageTimeoutMs);
+		}
+		return true;
+	};
 
 	// Write every reply that is ready, in order; after the peer's half-close, close when done.
 	const drain = () => {
@@ -119,16 +161,23 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 		options.logger.info({ source }, 'TCP connection idle; closing');
 		socket.destroy();
 	});
-	socket.on('data', (chunk) => onFrames(framer.push(chunk)));
+	socket.on('data', (chunk) => {
+		const frames = framer.push(chunk);
+		if (!account(frames.some((f) => f.kind !== 'eol'))) return;
+		onFrames(frames);
+	});
 	socket.on('end', () => {
 		ended = true;
 		onFrames(framer.end());
+		account(true);
 		settleLast('');
 		drain();
 	});
 	socket.on('error', (err) => options.logger.debug({ err, source }, 'TCP connection error'));
 	socket.on('close', () => {
 		if (timer) clearTimeout(timer);
+		if (messageTimer) clearTimeout(messageTimer);
+		budget?.release(holder);
 	});
 }
 

@@ -7,6 +7,7 @@
  */
 import {
 	card,
+	cardById,
 	cardTitles,
 	expect,
 	expectCancelledLook,
@@ -59,9 +60,12 @@ test('an update that drops an item leaves it struck through', async ({ page, sim
 		})
 	).toBe('A-18');
 
-	const sam = card(page, 'Sam');
+	// By order id: names repeat ("Table 1" twice), ids do not.
+	const sam = cardById(page, 'A-18');
+	await expect(sam).toHaveAccessibleName('Sam');
 	await expectItemStruckThrough(sam, 'Fries');
 	await expect(liveItem(sam, 'Cheeseburger')).toBeVisible();
+	await expect(liveItem(sam, /burger/i)).toHaveCount(1);
 });
 
 test('HTTP fans out to every screen; cancel turns the card red', async ({ page, simulator }) => {

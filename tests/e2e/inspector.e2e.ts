@@ -153,10 +153,14 @@ test.describe('Inspector', () => {
 		const details = page.getByRole('region', { name: 'Message details' });
 
 		await rows(page).filter({ hasText: '415' }).click();
-		await expect(details).toContainText(
-			'415 Content-Type: expected application/json, got "text/plain"'
+		await expect(details).toContainText('HTTP 415');
+		await expect(details.getByLabel('Bytes sent back')).toHaveText(
+			'{"code":"UNSUPPORTED_MEDIA_TYPE","message":"Content-Type: expected application/json, got \\"text/plain\\""}'
 		);
-		await expect(details).toContainText('None found: the result above says why it was refused.');
+		await expect(details.getByRole('region', { name: /^Why/ })).toContainText(
+			'Content-Type: expected application/json, got "text/plain"'
+		);
+		await expect(details).toContainText('None found: the reply above says why it was refused.');
 		await expect(details.getByRole('region', { name: 'Payload' })).toContainText('"name": "Xena"');
 		await details.getByRole('button', { name: 'Re-send' }).click();
 		await expect(details.getByRole('status', { name: 'Re-send result' })).toContainText(
@@ -182,15 +186,16 @@ test.describe('Inspector', () => {
 			await expect(card(page, 'Carl').getByRole('link')).toHaveCount(0);
 		});
 
-		await test.step('a later error on the same order turns it red and counts both', async () => {
-			await simulator.sendTcp('kds-1', badOrder);
-			const marker = tina.getByRole('link', { name: '2 findings' });
-			await expect(marker).toBeVisible();
-			await expect(marker).toHaveCSS('background-color', 'rgb(220, 38, 38)');
+		await test.step('a refused duplicate create keeps its error to itself: the marker stays', async () => {
+			expect(await simulator.sendTcp('kds-1', badOrder)).toBe('DUPLICATE_ORDER_ID');
+			await expect(page.getByRole('link', { name: /1 message refused/ })).toBeVisible();
+			const marker = tina.getByRole('link', { name: /finding/ });
+			await expect(marker).toHaveAccessibleName('1 finding');
+			await expect(marker).toHaveCSS('background-color', 'rgb(245, 158, 11)');
 		});
 
 		await test.step('the marker opens the inspector filtered by the order, without bumping it', async () => {
-			await tina.getByRole('link', { name: '2 findings' }).click();
+			await tina.getByRole('link', { name: '1 finding' }).click();
 			await expect(page).toHaveURL(/\/inspector\?screen=kds-1&order=T-7$/);
 			await expect(page.getByRole('status', { name: 'Message log: Live' })).toBeVisible();
 			await expect(page.getByRole('searchbox', { name: 'Order id' })).toHaveValue('T-7');

@@ -537,7 +537,8 @@ test.describe('Screens list', () => {
 			'Expo: 0 orders'
 		);
 		await grill.getByRole('link', { name: 'Grill' }).click();
-		await expect(page).toHaveURL(/\/screens\/kds-1$/);
+		// Client-side navigation loads the screen's code first: on a loaded machine that took > 5 s.
+		await expect(page).toHaveURL(/\/screens\/kds-1$/, { timeout: 15_000 });
 		await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
 	});
 });

@@ -144,12 +144,29 @@ export function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A name to match whole (a string), or any accessible name a RegExp matches. */
+export type NameMatch = string | RegExp;
+
 /**
  * The card of an order by its display name (name, then ` #checkNumber`, then ` · originSource`).
- * Matches names that start with `orderName`, so `card(page, 'Table 12')` finds `Table 12 #88`.
+ * A string matches a whole name: `card(page, 'Table 1')` finds `Table 1`, `Table 1 #88` and
+ * `Table 1 · DoorDash`, never `Table 11`; the full title (`Table 1 #88`) works too. A RegExp is
+ * matched against the whole title as it stands: `card(page, /^Table 1/)` also finds `Table 11`.
  */
-export function card(page: Page | Locator, orderName: string): Locator {
-	return page.getByRole('article', { name: new RegExp(`^${escapeRegExp(orderName)}`) });
+export function card(page: Page | Locator, orderName: NameMatch): Locator {
+	const name =
+		orderName instanceof RegExp ? orderName : new RegExp(`^${escapeRegExp(orderName)}(?:$| #| · )`);
+	return page.getByRole('article', { name });
+}
+
+/** The card of an order by its order id (`order.id` as sent), whatever its name. */
+export function cardById(page: Page | Locator, orderId: string): Locator {
+	return page.getByRole('article').and(page.locator(`[data-order-id=${cssString(orderId)}]`));
+}
+
+/** A CSS string literal of any text (quotes, backslashes and line breaks escaped). */
+function cssString(text: string): string {
+	return `"${text.replace(/[\\"]/g, '\\$&').replace(/[\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
 }
 
 /** Every card on the screen. */
@@ -164,17 +181,31 @@ export async function cardTitles(page: Page): Promise<string[]> {
 }
 
 /**
- * An item line of a card whose name contains `itemName`. Accessible names read
- * `2 × Ribeye (Medium rare, 2 × Peppercorn sauce)`, and `Deleted: …` for removed items.
+ * An item line of a card, deleted or not, by its item name. Accessible names read
+ * `2 × Ribeye (Medium rare, 2 × Peppercorn sauce)`, and `Deleted: …` for removed items. A string
+ * matches the whole item name (`Fries` is not `Sweet Potato Fries`); a RegExp is matched against
+ * the accessible name as it stands.
  */
-export function item(cardLocator: Locator, itemName: string): Locator {
-	return cardLocator.getByRole('listitem', { name: new RegExp(escapeRegExp(itemName)) });
+export function item(cardLocator: Locator, itemName: NameMatch): Locator {
+	const name =
+		itemName instanceof RegExp
+			? itemName
+			: new RegExp(`^(?:Deleted: )?\\d+ × ${escapeRegExp(itemName)}(?:$| \\()`);
+	return cardLocator.getByRole('listitem', { name });
 }
 
-/** A live (not deleted) item line. */
-export function liveItem(cardLocator: Locator, itemName: string): Locator {
+/**
+ * A live (not deleted) item line, by its whole item name (a string), or any live line whose
+ * accessible name (`2 × Ribeye (Medium rare)`) a RegExp matches.
+ */
+export function liveItem(cardLocator: Locator, itemName: NameMatch): Locator {
+	if (itemName instanceof RegExp) {
+		return cardLocator
+			.getByRole('listitem', { name: itemName })
+			.and(cardLocator.getByRole('listitem', { name: /^\d+ × / }));
+	}
 	return cardLocator.getByRole('listitem', {
-		name: new RegExp(`^\\d+ × ${escapeRegExp(itemName)}`)
+		name: new RegExp(`^\\d+ × ${escapeRegExp(itemName)}(?:$| \\()`)
 	});
 }
 
@@ -199,7 +230,7 @@ export async function expectItemStruckThrough(
 	itemName: string
 ): Promise<void> {
 	const line = cardLocator.getByRole('listitem', {
-		name: new RegExp(`^Deleted: \\d+ × ${escapeRegExp(itemName)}`)
+		name: new RegExp(`^Deleted: \\d+ × ${escapeRegExp(itemName)}(?:$| \\()`)
 	});
 	await expect(line).toBeVisible();
 	const struck = line.locator('del').first();

@@ -58,6 +58,8 @@ describe('message log and findings', () => {
 			command: 'create-order',
 			orderId: '1003',
 			result: '1003',
+			reply: '1003',
+			why: null,
 			ok: true,
 			screenIds: ['kds-1']
 		});
@@ -69,6 +71,44 @@ describe('message log and findings', () => {
 		expect(entry.raw).toContain('"Oat milk"');
 	});
 
+	it.each(['tcp', 'http'] as const)(
+		'%s: a Python isoformat() time (local, microseconds) is taken, read in the location, and named',
+		async (iface) => {
+			const order = {
+				...JSON.parse(sample('http-create-curbside.json')),
+				time: '2026-11-24T02:00:59.729233',
+				pickupTime: '2026-11-24T02:30:00-0600'
+			};
+			if (iface === 'tcp') {
+				const message = { command: 'create-order', order };
+				expect((await sendTcp(tcp.host, tcp.port, message)).trim()).toBe(order.id);
+			} else {
+				const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+					method: 'POST',
+					headers: HEADERS,
+					body: JSON.stringify(order)
+				});
+				expect(res.status).toBe(201);
+			}
+			const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
+			// The demo location is America/Chicago: 6 hours behind UTC in November.
+			expect(view.cards[0].fields.time).toBe('2026-11-24T02:00:59.729-06:00');
+			expect(view.cards[0].fields.pickupTime).toBe('2026-11-24T02:30:00-06:00');
+			await expect.poll(async () => (await messages()).length).toBe(1);
+			const [entry] = await messages();
+			const at = iface === 'tcp' ? 'order.' : '';
+			const time = entry.findings.filter((f) => f.code.startsWith('KDS-TIME'));
+			expect(time.map((f) => [f.severity, f.code, f.path]).sort()).toEqual([
+				['info', 'KDS-TIME-FRACTION', `${at}time`],
+				['info', 'KDS-TIME-OFFSET-BASIC', `${at}pickupTime`],
+				['warning', 'KDS-TIME-NO-OFFSET', `${at}time`]
+			]);
+			expect(time.find((f) => f.code === 'KDS-TIME-NO-OFFSET')?.message).toContain(
+				'read as 2026-11-24T02:00:59.729-06:00 (America/Chicago)'
+			);
+		}
+	);
+
 	it('logs a refused TCP message with the reason and its errors', async () => {
 		const bad = {
 			command: 'create-order',
@@ -78,7 +118,10 @@ describe('message log and findings', () => {
 		await expect.poll(async () => (await messages()).length).toBe(1);
 		const [entry] = await messages();
 		expect(entry.ok).toBe(false);
-		expect(entry.result).toMatch(/^Unable to parse data \(order\.mode: expected one of/);
+		// The result and the reply are what the client got, byte for byte; why is kept apart.
+		expect(entry.result).toBe('Unable to parse data');
+		expect(entry.reply).toBe('Unable to parse data');
+		expect(entry.why).toMatch(/^order\.mode: expected one of/);
 		expect(entry.findings).toContainEqual(
 			expect.objectContaining({ severity: 'error', code: 'KDS-MODE-INVALID', path: 'order.mode' })
 		);
@@ -127,6 +170,11 @@ describe('message log and findings', () => {
 		expect(entry).toMatchObject({
 			command: 'POST /integrators/kds-orders',
 			result: '415 Content-Type: expected application/json, got "text/plain"',
+			reply: JSON.stringify({
+				code: 'UNSUPPORTED_MEDIA_TYPE',
+				message: 'Content-Type: expected application/json, got "text/plain"'
+			}),
+			why: 'Content-Type: expected application/json, got "text/plain"',
 			ok: false,
 			raw: sent,
 			contentType: 'text/plain',
@@ -205,6 +253,100 @@ describe('message log and findings', () => {
 		await expect.poll(async () => (await messages()).length).toBe(2);
 		const [again] = await messages();
 		expect(again).toMatchObject({ source: 'inspector re-send', orderId: 'C-3107', ok: false });
+	});
+
+	it('logs why a well-formed message was refused apart from the reply the client got', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		// The sample ends with a newline, so the reply does too.
+		expect(await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'))).toBe(
+			'DUPLICATE_ORDER_ID\n'
+		);
+		await expect.poll(async () => (await messages()).length).toBe(2);
+		const [duplicate] = await messages();
+		expect(duplicate).toMatchObject({
+			ok: false,
+			result: 'DUPLICATE_ORDER_ID',
+			reply: 'DUPLICATE_ORDER_ID'
+		});
+		// The core's error finding, in words the client never received.
+		const error = duplicate.findings.find((f) => f.severity === 'error');
+		expect(error).toBeDefined();
+		expect(duplicate.why).toBe(error!.message);
+	});
+
+	it('sends an edited copy of a logged message, logged as an edit of it', async () => {
+		await sendTcp(tcp.host, tcp.port, sample('tcp-create-minimal.json'));
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		const edited = JSON.parse(entry.raw);
+		edited.order.id = 'E-1';
+		const res = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ payload: JSON.stringify(edited) })
+		});
+		expect(res.status).toBe(200);
+		expect(await res.json()).toEqual({ result: 'E-1' });
+		await expect.poll(async () => (await messages()).length).toBe(2);
+		const [copy] = await messages();
+		expect(copy).toMatchObject({
+			orderId: 'E-1',
+			result: 'E-1',
+			source: `inspector edit of #${entry.id}`,
+			editedFrom: entry.id,
+			raw: JSON.stringify(edited)
+		});
+		expect(entry.editedFrom).toBeUndefined();
+
+		// HTTP: the edit goes with the brand's headers, and the request log names it too.
+		const body = sample('http-create-curbside.json');
+		expect(
+			(
+				await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+					method: 'POST',
+					headers: HEADERS,
+					body
+				})
+			).status
+		).toBe(201);
+		await expect.poll(async () => (await messages()).length).toBe(3);
+		const [http] = await messages();
+		const changed = body.replace('"C-3107"', '"C-9"');
+		const again = await fetch(`${agent.httpUrl}/api/admin/messages/${http.id}/resend`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ payload: changed })
+		});
+		expect(((await again.json()) as { result: string }).result).toMatch(/^201 /);
+		await expect.poll(async () => (await messages()).length).toBe(4);
+		expect((await messages())[0]).toMatchObject({
+			orderId: 'C-9',
+			source: `inspector edit of #${http.id}`,
+			editedFrom: http.id,
+			raw: changed
+		});
+
+		// A payload that is not a string is refused, naming the field.
+		const bad = await fetch(`${agent.httpUrl}/api/admin/messages/${entry.id}/resend`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ payload: { order: {} } })
+		});
+		expect(bad.status).toBe(400);
+		expect((await bad.json()).message).toMatch(/^payload: expected/);
+	});
+
+	it('ignores the edit header on requests from the network', async () => {
+		const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: { ...HEADERS, 'x-kds-inspector-edit': '7' },
+			body: sample('http-create-curbside.json')
+		});
+		expect(res.status).toBe(201);
+		await expect.poll(async () => (await messages()).length).toBe(1);
+		const [entry] = await messages();
+		expect(entry.source).toMatch(/^127\.0\.0\.1:\d+$/);
+		expect(entry.editedFrom).toBeUndefined();
 	});
 
 	it('refuses a list query it cannot read, naming the parameter', async () => {

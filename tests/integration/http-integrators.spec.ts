@@ -443,7 +443,7 @@ describe('PUT /integrators/kds-orders/cancel', () => {
 });
 
 describe('GET /integrators/kds-orders/active', () => {
-	it('200 with one entry per requested screen: the cards in display order, current names', async () => {
+	it('200 with one entry per requested screen: the cards in display order, names given at create', async () => {
 		await call('POST', ORDERS, { devices: 'all', body: order('A1') });
 		await call('POST', ORDERS, { devices: 'all', body: order('A2') });
 		await call('POST', ORDERS, { devices: 'a1-grill', body: order('A3', { priority: true }) });
@@ -460,7 +460,8 @@ describe('GET /integrators/kds-orders/active', () => {
 				orderCount: 3,
 				orders: [
 					{ orderId: 'A3', orderName: 'Guest A3' },
-					{ orderId: 'A1', orderName: 'Renamed' },
+					// Contract 2.9: orderName is the name given at create, not the one updated since.
+					{ orderId: 'A1', orderName: 'Guest A1' },
 					{ orderId: 'A2', orderName: 'Guest A2' }
 				]
 			},
@@ -494,7 +495,9 @@ describe('one store with the TCP interface', () => {
 		expect(await tcp('a1-grill', 'create-order', updated)).toBe('DUPLICATE_ORDER_ID');
 		expect(await tcp('a1-grill', 'cancel-order', { id: 'T1' })).toBe('T1');
 		const active = await call<ActiveEntry[]>('GET', ACTIVE);
-		expect(active.body[0].orders).toEqual([{ orderId: 'T1', orderName: 'By TCP' }]);
+		// The card shows the new name; the active list keeps the one given at create (2.9).
+		expect(active.body[0].orders).toEqual([{ orderId: 'T1', orderName: 'Guest T1' }]);
+		expect(record('a1-grill', 'T1')?.context.fields.name).toBe('By TCP');
 		expect(record('a1-grill', 'T1')?.state).toBe('cancelled');
 	});
 

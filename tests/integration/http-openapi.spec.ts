@@ -53,6 +53,7 @@ describe('/openapi.json', () => {
 		);
 		expect(operations.sort()).toEqual(
 			[
+				'GET /health',
 				'GET /integrators/kds-orders/active',
 				'POST /integrators/kds-orders',
 				'PUT /integrators/kds-orders',
@@ -71,6 +72,22 @@ describe('/openapi.json', () => {
 			in: 'header',
 			name: 'x-integration-token'
 		});
+	});
+
+	it('documents GET /health as needing no token, with the fields it answers', async () => {
+		const operation = doc.paths['/health'].get as unknown as {
+			security: unknown[];
+			responses: Record<string, unknown>;
+		};
+		expect(operation.security).toEqual([]);
+		expect(Object.keys(operation.responses).sort()).toEqual(['200', '503']);
+		const res = await fetch(`${agent.httpUrl}/health`);
+		expect(res.status).toBe(200);
+		const body = (await res.json()) as { screens: object[] };
+		const schema = doc.components.schemas.Health;
+		expect(Object.keys(body).sort()).toEqual(Object.keys(schema.properties).sort());
+		const screen = (schema.properties.screens.items as { properties: object }).properties;
+		expect(Object.keys(body.screens[0]).sort()).toEqual(Object.keys(screen).sort());
 	});
 
 	it('describes the request bodies with the schemas that validate them', () => {

@@ -45,7 +45,11 @@ describe('simulator API', () => {
 		const res = await get('/api/locations');
 		expect(res.status).toBe(200);
 		const [location] = (await res.json()) as Array<{ id: string; screens: Array<object> }>;
-		expect(location).toMatchObject({ id: 'loc-1', name: 'Demo Kitchen' });
+		expect(location).toMatchObject({
+			id: 'loc-1',
+			name: 'Demo Kitchen',
+			timezone: 'America/Chicago'
+		});
 		expect(location.screens).toEqual([
 			{ id: 'kds-1', name: 'Grill', orderCount: 1, tcp: sim.screens[0].tcp },
 			{ id: 'kds-2', name: 'Expo', orderCount: 0, tcp: sim.screens[1].tcp }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/process.ts';
+import { agentFlags, ROOT, spawnAgent, waitForExit } from '../helpers/process.ts';
 
 function start(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
@@ -45,4 +45,40 @@ describe('the simulator refuses to start, in one sentence, with exit code 2', ()
 		expect(result.stderr).toMatch(/^Invalid value for --inspector-retention .*"lots".*\n$/);
 		expect(result.stderr.split('\n')).toHaveLength(2);
 	});
+});
+
+describe('one simulator per data directory', () => {
+	it('a second simulator on the same directory stops at start, naming it and the holder', async () => {
+		const first = await spawnAgent(agentFlags(dir));
+		try {
+			const second = await start(['--data-dir', dir]);
+			expect(second.code).toBe(2);
+			expect(second.stdout).toBe('');
+			expect(second.stderr).toBe(
+				`The data directory ${dir} is in use by another simulator, process ${first.child.pid} (main.ts --data-dir ${dir} --http-port 0 --tcp-port 0 --log-level silent): stop it, or start this one with another --data-dir.\n`
+			);
+			// The first one is untouched: it still answers.
+			expect((await fetch(`${first.httpUrl}/api/locations`)).status).toBe(200);
+		} finally {
+			first.child.kill('SIGTERM');
+			await waitForExit(first.child);
+		}
+		// Stopped cleanly: the directory is free again.
+		const third = await spawnAgent(agentFlags(dir));
+		third.child.kill('SIGTERM');
+		await waitForExit(third.child);
+	}, 60_000);
+
+	it('a lock left by kill -9 does not block the restart', async () => {
+		const first = await spawnAgent(agentFlags(dir));
+		first.child.kill('SIGKILL');
+		await waitForExit(first.child);
+		const again = await spawnAgent(agentFlags(dir));
+		try {
+			expect((await fetch(`${again.httpUrl}/api/locations`)).status).toBe(200);
+		} finally {
+			again.child.kill('SIGTERM');
+			await waitForExit(again.child);
+		}
+	}, 60_000);
 });

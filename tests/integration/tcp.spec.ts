@@ -313,6 +313,37 @@ describe('client styles (field notes)', () => {
 		expect(await sendTcpRaw(host, port, [`{"broken":\n${b}\n`])).toBe('Unable to parse data');
 	});
 
+	it('a UTF-8 byte order mark before an object (.NET writers) is skipped: one reply, the id', async () => {
+		const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+		const a = Buffer.from(JSON.stringify({ command: 'create-order', order: order('BOM1') }));
+		expect(await sendTcpRaw(host, port, [Buffer.concat([bom, a])])).toBe('BOM1');
+		// Also before each object of one connection, and split across segments.
+		const b = JSON.stringify({ command: 'create-order', order: order('BOM2') });
+		const c = JSON.stringify({ command: 'cancel-order', order: { id: 'BOM2' } });
+		const stream = Buffer.concat([bom, Buffer.from(`${b}\n`), bom, Buffer.from(`${c}\n`)]);
+		const cut = b.length + 2;
+		expect(
+			await sendTcpRaw(host, port, [stream.subarray(0, cut), stream.subarray(cut)], { gapMs: 5 })
+		).toBe('BOM2\nBOM2\n');
+		expect(record('BOM1')?.state).toBe('active');
+		expect(record('BOM2')?.state).toBe('cancelled');
+	});
+
+	it('a JSON array of orders is refused once and nothing inside it takes effect', async () => {
+		const wrapped = [
+			{ command: 'create-order', order: order('ARR1') },
+			{ command: 'create-order', order: order('ARR2') }
+		];
+		expect(await sendTcp(host, port, wrapped)).toBe('Unable to parse data');
+		// Bare orders in an array, then a good message on the same connection.
+		const next = JSON.stringify({ command: 'create-order', order: order('ARR4') });
+		expect(await sendTcpRaw(host, port, [`${JSON.stringify([order('ARR3')])}\n${next}\n`])).toBe(
+			'Unable to parse data\nARR4\n'
+		);
+		for (const id of ['ARR1', 'ARR2', 'ARR3']) expect(record(id)).toBeUndefined();
+		expect(record('ARR4')?.state).toBe('active');
+	});
+
 	it('a message over 1 MiB is refused and the connection goes on', async () => {
 		const huge = JSON.stringify({
 			command: 'create-order',

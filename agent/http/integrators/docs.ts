@@ -43,8 +43,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
 
 	const page = async (_req: unknown, reply: FastifyReply) =>
 		reply.type('text/html; charset=utf-8').send(PAGE);
-	app.get('/docs', page);
-	app.get('/docs/', page);
+	app.get('/docs', page); // and /docs/: the router ignores a trailing slash (server.ts)
 	app.get('/docs/init.js', async (_req, reply) =>
 		reply.type('text/javascript; charset=utf-8').send(INIT)
 	);

@@ -19,6 +19,8 @@ export type ErrorCode =
 	| 'DUPLICATE_ORDER_ID'
 	| 'ORDER_DOES_NOT_EXIST'
 	| 'BAD_REQUEST'
+	| 'REQUEST_TIMEOUT'
+	| 'BUSY'
 	| 'INTERNAL_ERROR';
 
 export interface ErrorBody {

@@ -108,6 +108,23 @@ const CallbackSchema = z.object({
 	expiration: z.string().describe('ISO 8601: retry.expiration, or submission + 2 minutes.'),
 	minutes: z.int().optional().describe('Estimated arrival update only.')
 });
+const HealthSchema = z.object({
+	status: z
+		.enum(['ok', 'unavailable'])
+		.describe('ok: every screen takes orders; unavailable: a TCP listener is closed.'),
+	version: z.string().describe("The simulator's version."),
+	screens: z.array(
+		z.object({
+			id: z.string(),
+			name: z.string(),
+			locationId: z.string(),
+			tcp: z
+				.object({ host: z.string(), port: z.int() })
+				.describe("The screen's TCP order interface."),
+			listening: z.boolean().describe('Whether its TCP listener is open.')
+		})
+	)
+});
 const FieldErrorSchema = z.object({
 	path: z.string().describe('Field path such as items[1].qty; empty for the body as a whole.'),
 	message: z.string()
@@ -148,6 +165,7 @@ const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['Address', AddressSchema, 'Location address.'],
 	['Location', LocationSchema, 'A location (2.11).'],
 	['LocationWithDevices', LocationWithDevicesSchema, 'A location with its active screens.'],
+	['Health', HealthSchema, 'Answer to GET /health.'],
 	['FieldError', FieldErrorSchema, 'One offending field.'],
 	['Error', ErrorSchema, 'Every error answer of the integrator API.']
 ];
@@ -331,8 +349,33 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 		},
 		servers: [{ url: '/', description: 'This simulator' }],
 		security: [{ integrationToken: [] }],
-		tags: [{ name: 'Orders' }, { name: 'Information' }, { name: 'Notifications' }],
+		tags: [
+			{ name: 'Orders' },
+			{ name: 'Information' },
+			{ name: 'Notifications' },
+			{ name: 'Health' }
+		],
 		paths: {
+			'/health': {
+				get: {
+					summary: 'Whether the simulator takes orders (no token)',
+					description:
+						'For a client to call before it starts. Every path also answers with a trailing slash.',
+					tags: ['Health'],
+					security: [],
+					responses: {
+						'200': {
+							description: 'Every screen listens on its TCP port, and this HTTP port answers.',
+							content: json(ref('Health'))
+						},
+						'503': {
+							description:
+								'A TCP listener is closed (status unavailable; see screens[].listening), or the simulator is shutting down.',
+							content: json(ref('Health'))
+						}
+					}
+				}
+			},
 			[openApiPath(PATHS.activeOrders)]: {
 				get: {
 					summary: 'Active orders of the named screens',

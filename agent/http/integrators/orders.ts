@@ -15,8 +15,10 @@ import {
 	HttpOrderSchema,
 	parseWith,
 	PartialOrderSchema,
-	type OrderCommand
+	type OrderCommand,
+	type ReadOptions
 } from '../../../src/lib/core/schema.ts';
+import type { Outcome } from '../../../src/lib/core/outcome.ts';
 import { isLive } from '../../../src/lib/core/screen.ts';
 import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
 import { PATHS } from './paths.ts';
@@ -38,22 +40,35 @@ declare module 'fastify' {
 	}
 }
 
-/** Validate a JSON body with one of the core's schemas; 422 naming every offending field. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+/**
+ * Validate a JSON body with one of the core's schemas; 422 naming every offending field. The
+ * parser's outcomes (what it normalised) go to `outcomes` when given.
+ */
+export function parseBody<S extends z.ZodType>(
+	schema: S,
+	body: unknown,
+	options: ReadOptions = {},
+	outcomes?: (list: Outcome[]) => void
+): z.output<S> {
 	if (body === undefined)
 		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
 		const message = `expected a JSON object, got ${describe(body)}`;
 		throw validationError([{ path: '', message }], `body: ${message}`);
 	}
-	const parsed = parseWith(schema, body);
+	const parsed = parseWith(schema, body, [], options);
 	if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+	if (outcomes) outcomes(parsed.outcomes ?? []);
 	return parsed.value;
 }
 
-/** parseBody for an order route; marks the request valid so its findings skip a second parse. */
+/**
+ * parseBody for an order route, a date-time with no offset read in the location's time zone;
+ * marks the request valid and keeps the parser's outcomes, so its findings skip a second parse.
+ */
 function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
-	const value = parseBody(schema, req.body);
+	const timeZone = targetOf(req).screens[0]?.location.timezone;
+	const value = parseBody(schema, req.body, { timeZone }, (list) => (req.kdsOutcomes = list));
 	req.kdsSchemaValid = true;
 	return value;
 }
@@ -114,7 +129,11 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				deviceId: screen.config.id,
 				deviceName: screen.config.name,
 				orderCount: queue.length,
-				orders: queue.map((r) => ({ orderId: r.context.id, orderName: r.context.fields.name }))
+				// Contract 2.9: the id and name given at create, not the name as updated since.
+				orders: queue.map((r) => ({
+					orderId: r.context.id,
+					orderName: r.context.createdName ?? r.context.fields.name
+				}))
 			};
 		});
 	});

@@ -317,6 +317,28 @@ const CASES: Case[] = [
 		expected: [['error', 'KDS-TIME-INVALID', 'order.time']]
 	},
 	{
+		name: 'Python isoformat() time: no offset, microseconds (read in the location)',
+		ctx: ctxOf(
+			'http',
+			'create-order',
+			combo((o) => (o.time = '2026-11-24T02:00:59.729233')),
+			{ timeZone: 'America/Chicago' }
+		),
+		expected: [
+			['info', 'KDS-TIME-FRACTION', 'time'],
+			['warning', 'KDS-TIME-NO-OFFSET', 'time']
+		]
+	},
+	{
+		name: 'TCP pickupTime with a basic-form offset',
+		ctx: ctxOf(
+			'tcp',
+			'create-order',
+			tcp((o) => (o.pickupTime = '2026-11-24T09:00:00-0600'))
+		),
+		expected: [['info', 'KDS-TIME-OFFSET-BASIC', 'order.pickupTime']]
+	},
+	{
 		name: 'prepTimeDuration not ISO 8601 (no prep-time warnings on top)',
 		ctx: ctxOf(
 			'http',

@@ -8,31 +8,23 @@
  */
 import type { z } from 'zod';
 import type { OrderRecord } from './order-machine';
+import type { Outcome } from './outcome';
 import {
 	CancelOrderSchema,
-	COURSE_STATUSES,
 	describe as show,
 	formatPath,
 	HttpOrderSchema,
 	ORDER_MODES,
+	parseWith,
 	PartialOrderSchema,
 	TCP_COMMANDS,
 	TcpOrderSchema,
 	type TcpCommandName
 } from './schema';
 import { isLive } from './screen';
+import { RULE_TABLE, type Finding, type RuleCode, type Severity } from './rules';
 
-export type Severity = 'error' | 'warning' | 'info';
-
-export interface Finding {
-	severity: Severity;
-	/** Stable identifier of the rule, a key of RULES, e.g. 'KDS-GROUP-MISMATCH'. */
-	code: string;
-	/** Field path such as `order.items[2].itemGroup.name`; '' for the message as a whole. */
-	path: string;
-	/** One sentence: what is wrong and what the screen does with it. */
-	message: string;
-}
+export { RULES, type Finding, type Rule, type RuleCode, type Severity } from './rules';
 
 export interface CheckContext {
 	interface: 'tcp' | 'http';
@@ -58,180 +50,15 @@ export interface CheckContext {
 	 * report and is not run a second time. Leave it out when unsure: the schema is then run.
 	 */
 	schemaValid?: boolean;
+	/**
+	 * What the core decided about this message (outcome.ts): parsing's normalisations and
+	 * decide's ignored entries, paths relative to the order. Leave it out when unknown: the
+	 * parser's outcomes are then worked out here (the schema is run), with `timeZone`.
+	 */
+	outcomes?: readonly Outcome[];
+	/** The IANA time zone of the screen's location, when `outcomes` is left out. */
+	timeZone?: string;
 }
-
-export interface Rule {
-	severity: Severity;
-	summary: string;
-}
-
-const RULE_TABLE = {
-	// The screen refuses the message (TCP: Unable to parse data; HTTP: the body is refused).
-	'KDS-NOT-AN-OBJECT': {
-		severity: 'error',
-		summary: 'The message (TCP) or body (HTTP) is not a JSON object.'
-	},
-	'KDS-TCP-COMMAND-INVALID': {
-		severity: 'error',
-		summary:
-			'The TCP command is not one of create-order, update-order, partial-update-order, cancel-order.'
-	},
-	'KDS-TCP-ORDER-INVALID': {
-		severity: 'error',
-		summary: 'The TCP envelope has no order object.'
-	},
-	'KDS-FIELD-REQUIRED': {
-		severity: 'error',
-		summary: 'A required field is missing.'
-	},
-	'KDS-ID-EMPTY': {
-		severity: 'error',
-		summary: 'An order id or item lineId is an empty string.'
-	},
-	'KDS-MODE-INVALID': {
-		severity: 'error',
-		summary: `mode is not one of ${ORDER_MODES.join(', ')}.`
-	},
-	'KDS-COURSE-STATUS-INVALID': {
-		severity: 'error',
-		summary: `An item courseStatus is not one of ${COURSE_STATUSES.join(', ')}.`
-	},
-	'KDS-BOOLEAN-INVALID': {
-		severity: 'error',
-		summary: 'A boolean field (priority, optInForSms, deliveryHandoff, ...) is not true or false.'
-	},
-	'KDS-INTEGER-INVALID': {
-		severity: 'error',
-		summary: 'An integer field (qty, covers, modifier qty) is negative or not an integer.'
-	},
-	'KDS-COST-NOT-STRING': {
-		severity: 'error',
-		summary: 'A costs amount or name is not a string (costs are display strings, e.g. "$4.50").'
-	},
-	'KDS-TIME-INVALID': {
-		severity: 'error',
-		summary:
-			'time or pickupTime is not an ISO 8601 date-time (TCP time: also milliseconds since epoch).'
-	},
-	'KDS-DURATION-INVALID': {
-		severity: 'error',
-		summary: 'prepTimeDuration is not an ISO 8601 duration such as PT30M.'
-	},
-	'KDS-ITEM-PARTIAL': {
-		severity: 'error',
-		summary: 'An itemsToUpdate entry is not a full item; partial item updates are unsupported.'
-	},
-	'KDS-TYPE-INVALID': {
-		severity: 'error',
-		summary: 'A field has the wrong type (string, object or array expected).'
-	},
-	'KDS-ORDER-DUPLICATE': {
-		severity: 'error',
-		summary: 'create-order for an id already on the screen or on hold (409, DUPLICATE_ORDER_ID).'
-	},
-
-	// Accepted, but a field is ignored or the result is unpredictable.
-	'KDS-FIELD-UNKNOWN': {
-		severity: 'warning',
-		summary: 'A field the contract does not define; the screen ignores it.'
-	},
-	'KDS-PARTIAL-FIELD-IGNORED': {
-		severity: 'warning',
-		summary:
-			'A partial update sends a field the partial order does not have (time, items, terminal, optInForSms, customerArrivedUrl); it is ignored.'
-	},
-	'KDS-ORDER-UNKNOWN': {
-		severity: 'warning',
-		summary:
-			'update, partial update or cancel for an id with no live order on the screen; ignored (404, ORDER_DOES_NOT_EXIST).'
-	},
-	'KDS-GROUP-MISMATCH': {
-		severity: 'warning',
-		summary: 'itemGroup properties (name, note) differ between items of the same group id.'
-	},
-	'KDS-GROUP-SPLIT': {
-		severity: 'warning',
-		summary: 'Items of one group differ in course, seat or courseStatus; a group cannot be split.'
-	},
-	'KDS-LINEID-DUPLICATE': {
-		severity: 'warning',
-		summary: 'A lineId appears twice in one order, or twice in itemsToAdd or itemsToUpdate.'
-	},
-	'KDS-LINEID-CONFLICT': {
-		severity: 'warning',
-		summary:
-			'A partial update names one lineId in more than one of itemsToAdd, itemsToUpdate, itemsToRemove.'
-	},
-	'KDS-LINEID-EXISTS': {
-		severity: 'warning',
-		summary: 'itemsToAdd with a lineId that already exists on the order; the item is ignored.'
-	},
-	'KDS-LINEID-UNKNOWN': {
-		severity: 'warning',
-		summary: 'itemsToUpdate or itemsToRemove with a lineId not on the order; it is ignored.'
-	},
-	'KDS-PHONE-NOT-E164': {
-		severity: 'warning',
-		summary: 'phoneNumber or deliveryService.driverPhone is not E.164 (e.g. +14155550123).'
-	},
-	'KDS-PREP-TIME-IGNORED': {
-		severity: 'warning',
-		summary: "prepTimeDuration is set but the screen's auto hold future orders is off; ignored."
-	},
-	'KDS-PREP-TIME-NO-PICKUP': {
-		severity: 'warning',
-		summary: 'prepTimeDuration is set on an order without pickupTime.'
-	},
-	'KDS-HANDOFF-IGNORED': {
-		severity: 'warning',
-		summary: 'deliveryHandoff is true but mode is not Delivery; ignored.'
-	},
-	'KDS-URL-INVALID': {
-		severity: 'warning',
-		summary: 'customerArrivedUrl is not an http(s) URL.'
-	},
-	'KDS-ITEMS-EMPTY': {
-		severity: 'warning',
-		summary: 'create-order with an empty items array shows an empty card.'
-	},
-
-	// Worth knowing.
-	'KDS-TCP-BARE-ORDER': {
-		severity: 'info',
-		summary: 'A TCP order without the {command, order} envelope (before 2.21.30): create-order.'
-	},
-	'KDS-TCP-COMMAND-MISSING': {
-		severity: 'info',
-		summary: 'A TCP envelope without command: create-order is assumed.'
-	},
-	'KDS-TCP-TIME-STRING': {
-		severity: 'info',
-		summary:
-			'TCP time sent as an ISO 8601 string where the definition says int; accepted (the vendor sample does it).'
-	},
-	'KDS-MODS-PLAIN-STRING': {
-		severity: 'info',
-		summary: 'Item mods as plain strings: deprecated, still accepted.'
-	},
-	'KDS-MODIFIER-QTY-ZERO': {
-		severity: 'info',
-		summary: 'A modifier with qty 0 still shows, without a quantity (qty shows only when > 1).'
-	},
-	'KDS-UPDATE-FIELD-CLEARED': {
-		severity: 'info',
-		summary:
-			'A full update leaves out a field the order has; the screen clears it (a full update must carry every property).'
-	},
-	'KDS-CANCEL-IGNORED': {
-		severity: 'info',
-		summary: 'cancel-order for an order already bumped or cancelled; ignored, answered with the id.'
-	}
-} as const satisfies Record<string, Rule>;
-
-export type RuleCode = keyof typeof RULE_TABLE;
-
-/** Every code checkConformance can emit, with its severity and a one-line summary. */
-export const RULES: Readonly<Record<string, Rule>> = RULE_TABLE;
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
@@ -304,6 +131,7 @@ export function checkConformance(ctx: CheckContext): Finding[] {
 	const subject = locateOrder(ctx, report);
 	if (subject) {
 		schemaIssues(subject);
+		outcomeFindings(subject);
 		unknownFields(subject);
 		orderRules(subject);
 	}
@@ -361,6 +189,22 @@ function schemaIssues(s: Subject): void {
 	const result = orderSchemaFor(s.ctx).safeParse(s.order);
 	if (result.success) return;
 	for (const issue of result.error.issues) reportIssue(s, issue, []);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the core decided, each outcome one finding.
+
+function outcomeFindings(s: Subject): void {
+	const outcomes = s.ctx.outcomes ?? parserOutcomes(s);
+	for (const outcome of outcomes) {
+		s.report.add(outcome.code, [...s.prefix, ...outcome.path], outcome.message);
+	}
+}
+
+/** The parser's outcomes for a message whose caller did not pass them. */
+function parserOutcomes(s: Subject): readonly Outcome[] {
+	const parsed = parseWith(orderSchemaFor(s.ctx), s.order, [], { timeZone: s.ctx.timeZone });
+	return (parsed.ok && parsed.outcomes) || [];
 }
 
 function reportIssue(s: Subject, issue: z.core.$ZodIssue, base: readonly PropertyKey[]): void {

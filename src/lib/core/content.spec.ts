@@ -361,6 +361,39 @@ describe('applyPartialUpdate', () => {
 		expect(byLine(back, '2')).toEqual({ ...item('2', { qty: 6 }), change: 'added', changedAt: T2 });
 	});
 
+	it('every list is judged against the order before the patch: update and remove of a lineId only this patch adds are ignored', () => {
+		const next = applyPartialUpdate(
+			rich(),
+			patch({
+				itemsToAdd: [item('4'), item('5'), item('2', { qty: 9 })],
+				itemsToUpdate: [item('4', { qty: 3 }), item('2', { qty: 2 })],
+				itemsToRemove: ['5', '1']
+			}),
+			T1
+		);
+		expect(lines(next)).toEqual(['1', '2', '3', '4', '5']);
+		// 4 and 5 are added as sent: the update of 4 and the removal of 5 name lines not there before.
+		expect(byLine(next, '4')).toEqual({ ...item('4'), change: 'added', changedAt: T1 });
+		expect(byLine(next, '5')).toEqual({ ...item('5'), change: 'added', changedAt: T1 });
+		// 2 existed: its add is ignored and its update applied; 1 existed: removed.
+		expect(byLine(next, '2')).toEqual({
+			...item('2', { qty: 2 }),
+			change: 'updated',
+			changedAt: T1
+		});
+		expect(byLine(next, '1')).toEqual({ ...item('1'), deleted: true, changedAt: T1 });
+	});
+
+	it('a removed line added again and updated in one patch is added as sent', () => {
+		const gone = applyPartialUpdate(rich(), patch({ itemsToRemove: ['2'] }), T1);
+		const back = applyPartialUpdate(
+			gone,
+			patch({ itemsToAdd: [item('2', { qty: 6 })], itemsToUpdate: [item('2', { qty: 7 })] }),
+			T2
+		);
+		expect(byLine(back, '2')).toEqual({ ...item('2', { qty: 6 }), change: 'added', changedAt: T2 });
+	});
+
 	it('a full update then a partial add restores a line the full update deleted', () => {
 		const gone = applyFullUpdate(rich(), order([item('1'), item('3')]), T1);
 		const back = applyPartialUpdate(gone, patch({ itemsToAdd: [item('2')] }), T2);

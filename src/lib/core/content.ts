@@ -89,8 +89,13 @@ export function applyPartialUpdate(
 	let itemsChanged = false;
 	const indexOfLive = (lineId: string) =>
 		items.findIndex((item) => item.lineId === lineId && !item.deleted);
+	// Every list is judged against the order as it was before this patch (contract rules 4-6:
+	// "exists" is on the screen when the request arrives), so an itemsToUpdate or itemsToRemove
+	// naming a lineId that only this patch's itemsToAdd brings is ignored, like any unknown lineId.
+	const liveBefore = new Set<string>();
+	for (const item of prev.items) if (!item.deleted) liveBefore.add(item.lineId);
+	const indexOfLiveBefore = (lineId: string) => (liveBefore.has(lineId) ? indexOfLive(lineId) : -1);
 
-	// "Already exists" is judged against the order as it was before this patch: add first.
 	for (const next of patch.itemsToAdd ?? []) {
 		if (indexOfLive(next.lineId) >= 0) continue;
 		const gone = items.findIndex((item) => item.lineId === next.lineId);
@@ -100,14 +105,14 @@ export function applyPartialUpdate(
 		itemsChanged = true;
 	}
 	for (const next of patch.itemsToUpdate ?? []) {
-		const i = indexOfLive(next.lineId);
+		const i = indexOfLiveBefore(next.lineId);
 		if (i >= 0 && !sameItem(liveItem(items[i]), next)) {
 			items[i] = { ...next, change: 'updated', changedAt: at };
 			itemsChanged = true;
 		}
 	}
 	for (const lineId of patch.itemsToRemove ?? []) {
-		const i = indexOfLive(lineId);
+		const i = indexOfLiveBefore(lineId);
 		if (i >= 0) {
 			items[i] = { ...items[i], deleted: true, changedAt: at };
 			itemsChanged = true;

@@ -9,15 +9,35 @@ export interface MessageEntry {
 	/** Agent time (ms since epoch). */
 	at: number;
 	interface: 'tcp' | 'http';
-	/** Peer address and port, or `inspector re-send`. */
+	/** Peer address and port, `inspector re-send`, or `inspector edit of #12` (see editedFrom). */
 	source: string;
+	/**
+	 * Sent from the inspector's editor: the id of the logged message whose payload was edited
+	 * and sent in its place. Absent on everything else.
+	 */
+	editedFrom?: number;
 	/** Screens the message was addressed to. */
 	screenIds: string[];
 	/** TCP: create-order …; HTTP: method and path. */
 	command: string | null;
 	orderId: string | null;
-	/** TCP: the reply string; HTTP: the status code and, when refused, the message. */
+	/**
+	 * A short summary for the list. TCP: the reply string, as sent; HTTP: the status code and,
+	 * when refused, the message of the body.
+	 */
 	result: string;
+	/**
+	 * What went back on the wire, exactly. TCP: the reply string (followed by a newline when the
+	 * message was); HTTP: the response body (its status is the start of `result`). Absent on
+	 * entries logged by versions before it was kept.
+	 */
+	reply?: string;
+	/**
+	 * Why the screen answered so, in words the client never received (TCP: the field-path errors
+	 * behind `Unable to parse data`, the reason for `DUPLICATE_ORDER_ID`); HTTP: the message of a
+	 * refusal. Null when there is nothing to explain; absent on entries of earlier versions.
+	 */
+	why?: string | null;
 	ok: boolean;
 	/** The payload as received (text, truncated to the log's payload limit). */
 	raw: string;

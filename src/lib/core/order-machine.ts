@@ -24,6 +24,11 @@ import { fireCourse, hasHeldCourse } from './holds';
 
 export interface OrderContext extends OrderContent {
 	id: string;
+	/**
+	 * The name given at create: the active-orders query answers it as orderName (contract 2.9),
+	 * whatever updates did to the name since. Absent on orders stored by earlier versions.
+	 */
+	createdName?: string;
 	/** Position in arrival order; the queue shows priority orders first, then by seq. */
 	seq: number;
 	/** When the order reached the screen (ms since epoch). */
@@ -105,6 +110,7 @@ export const orderMachine = setup({
 	id: 'order',
 	context: ({ input }) => ({
 		id: input.order.id,
+		createdName: input.order.name,
 		...contentFromOrder(input.order),
 		seq: input.seq,
 		receivedAt: input.at,

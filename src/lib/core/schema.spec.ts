@@ -268,7 +268,7 @@ describe('TCP order: time', () => {
 	it.each([
 		['a word', 'yesterday'],
 		['a date without time', '2026-11-22'],
-		['a time without zone', '2026-11-22T18:05:00'],
+		['a date and hour only', '2026-11-22T18'],
 		['an impossible date', '2026-13-45T18:05:00Z'],
 		['a fraction of a ms', 1.5],
 		['a negative number', -1],
@@ -280,6 +280,23 @@ describe('TCP order: time', () => {
 		const errors = expectErrors(parseTcpMessage(tcp('create-order', tcpOrder({ time }))));
 		expect(errors.map((e) => e.path)).toEqual(['order.time']);
 		expect(errors[0].message).toMatch(/expected /);
+	});
+
+	it('a time with no offset is the local time of the location, and the parse says so', () => {
+		const text = tcp('create-order', tcpOrder({ time: '2026-11-24T02:00:59.729233' }));
+		const result = parseTcpMessage(text, { timeZone: 'America/Chicago' });
+		const value = expectOk(result);
+		if (value.command !== 'create-order') throw new Error(value.command);
+		expect(value.order.time).toBe('2026-11-24T02:00:59.729-06:00');
+		expect(result.ok && result.outcomes?.map((o) => [o.code, o.path.join('.')])).toEqual([
+			['KDS-TIME-NO-OFFSET', 'time'],
+			['KDS-TIME-FRACTION', 'time']
+		]);
+	});
+
+	it('a time every engine reads alike is kept, with no outcomes', () => {
+		const result = parseTcpMessage(tcp('create-order', tcpOrder({ time: '2026-11-22T18:05Z' })));
+		expect(result).toEqual({ ok: true, value: expect.anything() });
 	});
 
 	it('missing time says required', () => {
@@ -494,6 +511,28 @@ describe('HTTP order', () => {
 
 	it('takes an ISO time and keeps it', () => {
 		expect(expectOk(parseWith(HttpOrderSchema, httpOrder())).time).toBe('2026-11-22T18:10:00Z');
+	});
+
+	it.each([
+		['time', '2026-11-24T02:00:59.729233', '2026-11-24T02:00:59.729-06:00'],
+		['pickupTime', '2026-11-24T02:30:00', '2026-11-24T02:30:00-06:00'],
+		['pickupTime', '2026-11-24T08:30:00+0000', '2026-11-24T08:30:00+00:00']
+	])('reads %s %s as %s in the location', (field, sent, read) => {
+		const result = parseWith(HttpOrderSchema, httpOrder({ [field]: sent }), [], {
+			timeZone: 'America/Chicago'
+		});
+		expect((expectOk(result) as Record<string, unknown>)[field]).toBe(read);
+		expect(result.ok && result.outcomes?.every((o) => o.path[0] === field)).toBe(true);
+	});
+
+	it('a partial update reads pickupTime the same way', () => {
+		const result = parseWith(
+			PartialOrderSchema,
+			{ id: 'W-1', pickupTime: '2026-07-01T12:00' },
+			[],
+			{ timeZone: 'America/Chicago' }
+		);
+		expect(expectOk(result).pickupTime).toBe('2026-07-01T12:00:00-05:00');
 	});
 
 	it('refuses a numeric time', () => {

@@ -5,6 +5,8 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import { z } from 'zod';
+import type { Outcome } from './outcome';
+import { isIsoDateTime, normaliseDateTime } from './times';
 
 export const ORDER_MODES = [
 	'For Here',
@@ -39,6 +41,25 @@ const nonEmpty = () =>
 	z
 		.string({ error: (i) => expected('a non-empty string', i.input) })
 		.min(1, { error: 'expected a non-empty string' });
+/**
+ * An order id: a TCP reply is the bare id, so one holding a line break or another control
+ * character would split or garble the reply a line-reading client waits for.
+ */
+const orderId = () =>
+	nonEmpty().refine((s) => !hasControlCharacter(s), {
+		error: (i) =>
+			`expected an id without control characters or line breaks (a TCP reply is the id on one line), got ${describe(i.input)}`
+	});
+
+/** C0 and C1 controls (tab and newline among them), DEL, and the line and paragraph separators. */
+export function hasControlCharacter(s: string): boolean {
+	for (let i = 0; i < s.length; i++) {
+		const c = s.charCodeAt(i);
+		if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) return true;
+	}
+	return false;
+}
+
 const bool = () => z.boolean({ error: (i) => expected('true or false', i.input) });
 const int = (min = 0) =>
 	z
@@ -46,14 +67,16 @@ const int = (min = 0) =>
 		.int({ error: (i) => expected('an integer', i.input) })
 		.min(min, { error: `expected an integer >= ${min}` });
 
-/** ISO 8601 date-time with a time zone or Z, as Date.parse understands it; kept as given. */
+/**
+ * ISO 8601 date-time, with or without offset, 0 to 9 fractional digits (times.ts); kept as given
+ * here, read by `readTimes` once the order is valid.
+ */
 const isoDateTime = () =>
 	z
 		.string({ error: (i) => expected('an ISO 8601 date-time string', i.input) })
-		.refine((s) => ISO_DATE_TIME.test(s) && !Number.isNaN(Date.parse(s)), {
+		.refine(isIsoDateTime, {
 			error: (i) => expected('an ISO 8601 date-time string, e.g. 2026-11-22T18:04:00Z', i.input)
 		});
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /** ISO 8601 duration such as PT30M or P1DT2H; weeks form PnW too. */
 export const ISO_DURATION =
@@ -161,7 +184,7 @@ const sharedOptional = {
 };
 
 const orderFields = {
-	id: nonEmpty(),
+	id: orderId(),
 	name: str(),
 	mode: modeSchema(),
 	items: z.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) }),
@@ -197,7 +220,7 @@ export const TcpOrderSchema = z.object({
 
 /** Partial order (2.7). */
 export const PartialOrderSchema = z.object({
-	id: nonEmpty(),
+	id: orderId(),
 	name: opt(str()),
 	mode: opt(modeSchema()),
 	itemsToAdd: opt(z.array(KdsItemSchema)),
@@ -207,7 +230,7 @@ export const PartialOrderSchema = z.object({
 });
 
 /** Cancel order (2.8). */
-export const CancelOrderSchema = z.object({ id: nonEmpty() });
+export const CancelOrderSchema = z.object({ id: orderId() });
 
 export type Modifier = z.output<typeof ModifierSchema>;
 export type ItemGroup = z.output<typeof ItemGroupSchema>;
@@ -235,7 +258,21 @@ export interface FieldError {
 	message: string;
 }
 
-export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
+/**
+ * A parse: the value, with what the parser normalised (outcomes, paths relative to the value; left
+ * out when there is none), or the field errors.
+ */
+export type ParseResult<T> =
+	{ ok: true; value: T; outcomes?: Outcome[] } | { ok: false; errors: FieldError[] };
+
+/** Options of the order parsers. */
+export interface ReadOptions {
+	/**
+	 * IANA time zone of the screen's location: a date-time with no offset is its local time.
+	 * Left out: UTC.
+	 */
+	timeZone?: string;
+}
 
 /** `items[1].qty` style path. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
@@ -246,6 +283,40 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 	}
 	return out;
 }
+
+const TYPE_NAMES: Record<string, string> = {
+	object: 'an object',
+	array: 'an array',
+	string: 'a string',
+	number: 'a number',
+	int: 'an integer',
+	boolean: 'true or false'
+};
+
+/**
+ * The message of an issue that no schema above words itself (an object or array field given the
+ * wrong type, say): the same "expected ..., got ..." sentence, so that zod's own text ("Invalid
+ * input: expected object, received undefined") never reaches a client.
+ */
+function fallbackMessage(issue: z.core.$ZodRawIssue): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return expected(TYPE_NAMES[issue.expected] ?? `a ${issue.expected}`, issue.input);
+		case 'too_big':
+			return `expected at most ${String(issue.maximum)}`;
+		case 'too_small':
+			return `expected at least ${String(issue.minimum)}`;
+		case 'invalid_value':
+			return expected(
+				`one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`,
+				issue.input
+			);
+		default:
+			return expected('a valid value', issue.input);
+	}
+}
+
+const PARSE_PARAMS = { error: fallbackMessage };
 
 function toFieldErrors(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): FieldError[] {
 	return error.issues.map((issue) => {
@@ -263,12 +334,29 @@ export function parseWith<S extends z.ZodType>(
 	schema: S,
 	input: unknown,
 	prefix: ReadonlyArray<PropertyKey> = [],
-	options: { keepNulls?: boolean } = {}
+	options: { keepNulls?: boolean } & ReadOptions = {}
 ): ParseResult<z.output<S>> {
-	const result = schema.safeParse(input);
+	const result = schema.safeParse(input, PARSE_PARAMS);
 	if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
 	if (!options.keepNulls) nullsToAbsent(result.data);
-	return { ok: true, value: result.data };
+	const outcomes = ORDER_SCHEMAS.has(schema)
+		? readTimes(result.data as Record<string, unknown>, options.timeZone)
+		: undefined;
+	return outcomes ? { ok: true, value: result.data, outcomes } : { ok: true, value: result.data };
+}
+
+/** The order's date-times as the screen reads them (times.ts), in place on the parser's output. */
+function readTimes(order: Record<string, unknown>, timeZone?: string): Outcome[] | undefined {
+	let outcomes: Outcome[] | undefined;
+	for (const key of TIME_FIELDS) {
+		const text = order[key];
+		if (typeof text !== 'string') continue;
+		const read = normaliseDateTime(text, [key], timeZone);
+		if (read.value === text) continue;
+		order[key] = read.value;
+		(outcomes ??= []).push(...read.outcomes);
+	}
+	return outcomes;
 }
 
 /** In place, on a parser's own output (fresh objects and arrays, never the caller's input). */
@@ -291,6 +379,10 @@ export function formatErrors(errors: FieldError[]): string {
 	return errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ');
 }
 
+const TIME_FIELDS = ['time', 'pickupTime'] as const;
+/** The schemas whose output is an order with date-times to read. */
+const ORDER_SCHEMAS = new Set<z.ZodType>([HttpOrderSchema, TcpOrderSchema, PartialOrderSchema]);
+
 const ORDER_SCHEMA_BY_COMMAND = {
 	'create-order': TcpOrderSchema,
 	'update-order': TcpOrderSchema,
@@ -309,12 +401,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  *   create-order.
  * - An object with no `order` wrapper is a bare order from older screens: create-order.
  */
-export function parseTcpMessage(text: string): ParseResult<OrderCommand> {
-	return decodeTcpMessage(text).result;
+export function parseTcpMessage(
+	text: string,
+	options: ReadOptions = {}
+): ParseResult<OrderCommand> {
+	return decodeTcpMessage(text, options).result;
 }
 
 /** As parseTcpMessage, also returning the decoded JSON (undefined when it is not JSON). */
-export function decodeTcpMessage(text: string): {
+export function decodeTcpMessage(
+	text: string,
+	options: ReadOptions = {}
+): {
 	json: unknown;
 	result: ParseResult<OrderCommand>;
 } {
@@ -325,11 +423,11 @@ export function decodeTcpMessage(text: string): {
 		const message = `not valid JSON (${(err as Error).message})`;
 		return { json: undefined, result: { ok: false, errors: [{ path: '', message }] } };
 	}
-	return { json, result: parseTcpValue(json) };
+	return { json, result: parseTcpValue(json, options) };
 }
 
 /** As parseTcpMessage, for an already decoded JSON value. */
-export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
+export function parseTcpValue(json: unknown, options: ReadOptions = {}): ParseResult<OrderCommand> {
 	if (!isPlainObject(json)) {
 		return {
 			ok: false,
@@ -338,10 +436,8 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 	}
 	const enveloped = 'order' in json || 'command' in json;
 	if (!enveloped) {
-		const parsed = parseWith(TcpOrderSchema, json);
-		return parsed.ok
-			? { ok: true, value: { command: 'create-order', order: parsed.value } }
-			: parsed;
+		const parsed = parseWith(TcpOrderSchema, json, [], options);
+		return parsed.ok ? withCommand('create-order', parsed) : parsed;
 	}
 	const command = json.command ?? 'create-order';
 	if (typeof command !== 'string' || !(TCP_COMMANDS as readonly string[]).includes(command)) {
@@ -354,15 +450,41 @@ export function parseTcpValue(json: unknown): ParseResult<OrderCommand> {
 		return { ok: false, errors: [{ path: 'order', message: expected('an object', json.order) }] };
 	}
 	const name = command as TcpCommandName;
-	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order']);
-	if (!parsed.ok) return parsed;
-	return { ok: true, value: { command: name, order: parsed.value } as OrderCommand };
+	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order'], options);
+	return parsed.ok ? withCommand(name, parsed) : parsed;
+}
+
+function withCommand(
+	command: TcpCommandName,
+	parsed: { value: unknown; outcomes?: Outcome[] }
+): ParseResult<OrderCommand> {
+	const value = { command, order: parsed.value } as OrderCommand;
+	return parsed.outcomes ? { ok: true, value, outcomes: parsed.outcomes } : { ok: true, value };
 }
 
 // Notification bodies (contract 2.13).
 
-/** Longest pop-up message accepted: a screen shows a few lines, not a document. */
+/**
+ * Longest pop-up message accepted, in characters (Unicode code points, as Python's len() counts:
+ * an emoji such as 🍔 is one): a screen shows a few lines, not a document.
+ */
 export const MAX_MESSAGE_LENGTH = 2000;
+
+/** Unicode code points in a string: UTF-16 units less one per surrogate pair. */
+export function codePoints(s: string): number {
+	let n = s.length;
+	for (let i = 0; i < s.length - 1; i++) {
+		const c = s.charCodeAt(i);
+		if (c >= 0xd800 && c <= 0xdbff) {
+			const d = s.charCodeAt(i + 1);
+			if (d >= 0xdc00 && d <= 0xdfff) {
+				n--;
+				i++;
+			}
+		}
+	}
+	return n;
+}
 
 /** An absolute http: or https: URL: the only kind a callback is posted to. */
 const httpUrl = () =>
@@ -386,14 +508,23 @@ export const RetrySchema = z.object({
 
 /** Customer arrived (2.13). */
 export const CustomerArrivedSchema = z.object({
-	id: nonEmpty(),
+	id: orderId(),
 	retry: opt(RetrySchema)
 });
 
+/**
+ * The furthest estimated arrival accepted, in minutes: a day. The takeout view counts down to it;
+ * an estimate further off is a mistake (a pickup tomorrow is the order's pickupTime), and an
+ * unbounded number would put a countdown of billions of hours on the screen.
+ */
+export const MAX_ETA_MINUTES = 24 * 60;
+
 /** Estimated arrival update (2.13): minutes until the customer is expected. */
 export const EstimatedArrivalSchema = z.object({
-	id: nonEmpty(),
-	minutes: int(),
+	id: orderId(),
+	minutes: int().max(MAX_ETA_MINUTES, {
+		error: `expected at most ${MAX_ETA_MINUTES} minutes (24 hours); a later arrival is a pickupTime`
+	}),
 	retry: opt(RetrySchema)
 });
 
@@ -403,7 +534,7 @@ export const SendMessageSchema = z.object({
 		.refine((s) => s.trim() !== '', {
 			error: (i) => expected('a message with some text', i.input)
 		})
-		.refine((s) => s.length <= MAX_MESSAGE_LENGTH, {
+		.refine((s) => codePoints(s) <= MAX_MESSAGE_LENGTH, {
 			error: `expected at most ${MAX_MESSAGE_LENGTH} characters`
 		})
 });

@@ -12,5 +12,7 @@ export interface LocationSummary {
 	id: string;
 	name: string;
 	brand?: string;
+	/** The location's IANA time zone (`America/Chicago`); absent from agents before it was sent. */
+	timezone?: string;
 	screens: ScreenSummary[];
 }

@@ -44,15 +44,37 @@ export function formatElapsed(ms: number): string {
 	return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** Wall-clock time of an ISO date-time in the location's time zone (the browser's if none), `18:40`. */
+/**
+ * Wall-clock time of an ISO date-time (or ms) in the location's time zone, with the zone's short
+ * name: `18:40 CST`. The browser's own zone is never used: without a zone (or with one the
+ * browser does not know) the time is shown in UTC, labelled so.
+ */
 export function formatClock(iso: string | number, timeZone?: string): string {
 	const date = new Date(iso);
 	if (Number.isNaN(date.getTime())) return String(iso);
+	return zonedParts(date, timeZone, { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * `date` in `timeZone` (UTC when none or unknown) with the zone's short name at the end, in the
+ * browser's language (24-hour or 12-hour clock as it reads them).
+ */
+export function zonedParts(
+	date: Date,
+	timeZone: string | undefined,
+	options: Intl.DateTimeFormatOptions
+): string {
+	let format: Intl.DateTimeFormat;
 	try {
-		return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', timeZone });
+		format = new Intl.DateTimeFormat([], {
+			...options,
+			timeZone: timeZone ?? 'UTC',
+			timeZoneName: 'short'
+		});
 	} catch {
-		return date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+		format = new Intl.DateTimeFormat([], { ...options, timeZone: 'UTC', timeZoneName: 'short' });
 	}
+	return format.format(date);
 }
 
 export type TimerLevel = 'ok' | 'warn' | 'late';

@@ -12,6 +12,8 @@ import {
 	MessageFeed,
 	parentPath,
 	prettyPayload,
+	recentRefusals,
+	REFUSAL_WINDOW_MS,
 	ScreenFindings,
 	type EventSourceLike,
 	type InspectorEntry
@@ -174,9 +176,15 @@ describe('markerOf', () => {
 	});
 });
 
-it('formats local time with milliseconds', () => {
-	const at = new Date(2025, 0, 2, 9, 5, 7, 42).getTime();
-	expect(formatTime(at)).toBe('09:05:07.042');
+it("formats the time with milliseconds in the location's zone, labelled, never the browser's", () => {
+	const at = Date.UTC(2025, 0, 2, 15, 5, 7, 42);
+	expect(formatTime(at, 'America/Chicago')).toBe('09:05:07.042 CST');
+	expect(formatTime(Date.UTC(2025, 6, 2, 15, 5, 7, 42), 'America/Chicago')).toBe(
+		'10:05:07.042 CDT'
+	);
+	expect(formatTime(at, 'America/Chicago', { date: true })).toBe('2025-01-02 09:05:07.042 CST');
+	expect(formatTime(at)).toBe('15:05:07.042 UTC');
+	expect(formatTime(at, 'Not/AZone')).toBe('15:05:07.042 UTC');
 });
 
 class FakeEventSource implements EventSourceLike {
@@ -340,6 +348,43 @@ describe('ScreenFindings', () => {
 		expect(store.order('B').marker).toBeNull();
 		expect(store.order('A').marker).toEqual({ count: 1, severity: 'warning' });
 		release();
+	});
+
+	it('keeps the findings of a refused message off the live card and counts the refusal', async () => {
+		const agent = fakeAgent(() => json([]));
+		const store = new ScreenFindings('kds-1', agent.options);
+		const release = store.watch('A');
+		agent.sources[0].open();
+		await vi.waitFor(() => expect(store.status).toBe('live'));
+		agent.sources[0].deliver(entry(1, { orderId: 'A' }));
+		// A duplicate create with the live card's id: refused, with an error finding.
+		const duplicate = entry(2, {
+			orderId: 'A',
+			ok: false,
+			result: 'DUPLICATE_ORDER_ID',
+			findings: [error('KDS-ORDER-DUPLICATE', 'order.id')]
+		});
+		agent.sources[0].deliver(duplicate);
+		agent.sources[0].deliver(duplicate);
+		agent.sources[0].deliver(entry(3, { orderId: null, ok: false, screenIds: ['kds-2'] }));
+		agent.sources[0].deliver(
+			entry(4, { orderId: null, ok: false, result: 'Unable to parse data' })
+		);
+		expect(store.order('A').marker).toBeNull();
+		expect(store.refusals.map((r) => r.id)).toEqual([2, 4]);
+		release();
+	});
+
+	it('counts the refusals of the last ten minutes', () => {
+		const now = 1_700_000_000_000;
+		const refusals = [
+			{ id: 1, at: now - REFUSAL_WINDOW_MS - 1 },
+			{ id: 2, at: now - REFUSAL_WINDOW_MS },
+			{ id: 3, at: now - 1000 }
+		];
+		expect(recentRefusals(refusals, now)).toBe(2);
+		expect(recentRefusals(refusals, now + REFUSAL_WINDOW_MS - 1000)).toBe(1);
+		expect(recentRefusals([], now)).toBe(0);
 	});
 
 	it('follows the log while a card watches, and a while after', async () => {

@@ -97,11 +97,46 @@ export function markerOf(findings: readonly Finding[]): Marker | null {
 	return { count: error + warning, severity: error > 0 ? 'error' : 'warning' };
 }
 
-/** Local wall-clock time with milliseconds: `18:40:07.125`. */
-export function formatTime(at: number): string {
-	const d = new Date(at);
-	const two = (n: number) => String(n).padStart(2, '0');
-	return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+/**
+ * Wall-clock time with milliseconds in the location's time zone, with its short name:
+ * `18:40:07.125 CST`; `date` puts the day first (`2026-11-23 18:40:07.125 CST`). Never the
+ * browser's zone: without a zone (or one the browser does not know), UTC, labelled so.
+ */
+export function formatTime(
+	at: number,
+	timeZone?: string,
+	options: { date?: boolean; ms?: boolean } = {}
+): string {
+	const ms = options.ms ?? true;
+	let format: Intl.DateTimeFormat;
+	const fields: Intl.DateTimeFormatOptions = {
+		...(options.date ? { year: 'numeric', month: '2-digit', day: '2-digit' } : {}),
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		...(ms ? { fractionalSecondDigits: 3 as const } : {}),
+		hourCycle: 'h23',
+		timeZoneName: 'short'
+	};
+	try {
+		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: timeZone ?? 'UTC' });
+	} catch {
+		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: 'UTC' });
+	}
+	const part: Record<string, string> = {};
+	for (const { type, value } of format.formatToParts(at)) part[type] = value;
+	const seconds = ms ? `${part.second}.${part.fractionalSecond}` : part.second;
+	const time = `${part.hour}:${part.minute}:${seconds} ${part.timeZoneName}`;
+	return options.date ? `${part.year}-${part.month}-${part.day} ${time}` : time;
+}
+
+/** The time zone of the location a screen belongs to (null when the screen is not known). */
+export function zoneOfScreen(
+	locations: readonly { timezone?: string; screens: readonly { id: string }[] }[],
+	screenId: string | undefined
+): string | null {
+	if (!screenId) return null;
+	return locations.find((l) => l.screens.some((s) => s.id === screenId))?.timezone ?? null;
 }
 
 export interface PayloadLine {
@@ -163,6 +198,32 @@ export function prettyPayload(raw: string): PrettyPayload {
 	};
 	walk(value, [], 0, '', '');
 	return { json: true, lines };
+}
+
+/** Whether an edited payload is JSON; when not, the parser's own words (with its position). */
+export function checkJson(text: string): { ok: true } | { ok: false; message: string } {
+	try {
+		JSON.parse(text);
+		return { ok: true };
+	} catch (error) {
+		return { ok: false, message: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** The text the editor opens with: the payload pretty-printed when it is JSON, else as it came. */
+export function editableText(raw: string): string {
+	try {
+		return JSON.stringify(JSON.parse(raw), null, 2);
+	} catch {
+		return raw;
+	}
+}
+
+/** The HTTP status at the start of an HTTP entry's result (`409 Could not…` → 409). */
+export function statusOf(entry: Pick<InspectorEntry, 'interface' | 'result'>): number | null {
+	if (entry.interface !== 'http') return null;
+	const match = /^(\d{3})\b/.exec(entry.result);
+	return match ? Number(match[1]) : null;
 }
 
 /** `order.items[1].qty` → `order.items[1]` → `order.items` → `order` → ''. */
@@ -422,13 +483,26 @@ export class MessageFeed {
 	}
 }
 
-/** Send a logged message again, as it came; resolves with the reply, or why it could not. */
+/**
+ * Send a logged message again, as it came, or `edited` (the payload from the inspector's
+ * editor) in its place; resolves with the reply, or why it could not.
+ */
 export async function resendMessage(
 	id: number,
-	fetchImpl: typeof fetch = (input, init) => fetch(input, init)
+	fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+	edited?: string
 ): Promise<{ ok: boolean; result: string }> {
 	try {
-		const res = await fetchImpl(`${MESSAGES_URL}/${id}/resend`, { method: 'POST' });
+		const res = await fetchImpl(
+			`${MESSAGES_URL}/${id}/resend`,
+			edited === undefined
+				? { method: 'POST' }
+				: {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ payload: edited })
+					}
+		);
 		const body = (await res.json().catch(() => ({}))) as { result?: string; message?: string };
 		if (res.status === 403) return { ok: false, result: FORBIDDEN_TEXT };
 		if (!res.ok) return { ok: false, result: body.message ?? `The agent answered ${res.status}` };
@@ -449,6 +523,25 @@ export class OrderFindings {
 	watchers = 0;
 }
 
+/** A refused message: its log id and when it came (agent time). */
+export interface RefusedAt {
+	id: number;
+	at: number;
+}
+
+/** Refused messages remembered per screen for the strip (it counts the last few minutes). */
+const MAX_REFUSALS = 1000;
+
+/** How far back the refusal strip counts. */
+export const REFUSAL_WINDOW_MS = 10 * 60_000;
+
+/** Refused messages that came within the window before `now`. */
+export function recentRefusals(refusals: readonly RefusedAt[], now: number): number {
+	let count = 0;
+	for (const refused of refusals) if (refused.at >= now - REFUSAL_WINDOW_MS) count += 1;
+	return count;
+}
+
 /** Orders with findings remembered per screen, beyond those on the cards; oldest forgotten first. */
 const MAX_ORDERS = 1000;
 /** How long the stream stays open after the last card using it went away. */
@@ -464,6 +557,9 @@ const IDLE_STOP_MS = 5000;
  */
 export class ScreenFindings {
 	status: FeedStatus = 'loading';
+	/** When each refused message of this screen came (agent time), oldest first, each once. */
+	refusals: RefusedAt[] = $state.raw([]);
+	#refusedIds = new Set<number>();
 	// Deliberately not reactive: each card reads only its own OrderFindings.
 	#orders = new Map<string, OrderFindings>();
 	#keys = new Map<string, Set<string>>();
@@ -498,9 +594,18 @@ export class ScreenFindings {
 		return found;
 	}
 
-	/** Take in one logged message. */
+	/**
+	 * Take in one logged message. A refused one changed nothing on the screen: its findings stay
+	 * with it (in the inspector), never on the live card that has the same order id; it counts
+	 * among the refusals instead.
+	 */
 	add(entry: InspectorEntry): void {
-		if (entry.orderId === null || !entry.screenIds.includes(this.screenId)) return;
+		if (!entry.screenIds.includes(this.screenId)) return;
+		if (!entry.ok) {
+			this.#refused(entry);
+			return;
+		}
+		if (entry.orderId === null) return;
 		const serious = entry.findings.filter((f) => f.severity !== 'info');
 		if (serious.length === 0) return;
 		const id = entry.orderId;
@@ -522,6 +627,18 @@ export class ScreenFindings {
 		this.#forgetOldest();
 	}
 
+	#refused(entry: InspectorEntry): void {
+		if (this.#refusedIds.has(entry.id)) return;
+		this.#refusedIds.add(entry.id);
+		const next = [...this.refusals, { id: entry.id, at: entry.at }].sort((a, b) => a.id - b.id);
+		// Only the recent ones are ever shown; keep a bounded tail.
+		if (next.length > MAX_REFUSALS) {
+			for (const gone of next.splice(0, next.length - MAX_REFUSALS))
+				this.#refusedIds.delete(gone.id);
+		}
+		this.refusals = next;
+	}
+
 	/** Orders no card shows, oldest first, until the bound holds. */
 	#forgetOldest(): void {
 		if (this.#orders.size <= MAX_ORDERS) return;
@@ -540,6 +657,22 @@ export class ScreenFindings {
 	watch(orderId: string): () => void {
 		const order = this.order(orderId);
 		order.watchers += 1;
+		const release = this.follow();
+		let released = false;
+		return () => {
+			if (released) return;
+			released = true;
+			order.watchers -= 1;
+			// A bumped order without findings need not be remembered.
+			if (order.watchers === 0 && order.findings.length === 0) {
+				if (this.#orders.get(orderId) === order) this.#orders.delete(orderId);
+			}
+			release();
+		};
+	}
+
+	/** Follow the screen's log while anyone (a card, the refusal strip) uses it. Returns the release. */
+	follow(): () => void {
 		this.#users += 1;
 		clearTimeout(this.#stopTimer);
 		if (!this.#running) {
@@ -550,11 +683,6 @@ export class ScreenFindings {
 		return () => {
 			if (released) return;
 			released = true;
-			order.watchers -= 1;
-			// A bumped order without findings need not be remembered.
-			if (order.watchers === 0 && order.findings.length === 0) {
-				if (this.#orders.get(orderId) === order) this.#orders.delete(orderId);
-			}
 			this.#users -= 1;
 			if (this.#users > 0) return;
 			// Cards come and go as orders are bumped: do not reload the log for each.

@@ -1,4 +1,5 @@
 import type { SmsEntry } from '$lib/core/sms';
+import type { LocationSummary } from '$lib/ui/api';
 import type { PageLoad } from './$types';
 
 /** The outbox, newest first; `?order=`, `?location=` and `?screen=` narrow it as in GET /api/sms. */
@@ -11,10 +12,21 @@ export const load: PageLoad = async ({ fetch, url, depends }) => {
 	}
 	const filter = query.toString();
 	try {
-		const res = await fetch(`/api/sms${filter ? `?${filter}` : ''}`);
-		if (!res.ok) return { texts: null, filter, problem: `The agent answered ${res.status}` };
-		return { texts: (await res.json()) as SmsEntry[], filter, problem: null };
+		// The locations, for their time zones: every time shows in its location's zone.
+		const [res, places] = await Promise.all([
+			fetch(`/api/sms${filter ? `?${filter}` : ''}`),
+			fetch('/api/locations')
+		]);
+		const locations = places.ok ? ((await places.json()) as LocationSummary[]) : [];
+		if (!res.ok)
+			return { texts: null, filter, locations, problem: `The agent answered ${res.status}` };
+		return { texts: (await res.json()) as SmsEntry[], filter, locations, problem: null };
 	} catch {
-		return { texts: null, filter, problem: 'The agent is not reachable' };
+		return {
+			texts: null,
+			filter,
+			locations: [] as LocationSummary[],
+			problem: 'The agent is not reachable'
+		};
 	}
 };

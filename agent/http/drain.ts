@@ -1,0 +1,54 @@
+/**
+ * A request refused before its body was read (413: over the body limit) is answered with
+ * `Connection: close`. Closing while the client still sends makes the kernel reset the
+ * connection, and a client that writes its whole body before it reads (Node fetch, Python
+ * urllib/requests, Java HttpClient) then sees EPIPE or "fetch failed" instead of the answer. So
+ * the rest of the body is read and thrown away first, up to a bound: DRAIN_LIMIT_BYTES more
+ * bytes, for at most DRAIN_TIMEOUT_MS. A body declared longer than that (Content-Length), or
+ * still coming past either bound, is answered and closed at once: such a client may see a reset.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+
+export const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
+export const DRAIN_TIMEOUT_MS = 10_000;
+
+/** Resolves once the request's body has ended, or a bound was reached. */
+export function drainRequest(
+	req: IncomingMessage,
+	limit = DRAIN_LIMIT_BYTES,
+	timeoutMs = DRAIN_TIMEOUT_MS
+): Promise<void> {
+	if (req.complete || req.destroyed) return Promise.resolve();
+	const declared = Number(req.headers['content-length']);
+	if (declared > limit) return Promise.resolve();
+	return new Promise((resolve) => {
+		let drained = 0;
+		const done = () => {
+			clearTimeout(timer);
+			req.off('data', onData);
+			req.off('end', done);
+			req.off('close', done);
+			req.off('error', done);
+			resolve();
+		};
+		const onData = (chunk: Buffer) => {
+			drained += chunk.length;
+			if (drained > limit) done();
+		};
+		const timer = setTimeout(done, timeoutMs);
+		req.on('data', onData);
+		req.once('end', done);
+		req.once('close', done);
+		req.once('error', done);
+		req.resume();
+	});
+}
+
+/** Drain before any reply that closes the connection on a request whose body is unread. */
+export function registerDrainBeforeClose(app: FastifyInstance): void {
+	app.addHook('onSend', async (req, reply, payload) => {
+		if (reply.getHeader('connection') === 'close' && !req.raw.complete) await drainRequest(req.raw);
+		return payload;
+	});
+}

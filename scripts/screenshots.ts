@@ -1,0 +1,182 @@
+/**
+ * The README's pictures, taken from the real UI: `npm run screenshots` (builds first).
+ *
+ * Starts a simulator (the agent's own code, orders in memory, every port chosen by the OS) that
+ * serves the built UI, sends it the sample lunch rush of the browser tests over TCP (with the
+ * agent's clock wound back for the older tickets, so timers show yellow and red), and photographs:
+ *
+ *   docs/screenshots/busy-1920x1080.webp      the Grill screen, normal view, on a 1080p TV
+ *   docs/screenshots/busy-1280x720.webp       the same on a 720p screen
+ *   docs/screenshots/kiosk-1024x600.webp      kiosk mode on a 7-inch 1024x600 panel
+ *   docs/screenshots/kiosk-800x480.webp       kiosk mode on a 7-inch 800x480 Pi display
+ *   docs/screenshots/inspector-1280x720.webp  the inspector, a refused message with findings
+ *
+ * Images are WebP (Chromium encodes them: no image tool needed), about 400 KB in all. Re-run it
+ * whenever the screen's look changes; nothing is ever sent to a non-loopback address.
+ * `npm run screenshots -- --png` also writes them decoded as PNG under test-results/screenshots/
+ * readme, to look at them with a viewer that reads no WebP.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { startAgent } from '../agent/app.ts';
+import { offsetClock } from '../agent/clock.ts';
+import { withShortcuts, type Simulator } from '../tests/helpers/fixtures.ts';
+import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
+import { ROOT } from '../tests/helpers/process.ts';
+import { busyScreen, create, item, order } from '../tests/e2e/orders.ts';
+
+const OUT = join(ROOT, 'docs', 'screenshots');
+const QUALITY = 0.8;
+/** `--png`: also write what the WebP files look like, as PNG, here (not committed). */
+const REVIEW = join(ROOT, 'test-results', 'screenshots', 'readme');
+
+async function main(): Promise<void> {
+	const clock = offsetClock(0);
+	const simulator = withShortcuts(
+		await startAgent({
+			memory: true,
+			httpPort: 0,
+			tcpPort: 0,
+			httpHost: '127.0.0.1',
+			tcpHost: '127.0.0.1',
+			logLevel: 'silent',
+			clock
+		})
+	);
+	const browser = await chromium.launch(chromiumLaunchOptions);
+	try {
+		await sendLunchRush(simulator, clock);
+		mkdirSync(OUT, { recursive: true });
+		const shots = [
+			await screen(browser, simulator, { width: 1920, height: 1080 }, 'busy'),
+			await screen(browser, simulator, { width: 1280, height: 720 }, 'busy'),
+			await screen(browser, simulator, { width: 1024, height: 600 }, 'kiosk'),
+			await screen(browser, simulator, { width: 800, height: 480 }, 'kiosk'),
+			await inspector(browser, simulator)
+		];
+		let total = 0;
+		for (const [file, bytes] of shots) {
+			total += bytes;
+			console.log(`${file}  ${Math.round(bytes / 1024)} KB`);
+		}
+		console.log(`${shots.length} screenshots, ${Math.round(total / 1024)} KB in all`);
+	} finally {
+		await browser.close();
+		await simulator.close();
+	}
+}
+
+/** The browser tests' busy screen, plus one refused message (the strip) and one bent one. */
+async function sendLunchRush(simulator: Simulator, clock: { offset: number }): Promise<void> {
+	const orders = busyScreen();
+	const send = async (message: object) => simulator.sendTcp('kds-1', message);
+	clock.offset = -9 * 60_000;
+	for (const o of orders.early) await send(o);
+	clock.offset = -6 * 60_000;
+	for (const o of orders.warm) await send(o);
+	clock.offset = 0;
+	for (const o of orders.fresh) await send(o);
+	for (const o of orders.after) await send(o);
+	// A POS that sends a colour the contract does not define (a warning), then creates it twice.
+	const bent = create(
+		order('W-88', 'Walk-in 88', [item('1', 'Flat White', { mods: [{ name: 'Oat milk' }] })], {
+			mode: 'ToGo',
+			tableColour: 'blue'
+		})
+	);
+	await send(bent);
+	await send(bent);
+}
+
+async function open(browser: Browser, size: { width: number; height: number }): Promise<Page> {
+	const context = await browser.newContext({
+		viewport: size,
+		locale: 'en-US',
+		timezoneId: 'America/Chicago',
+		deviceScaleFactor: 1
+	});
+	return context.newPage();
+}
+
+/** The Grill screen: `busy`, the normal view (with the refusal strip), or `kiosk`. */
+async function screen(
+	browser: Browser,
+	simulator: Simulator,
+	size: { width: number; height: number },
+	view: 'busy' | 'kiosk'
+): Promise<[string, number]> {
+	const page = await open(browser, size);
+	await page.goto(simulator.screenUrl('kds-1', { kiosk: view === 'kiosk' }));
+	await page.getByRole('status', { name: /^Connection: Connected/ }).waitFor();
+	await page.waitForFunction(() => document.querySelectorAll('article[data-order-id]').length > 0);
+	if (view === 'busy')
+		await page.getByRole('link', { name: /refused in the last 10 min/ }).waitFor();
+	// Fonts, layout passes and the markers' first load.
+	await page.waitForTimeout(1000);
+	const shot = await save(page, `${view}-${size.width}x${size.height}`);
+	await page.context().close();
+	return shot;
+}
+
+async function inspector(browser: Browser, simulator: Simulator): Promise<[string, number]> {
+	const page = await open(browser, { width: 1280, height: 720 });
+	await page.goto(`${simulator.httpUrl}/inspector?screen=kds-1`);
+	await page.getByRole('status', { name: 'Message log: Live' }).waitFor();
+	// The accepted create of W-88: a warning on its tableColour line.
+	await page
+		.getByRole('region', { name: 'Messages' })
+		.getByRole('row')
+		.filter({ hasText: 'W-88' })
+		.filter({ has: page.getByLabel('1 warning') })
+		.first()
+		.click();
+	await page.getByRole('region', { name: 'Message details' }).waitFor();
+	await page.waitForTimeout(500);
+	const shot = await save(page, 'inspector-1280x720');
+	await page.context().close();
+	return shot;
+}
+
+/** A PNG screenshot, re-encoded as WebP by the browser itself. */
+async function save(page: Page, name: string): Promise<[string, number]> {
+	const png = await page.screenshot({ type: 'png' });
+	const encoder = await page.context().newPage();
+	const dataUrl = await encoder.evaluate(
+		async ({ src, quality }) => {
+			const image = new Image();
+			image.src = src;
+			await image.decode();
+			const canvas = document.createElement('canvas');
+			canvas.width = image.naturalWidth;
+			canvas.height = image.naturalHeight;
+			canvas.getContext('2d')!.drawImage(image, 0, 0);
+			return canvas.toDataURL('image/webp', quality);
+		},
+		{ src: `data:image/png;base64,${png.toString('base64')}`, quality: QUALITY }
+	);
+	await encoder.close();
+	if (!dataUrl.startsWith('data:image/webp;base64,'))
+		throw new Error('this Chromium cannot encode WebP');
+	const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+	const file = join(OUT, `${name}.webp`);
+	writeFileSync(file, bytes);
+	if (process.argv.includes('--png')) {
+		// The encoded image, decoded again, as PNG: for a look with a viewer that reads no WebP.
+		const check = await page.context().newPage();
+		await check.setViewportSize(page.viewportSize()!);
+		await check.setContent(
+			`<body style="margin:0"><img src="${dataUrl}" style="display:block"></body>`
+		);
+		await check.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+		mkdirSync(REVIEW, { recursive: true });
+		await check.screenshot({ path: join(REVIEW, `${name}.png`) });
+		await check.close();
+	}
+	return [file.slice(ROOT.length), bytes.length];
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -1,0 +1,18 @@
+/**
+ * What the core decided about one part of a message, beside its result: a form it normalised, a
+ * field or list entry it ignored, a field a full update cleared. Parsing (schema.ts, times.ts),
+ * `decide` and the update rules (screen.ts, content.ts) return these; conformance findings are
+ * made from them (conformance.ts), so a finding cannot disagree with what the screen did.
+ *
+ * Pure: no Node, no DOM.
+ */
+import type { RuleCode } from './rules';
+
+export interface Outcome {
+	/** The rule of the catalogue (rules.ts) the decision falls under. */
+	code: RuleCode;
+	/** Field path inside the order (list indexes as numbers), e.g. ['itemsToAdd', 1, 'lineId']. */
+	path: ReadonlyArray<string | number>;
+	/** One sentence: what the core did with it. */
+	message: string;
+}
