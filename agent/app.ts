@@ -201,7 +201,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications.forget(screenId);
 		sms.forget(screenId);
 	};
-	const screenIds: string[] = [];
 	try {
 		for (const screen of engine.screens.values()) {
 			if (screen.config.deleted) continue;
@@ -220,7 +219,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			});
 			engine.endpoints.set(id, { host: server.host, port: server.port });
 			tcpServers.push(Object.assign(server, { screenId: id }));
-			screenIds.push(id);
 		}
 		http = await createHttpServer({
 			engine,
@@ -271,19 +269,21 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			});
 		notifications.start();
 		if (options.discovery) {
-			const listening = tcpServers.map((server, i) => {
-				const screen = engine.screens.get(screenIds[i])!.config;
-				const bound = server.server.address();
-				return {
-					id: screen.id,
-					name: screen.name,
-					version: screen.version,
-					host: typeof bound === 'object' && bound ? bound.address : server.host,
-					port: server.port
-				};
-			});
-			const plan = planDiscovery(listening, options.discovery.targets, ipv4Interfaces());
-			announcer = await startAnnouncer(plan, options.discovery.intervalMs, logger);
+			const { targets, intervalMs } = options.discovery;
+			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
+			const listening = () =>
+				tcpServers.flatMap((s) => {
+					const screen = engine.liveScreen(s.screenId);
+					const bound = s.server.address();
+					if (!screen || !s.server.listening || typeof bound !== 'object' || !bound) return [];
+					const { name, version } = screen.config;
+					return [{ id: s.screenId, name, version, host: bound.address, port: s.port }];
+				});
+			announcer = await startAnnouncer(
+				() => planDiscovery(listening(), targets, ipv4Interfaces()),
+				intervalMs,
+				logger
+			);
 		}
 	} catch (err) {
 		await announcer?.close();

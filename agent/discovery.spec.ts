@@ -108,9 +108,11 @@ describe('the announcer (loopback only)', () => {
 			[{ host: '127.0.0.1', port: pos.port }],
 			[]
 		);
-		const announcer = await startAnnouncer(plan, 50, createLogger('silent'));
+		const announcer = await startAnnouncer(() => plan, 50, createLogger('silent'));
 		await expect.poll(() => pos.heard.length, { timeout: 5000 }).toBeGreaterThanOrEqual(6);
 		await announcer.close();
+		// Let what was already on its way arrive, then nothing more comes.
+		await new Promise((r) => setTimeout(r, 100));
 		const count = pos.heard.length;
 		const names = new Set(
 			pos.heard.map((m) => decodeAnnouncement(m)).map((d) => d.ok && d.value.name)
@@ -119,6 +121,39 @@ describe('the announcer (loopback only)', () => {
 		expect(pos.heard.every((m) => m.length === 102)).toBe(true);
 		await new Promise((r) => setTimeout(r, 200));
 		expect(pos.heard.length).toBe(count);
+	});
+});
+
+describe('the announcer follows the host’s addresses', () => {
+	it('a network that comes up after start-up (DHCP, Wi-Fi) is announced from then on', async () => {
+		const pos = createSocket('udp4');
+		const heard: string[] = [];
+		pos.on('message', (m) => {
+			const d = decodeAnnouncement(m);
+			if (d.ok) heard.push(d.value.address);
+		});
+		await new Promise<void>((resolve) => pos.bind(0, '127.0.0.1', resolve));
+		const target = [{ host: '127.0.0.1', port: pos.address().port }];
+		// Bound to every address; the "LAN" here is a loopback alias, so the datagrams stay local.
+		let interfaces: NetworkInterfaceInfo[] = [];
+		const lateLan = iface('127.0.0.1', '255.0.0.0');
+		const announcer = await startAnnouncer(
+			() =>
+				planDiscovery([screen('kds-1', '0.0.0.0')], interfaces.length ? target : [], interfaces),
+			50,
+			createLogger('silent')
+		);
+		try {
+			expect(announcer.plan.announce).toEqual([]);
+			await new Promise((r) => setTimeout(r, 150));
+			expect(heard).toEqual([]);
+			interfaces = [lateLan];
+			await expect.poll(() => heard.length, { timeout: 5000 }).toBeGreaterThan(0);
+			expect(new Set(heard)).toEqual(new Set(['127.0.0.1']));
+		} finally {
+			await announcer.close();
+			pos.close();
+		}
 	});
 });
 

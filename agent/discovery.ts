@@ -145,24 +145,32 @@ export function planDiscovery(
 }
 
 export interface Announcer {
+	/** What was announced at start. */
 	plan: DiscoveryPlan;
 	close(): Promise<void>;
 }
 
-/** Send the plan's datagrams now and then every `intervalMs`, from one UDP socket. */
+const describePlan = (plan: DiscoveryPlan) =>
+	plan.announce.map((a) => `${a.screenId} as ${a.address} to ${a.target.host}:${a.target.port}`);
+
+/**
+ * Send the datagrams of `plan()` now and then every `intervalMs`, from one UDP socket. The plan is
+ * made again each time, so an address the host gets after start-up (DHCP, Wi-Fi) is announced
+ * too; a change is logged.
+ */
 export async function startAnnouncer(
-	plan: DiscoveryPlan,
+	plan: () => DiscoveryPlan,
 	intervalMs: number,
 	logger: Logger
 ): Promise<Announcer> {
 	const socket: Socket = createSocket({ type: 'udp4' });
 	socket.on('error', (err) => logger.warn({ err }, 'discovery socket error'));
 	await new Promise<void>((resolve) => socket.bind(0, resolve));
-	if (plan.announce.some((a) => !isLoopback(a.target.host))) socket.setBroadcast(true);
 	const failing = new Set<string>();
-	const sendAll = () => {
-		for (const a of plan.announce) {
-			const key = `${a.screenId} ${a.target.host}:${a.target.port}`;
+	const send = (now: DiscoveryPlan) => {
+		if (now.announce.some((a) => !isLoopback(a.target.host))) socket.setBroadcast(true);
+		for (const a of now.announce) {
+			const key = `${a.screenId} to ${a.target.host}:${a.target.port}`;
 			socket.send(a.datagram, a.target.port, a.target.host, (err) => {
 				// Log a failing target once, and again once it works.
 				if (err && !failing.has(key)) {
@@ -172,10 +180,24 @@ export async function startAnnouncer(
 			});
 		}
 	};
-	sendAll();
-	const timer = setInterval(sendAll, intervalMs);
+	const first = plan();
+	let announced = describePlan(first).join('\n');
+	send(first);
+	const timer = setInterval(() => {
+		try {
+			const now = plan();
+			const described = describePlan(now);
+			if (described.join('\n') !== announced) {
+				announced = described.join('\n');
+				logger.info({ announce: described }, 'discovery: the addresses changed');
+			}
+			send(now);
+		} catch (err) {
+			logger.warn({ err }, 'discovery: cannot announce');
+		}
+	}, intervalMs);
 	return {
-		plan,
+		plan: first,
 		close: () =>
 			new Promise<void>((resolve) => {
 				clearInterval(timer);

@@ -213,34 +213,49 @@ pick_session
 PACKAGES="curl ca-certificates"
 [ "$SESSION" = none ] || PACKAGES="$PACKAGES wlr-randr"
 [ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
+# kds-sim needs Node 20.19+ or 22.12+.
+node_ok() {
+	command -v node >/dev/null &&
+		node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=12||a===20&&b>=19?0:1)'
+}
 if [ "$LIVE" = 1 ]; then
+	export DEBIAN_FRONTEND=noninteractive
 	apt-get update
+	apt-get install -y curl ca-certificates
 	# Trixie and current Bookworm call it chromium; older Bookworm images chromium-browser.
 	if [ "$SESSION" != none ]; then
 		if apt-cache show chromium >/dev/null 2>&1; then PACKAGES="$PACKAGES chromium"; else PACKAGES="$PACKAGES chromium-browser"; fi
 	fi
-	if [ -z "$AGENT" ]; then PACKAGES="$PACKAGES nodejs npm python3 make g++"; fi
+	if [ -z "$AGENT" ]; then
+		PACKAGES="$PACKAGES python3 make g++"
+		if ! node_ok; then
+			# Trixie's own Node is recent enough; Bookworm's (18) is not: Node 22 from NodeSource.
+			candidate="$(apt-cache policy nodejs | awk '/Candidate:/ { print $2 }')"
+			if dpkg --compare-versions "${candidate:-0}" ge 20.19; then
+				PACKAGES="$PACKAGES nodejs npm"
+			else
+				curl -fsSL https://deb.nodesource.com/setup_22.x | bash -
+				PACKAGES="$PACKAGES nodejs"
+			fi
+		fi
+	fi
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y $PACKAGES
+	apt-get install -y $PACKAGES
+	if [ -z "$AGENT" ] && ! node_ok; then fail "Node 20.19+ or 22.12+ is needed, and $(node --version 2>/dev/null || echo 'none') is installed"; fi
 else
-	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm')"
+	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm python3 make g++')"
 fi
 
 # --- the simulator (not on a kiosk-only Pi) --------------------------------------------------
 if [ -z "$AGENT" ]; then
 	if [ "$LIVE" = 1 ]; then
-		# kds-sim needs Node 20.19+ (Trixie has it; Bookworm's is 18): else Node 22 from NodeSource.
-		if ! node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=12||a===20&&b>=19?0:1)'; then
-			curl -fsSL https://deb.nodesource.com/setup_22.x | bash -
-			apt-get install -y nodejs
-		fi
 		BUILDER="${SUDO_USER:-root}"
 		(cd "$SRC" && sudo -u "$BUILDER" npm install --no-audit --no-fund && sudo -u "$BUILDER" npm run build)
 		rm -rf /opt/kds-sim.new
-		mkdir -p /opt/kds-sim.new/scripts
+		mkdir -p /opt/kds-sim.new
 		cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/bin" "$SRC/dist" "$SRC/build" "$SRC/docs" "$SRC/README.md" /opt/kds-sim.new/
-		cp -a "$SRC/scripts/prepare.js" /opt/kds-sim.new/scripts/
-		(cd /opt/kds-sim.new && npm ci --omit=dev --no-audit --no-fund)
+		# Production packages only; no package scripts but better-sqlite3's own (its native binary).
+		(cd /opt/kds-sim.new && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3)
 		rm -rf /opt/kds-sim && mv /opt/kds-sim.new /opt/kds-sim
 	else
 		echo "would run: npm install && npm run build in $SRC, then copy the built simulator to /opt/kds-sim and npm ci --omit=dev there"
@@ -270,8 +285,8 @@ KDS_DISCOVERY=1
 KDS_DATA_DIR=/var/lib/kds-sim
 # Your brands, locations and screens (a JSON config, README "Configuration"):
 #KDS_CONFIG=/etc/kds-sim/config.json
-# Less memory on a small Pi (README "Configuration", Raspberry Pi).
-NODE_OPTIONS=--max-semi-space-size=1 --optimize-for-size
+# Node's own flags: less memory on a small Pi (README "Configuration", Raspberry Pi).
+KDS_NODE_FLAGS="--max-semi-space-size=1 --optimize-for-size"
 EOF
 	fi
 	TOKEN="$(sed -n 's/^KDS_TOKEN=//p' "$ENV_FILE" | tail -n 1)"
@@ -288,7 +303,7 @@ Type=simple
 User=kds-sim
 Group=kds-sim
 EnvironmentFile=/etc/kds-sim/kds-sim.env
-ExecStart=/usr/bin/node --enable-source-maps /opt/kds-sim/dist/agent.js
+ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js
 WorkingDirectory=/var/lib/kds-sim
 StateDirectory=kds-sim
 StateDirectoryMode=0750

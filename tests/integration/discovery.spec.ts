@@ -43,14 +43,11 @@ afterEach(async () => {
 
 describe('kds-sim discover', () => {
 	it('lists every screen it hears once: name, address, version, identifier', async () => {
-		const result = runDiscover(
-			['--port', '0', '--bind', '127.0.0.1', '--seconds', '2.5'],
-			(port) => {
-				void startDiscoverable(['Grill', 'Expo – Küche'], {
-					discovery: { targets: [{ host: '127.0.0.1', port }], intervalMs: 200 }
-				}).then((a) => (agent = a));
-			}
-		);
+		const result = runDiscover(['--port', '0', '--bind', '127.0.0.1', '--seconds', '5'], (port) => {
+			void startDiscoverable(['Grill', 'Expo – Küche'], {
+				discovery: { targets: [{ host: '127.0.0.1', port }], intervalMs: 200 }
+			}).then((a) => (agent = a));
+		});
 		const { code, stdout } = await result;
 		expect(code).toBe(0);
 		const [header, ...rows] = stdout.trimEnd().split('\n');
@@ -61,7 +58,7 @@ describe('kds-sim discover', () => {
 
 	it('--json prints one object per screen for scripts', async () => {
 		const { code, stdout } = await runDiscover(
-			['--port', '0', '--bind', '127.0.0.1', '--seconds', '2', '--json'],
+			['--port', '0', '--bind', '127.0.0.1', '--seconds', '5', '--json'],
 			(port) => {
 				void startDiscoverable(['Grill'], {
 					discovery: { targets: [{ host: '127.0.0.1', port }], intervalMs: 200 }

@@ -4,7 +4,7 @@
  * a clean uninstall; unit files checked with systemd-analyze verify where it exists. Under
  * --root the installer changes nothing outside DIR: no apt, no systemctl, no users.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
 	mkdirSync,
@@ -15,6 +15,8 @@ import {
 	statSync,
 	writeFileSync
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,7 +138,7 @@ describe('Pi installer, Desktop (labwc)', () => {
 		for (const line of [
 			'User=kds-sim',
 			'EnvironmentFile=/etc/kds-sim/kds-sim.env',
-			'ExecStart=/usr/bin/node --enable-source-maps /opt/kds-sim/dist/agent.js',
+			'ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js',
 			'StateDirectory=kds-sim',
 			'ConfigurationDirectory=kds-sim',
 			'Restart=always',
@@ -286,6 +288,51 @@ describe('Pi installer, other sessions', () => {
 			expect(install(root, ...args)).toMatchObject({ code: 2, stderr: message });
 		}
 		expect(tree(root)).toEqual(before);
+	});
+
+	it('the kiosk waits until /health answers 200, then starts Chromium full screen on the URL', async () => {
+		const bin = mkdtempSync(join(tmpdir(), 'kds-kiosk-'));
+		roots.push(bin);
+		// A stand-in for Chromium that writes down how it was started.
+		writeFileSync(join(bin, 'chromium'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${bin}/args\n`, {
+			mode: 0o755
+		});
+		let asked = 0;
+		const server = createServer((_req, res) => {
+			asked += 1;
+			res.writeHead(asked < 3 ? 503 : 200).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		try {
+			const url = `http://127.0.0.1:${port}/screens/kds-1?kiosk&cursor=none`;
+			const result = await new Promise<number | null>((resolve) =>
+				spawn('sh', [join(ROOT, 'deploy/pi/kds-sim-kiosk')], {
+					env: {
+						PATH: `${bin}:${process.env.PATH}`,
+						HOME: bin,
+						KDS_KIOSK_ENV: join(bin, 'none.env'),
+						KDS_KIOSK_URL: url,
+						KDS_KIOSK_HEALTH: `http://127.0.0.1:${port}/health`
+					}
+				}).on('exit', resolve)
+			);
+			expect(result).toBe(0);
+			expect(asked).toBe(3);
+			const args = readFileSync(join(bin, 'args'), 'utf8').trim().split('\n');
+			expect(args.slice(0, 2)).toEqual(['--kiosk', `--app=${url}`]);
+			for (const flag of [
+				'--noerrdialogs',
+				'--disable-session-crashed-bubble',
+				'--disable-pinch',
+				'--touch-events=enabled',
+				'--disable-component-update'
+			]) {
+				expect(args).toContain(flag);
+			}
+		} finally {
+			server.close();
+		}
 	});
 
 	it('the kiosk script is valid sh, and the installer valid bash', () => {
