@@ -26,6 +26,7 @@ import { DEFAULT_RETENTION, MessageLog } from './message-log.ts';
 import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
+import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
@@ -59,7 +60,10 @@ export interface AgentOptions {
 	tcpHost?: string;
 	/** First screen's TCP port, the next screens count up; 0 lets the OS pick for each. */
 	tcpPort?: number;
-	/** Admin API token for requests not from loopback (none: loopback only). */
+	/**
+	 * Admin token for requests not from loopback (none: loopback only): the admin API, customer
+	 * data (screen state, texts, notifications), screen actions and the WebSocket relay.
+	 */
 	adminToken?: string;
 	/** Trust loopback requests to the admin API without a token (default true). */
 	trustLoopback?: boolean;
@@ -151,6 +155,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
 	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
 	const tcpServers: TcpScreenServer[] = [];
+	const access = new Access({
+		adminToken: options.adminToken,
+		trustLoopback: options.trustLoopback
+	});
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
@@ -192,13 +200,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages,
 			sms,
 			limits: { budget, messageTimeoutMs },
+			access,
 			plugins: [
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>
 					registerAdminApi(app, engine, messages, {
-						adminToken: options.adminToken,
-						trustLoopback: options.trustLoopback,
 						sms,
 						reset
 					})
@@ -206,6 +213,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
 		});
 		relay = attachRelay(http.server, engine, logger, {
+			// The screens' orders carry customer data: the same guard as the routes.
+			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
 			onConnect: (screenId) => notifications.connect(screenId),
 			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId)
 		});

@@ -12,6 +12,14 @@ export const load: PageLoad = async ({ fetch, url, depends }) => {
 	const filter = query.toString();
 	try {
 		const res = await fetch(`/api/sms${filter ? `?${filter}` : ''}`);
+		if (res.status === 403) {
+			return {
+				texts: null,
+				filter,
+				problem:
+					'The texts show customer phone numbers: sign this browser in with the admin token at /access'
+			};
+		}
 		if (!res.ok) return { texts: null, filter, problem: `The agent answered ${res.status}` };
 		return { texts: (await res.json()) as SmsEntry[], filter, problem: null };
 	} catch {
