@@ -21,7 +21,7 @@ Options (each also settable by the environment variable shown):
   --http-port <port>    KDS_HTTP_PORT    HTTP port for the UI and APIs (default ${DEFAULT_HTTP_PORT}; 0 = any free port)
   --tcp-host <addr>     KDS_TCP_HOST     TCP listen address of every screen (default: per screen, 127.0.0.1)
   --tcp-port <port>     KDS_TCP_PORT     TCP port of the first screen; the next screens count up (0 = any free)
-  --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API (/api/admin) from other hosts (default: loopback only)
+  --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API and customer data from other hosts; a browser signs in at /access (default: loopback only)
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
   --message-timeout <s>  KDS_MESSAGE_TIMEOUT  seconds a message (TCP, or HTTP body) may take to arrive whole (default 30)
