@@ -36,6 +36,7 @@ import { DEFAULT_RETENTION, MessageLog } from './message-log.ts';
 import { StoreThread } from './store-thread.ts';
 import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
+import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerHealth } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
@@ -74,7 +75,10 @@ export interface AgentOptions {
 	token?: string;
 	/** Announce the screens on UDP (off when absent); see agent/discovery.ts. */
 	discovery?: { targets: DiscoveryTargets; intervalMs: number } | null;
-	/** Admin API token for requests not from loopback (none: loopback only). */
+	/**
+	 * Admin token for requests not from loopback (none: loopback only): the admin API, customer
+	 * data (screen state, texts, notifications), screen actions and the WebSocket relay.
+	 */
 	adminToken?: string;
 	/** Trust loopback requests to the admin API without a token (default true). */
 	trustLoopback?: boolean;
@@ -185,6 +189,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
 	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let announcer: Announcer | undefined;
+	const access = new Access({
+		adminToken: options.adminToken,
+		trustLoopback: options.trustLoopback
+	});
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
@@ -226,6 +234,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages,
 			sms,
 			limits: { budget, messageTimeoutMs },
+			access,
 			plugins: [
 				(app) =>
 					registerHealth(app, () =>
@@ -247,8 +256,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>
 					registerAdminApi(app, engine, messages, {
-						adminToken: options.adminToken,
-						trustLoopback: options.trustLoopback,
 						sms,
 						reset
 					})
@@ -256,6 +263,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
 		});
 		relay = attachRelay(http.server, engine, logger, {
+			// The screens' orders carry customer data: the same guard as the routes.
+			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
 			onConnect: (screenId) => notifications.connect(screenId),
 			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId)
 		});

@@ -1,6 +1,8 @@
 /**
  * The inspector's log and its disk: what is handed over, in which batches, and what is kept.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MessageLog, type MessageEntry, type NewEntry } from './message-log.ts';
 
@@ -50,5 +52,24 @@ describe('MessageLog on disk', () => {
 		expect(disk.batches[0].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
 		// What the inspector lists is the same newest ten.
 		expect(log.list().map((e) => e.orderId)).toEqual(ids.slice(-10).reverse());
+	});
+});
+
+describe('MessageLog memory', () => {
+	it('keeps 64 KiB of a huge payload, not the whole payload behind it', () => {
+		setFlagsFromString('--expose-gc');
+		const gc = runInNewContext('gc') as () => void;
+		const log = new MessageLog({ retention: 200 });
+		gc();
+		const before = process.memoryUsage().heapUsed;
+		for (let i = 0; i < 100; i++) {
+			// 1 MB each, every one its own string (as each message off the wire is).
+			log.record({ ...entry(`H${i}`), raw: `${i}`.padEnd(1_000_000, `x${i}`) });
+		}
+		gc();
+		const grown = (process.memoryUsage().heapUsed - before) / (1024 * 1024);
+		expect(log.list({ limit: 1 })[0].raw).toMatch(/… \(1000000 characters in all\)$/);
+		// 100 × 64 KiB kept is about 6 MiB; the whole payloads would be about 95 MiB.
+		expect(grown).toBeLessThan(30);
 	});
 });

@@ -18,6 +18,8 @@ export interface RelayOptions {
 	maxBufferedBytes?: number;
 	/** A browser is opening a screen, before its snapshot: what was queued for the screen goes now. */
 	onConnect?: (screenId: string) => void;
+	/** Why this upgrade request may not see the screen; null lets it in (default: everyone). */
+	refusal?: (req: IncomingMessage) => string | null;
 	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
 	onPopupAck?: (screenId: string, popupId: string) => void;
 }
@@ -50,6 +52,14 @@ export function attachRelay(
 		if (!engine.screen(screenId)) {
 			socket.end(
 				'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n'
+			);
+			return;
+		}
+		const refused = options.refusal?.(req) ?? null;
+		if (refused !== null) {
+			const body = JSON.stringify({ code: 'ADMIN_ONLY', message: refused });
+			socket.end(
+				`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
 			);
 			return;
 		}

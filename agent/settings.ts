@@ -26,7 +26,7 @@ Options (each also settable by the environment variable shown):
   --discovery           KDS_DISCOVERY=1  announce each screen on port 9104 over UDP 28000 so a POS can find it (default off)
   --discovery-to <list> KDS_DISCOVERY_TO where: broadcast (each interface's broadcast address; default) or host:port,…
   --discovery-interval <s>  KDS_DISCOVERY_INTERVAL  seconds between announcements (default ${DEFAULT_DISCOVERY_INTERVAL_S})
-  --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API (/api/admin) from other hosts (default: loopback only)
+  --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API and customer data from other hosts; a browser signs in at /access (default: loopback only)
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
   --message-timeout <s>  KDS_MESSAGE_TIMEOUT  seconds a message (TCP, or HTTP body) may take to arrive whole (default 30)

@@ -3,11 +3,9 @@
  * shows (JSON), the message log (list, live stream, re-send), and reset. Not part of the
  * integrator contract, and not reachable with an integration token alone: requests from the
  * loopback interface are trusted (unless configured otherwise); any other request needs the
- * admin token in `x-admin-token`.
+ * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine.ts';
 import type { MessageFilter, MessageLog } from '../message-log.ts';
 import { screenJson } from '../screen-view.ts';
@@ -16,38 +14,13 @@ import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 
 export interface AdminOptions {
-	/** Token for admin requests that do not come from loopback; none: loopback only. */
-	adminToken?: string;
-	/** Trust requests from 127.0.0.0/8 and ::1 without a token (default true). */
-	trustLoopback?: boolean;
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
 	sms?: SmsOutbox;
 	/** Start clean: see RunningAgent.reset. */
 	reset: (screenId?: string) => Promise<void>;
 }
 
-export function isLoopback(address: string | undefined): boolean {
-	if (!address) return false;
-	const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-	if (isIP(v4) === 4) return v4.startsWith('127.');
-	return address === '::1';
-}
-
-const digest = (text: string) => createHash('sha256').update(text).digest();
-
-type Refusal = 'no-token' | 'wrong-token' | 'no-admin-token-set';
-
-const REFUSALS: Record<Refusal, string> = {
-	'no-token':
-		'This route is for the simulator admin: call it from the simulator host (loopback) or send x-admin-token. An integration token is not enough.',
-	'wrong-token': 'x-admin-token: not the admin token',
-	'no-admin-token-set':
-		'x-admin-token: this simulator has no admin token (start it with --admin-token or KDS_ADMIN_TOKEN); from the simulator host, leave the header out'
-};
-
-function forbidden(reply: FastifyReply, why: Refusal) {
-	return reply.code(403).send({ code: 'ADMIN_ONLY', message: REFUSALS[why] });
-}
+export { isLoopback } from './access.ts';
 
 export function registerAdminApi(
 	app: FastifyInstance,
@@ -95,25 +68,8 @@ export function registerAdminApi(
 		return { result: `${res.statusCode} ${res.body}` };
 	};
 
-	const trustLoopback = options.trustLoopback ?? true;
-	const expected = options.adminToken ? digest(options.adminToken) : null;
-
-	const guard = async (req: FastifyRequest, reply: FastifyReply) => {
-		const header = req.headers['x-admin-token'];
-		const token = Array.isArray(header) ? header[0] : header;
-		if (token !== undefined) {
-			// A token that cannot be right is refused even from loopback: the caller is misconfigured.
-			if (!expected) return forbidden(reply, 'no-admin-token-set');
-			if (timingSafeEqual(digest(token), expected)) return;
-			return forbidden(reply, 'wrong-token');
-		}
-		if (trustLoopback && isLoopback(req.socket.remoteAddress)) return;
-		return forbidden(reply, 'no-token');
-	};
-
+	// Guarded by the access rule of ./access.ts (registered on the server before these routes).
 	app.register(async (admin) => {
-		admin.addHook('onRequest', guard);
-
 		admin.get('/api/admin/screens', async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)

@@ -11,6 +11,7 @@ import type { ByteBudget } from '../byte-budget.ts';
 import type { Engine } from '../engine.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../message-log.ts';
+import { Access, registerAccess } from './access.ts';
 import { registerBodyLimits } from './body-budget.ts';
 import { createErrorHandler } from './integrators/errors.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
@@ -40,6 +41,8 @@ export interface HttpServerOptions {
 	 * `messageTimeoutMs` of their headers (the whole request too, headers included).
 	 */
 	limits?: { budget: ByteBudget; messageTimeoutMs: number };
+	/** Who may read customer data and use the admin API (default: loopback only). */
+	access?: Access;
 	/** Extra route plugins (the integrator API registers itself here). */
 	plugins?: Array<(app: FastifyInstance) => void | Promise<void>>;
 }
@@ -107,6 +110,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 	app.setErrorHandler(createErrorHandler(HTTP_BODY_LIMIT));
 	registerDrainBeforeClose(app);
 	serveUpgradesAsHttp1(app.server);
+	// First: the guard is put in front of the guarded routes as they are registered.
+	registerAccess(app, options.access ?? new Access());
 	if (options.messages) registerMessageHooks(app, options.messages);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);

@@ -207,21 +207,38 @@ test.describe('Inspector', () => {
 		});
 	});
 
-	test('without admin access the inspector says so and cards show no markers', async ({ page }) => {
+	test('from another host the screen and the inspector ask for the admin token; signed in, both work', async ({
+		page
+	}) => {
+		// trustLoopback: false makes this browser count as one on another computer of the LAN.
 		const simulator = await startSimulator({
 			trustLoopback: false,
-			adminToken: 'not-this-browser'
+			adminToken: 'lan-admin-token'
 		});
 		try {
-			await screenPage(page, simulator, 'kds-1');
 			await simulator.sendTcp('kds-1', badOrder);
-			await expect(card(page, 'Tina')).toBeVisible();
-			await expect(card(page, 'Tina').getByRole('link')).toHaveCount(0);
-
-			await page.goto(`${simulator.httpUrl}/inspector`);
-			await expect(page.getByRole('alert')).toContainText(
-				'The inspector is available from the simulator host, or with an admin token'
-			);
+			await test.step('not signed in: no orders, a way to sign in', async () => {
+				await page.goto(simulator.screenUrl('kds-1'));
+				await expect(page.getByRole('alert')).toContainText('Grill: sign in to see the orders');
+				await expect(card(page, 'Tina')).toHaveCount(0);
+				await page.goto(`${simulator.httpUrl}/inspector`);
+				await expect(page.getByRole('alert')).toContainText(
+					'The inspector is available from the simulator host, or with an admin token'
+				);
+			});
+			await test.step('a wrong token is refused; the admin token signs the browser in', async () => {
+				await page.goto(simulator.screenUrl('kds-1'));
+				await page.getByRole('link', { name: 'Sign in with the admin token' }).click();
+				await page.getByLabel('Admin token').fill('kds-demo-token');
+				await page.getByRole('button', { name: 'Sign in' }).click();
+				await expect(page.getByRole('alert')).toHaveText('x-admin-token: not the admin token');
+				await page.getByLabel('Admin token').fill('lan-admin-token');
+				await page.getByRole('button', { name: 'Sign in' }).click();
+				await expect(page).toHaveURL(simulator.screenUrl('kds-1'));
+				await expect(card(page, 'Tina')).toBeVisible();
+				await openInspector(page, simulator);
+				await expect(rows(page, 'T-7')).toHaveCount(1);
+			});
 		} finally {
 			await simulator.close();
 		}

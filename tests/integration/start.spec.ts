@@ -2,10 +2,11 @@
  * Starting the simulator as a user does (the CLI): what it says when it cannot start.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PUT_ORDER, Store } from '../../agent/store.ts';
 import { agentFlags, ROOT, spawnAgent, waitForExit } from '../helpers/process.ts';
 
 function start(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -37,6 +38,28 @@ describe('the simulator refuses to start, in one sentence, with exit code 2', ()
 			stderr: `Cannot open the order store ${file}: file is not a database. Move the file away, or start with another --data-dir.\n`
 		});
 	});
+
+	it('when kds.sqlite is damaged inside (a page overwritten), and leaves the file as it was', async () => {
+		const store = new Store({ dataDir: dir });
+		const db = store.database;
+		const put = db.prepare(PUT_ORDER);
+		for (let i = 0; i < 200; i++) put.run('kds-1', `K${i}`, 'active', 'x'.repeat(500), '[]');
+		store.close();
+		const file = join(dir, 'kds.sqlite');
+		const bytes = readFileSync(file);
+		// Page 3: the root of the (screen, order id) index, which loading the orders never reads.
+		bytes.fill(0x41, 4096 * 2, 4096 * 3);
+		writeFileSync(file, bytes);
+		const result = await start(['--data-dir', dir]);
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toMatch(
+			new RegExp(
+				`^The order store ${file} is damaged \\([^\n]+\\)\\. Move the file away, or start with another --data-dir\\.\n$`
+			)
+		);
+		expect(readFileSync(file).equals(bytes)).toBe(true);
+	}, 30_000);
 
 	it('when a setting has a bad value', async () => {
 		const result = await start(['--data-dir', dir, '--inspector-retention', 'lots']);

@@ -18,6 +18,15 @@ export const load: PageLoad = async ({ fetch, url, depends }) => {
 			fetch('/api/locations')
 		]);
 		const locations = places.ok ? ((await places.json()) as LocationSummary[]) : [];
+		if (res.status === 403) {
+			return {
+				texts: null,
+				filter,
+				locations,
+				problem:
+					'The texts show customer phone numbers: sign this browser in with the admin token at /access'
+			};
+		}
 		if (!res.ok)
 			return { texts: null, filter, locations, problem: `The agent answered ${res.status}` };
 		return { texts: (await res.json()) as SmsEntry[], filter, locations, problem: null };
