@@ -20,6 +20,8 @@ import { waitForExit } from '../tests/helpers/process.ts';
 import { fmt, ROOT } from './lib.ts';
 
 const STARTS = Number(process.env.KDS_BENCH_STARTS ?? 7);
+/** Another build's agent.js (e.g. of an earlier commit) to start in the same rounds, for an A/B. */
+const COMPARE = process.env.KDS_BENCH_START_COMPARE;
 const TARGET_FIRST_REPLY_MS = 300;
 const progress = (text: string) => process.stderr.write(`  start bench: ${text}\n`);
 
@@ -30,6 +32,19 @@ function freePort(): Promise<number> {
 			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
 		});
 	});
+}
+
+/** A free port whose next port is free too. */
+async function freePortPair(): Promise<number> {
+	for (;;) {
+		const port = await freePort();
+		const next = await new Promise<boolean>((resolve) => {
+			const s = createServer()
+				.once('error', () => resolve(false))
+				.listen(port + 1, '127.0.0.1', () => s.close(() => resolve(true)));
+		});
+		if (next) return port;
+	}
 }
 
 /** Connect as soon as the port accepts (retrying every millisecond); resolves with the socket. */
@@ -107,20 +122,24 @@ const median = (values: number[]) => {
 export async function runStartBench(): Promise<{ lines: string[]; json: object }> {
 	const agent: Start[] = [];
 	const bare: Start[] = [];
+	const compare: Start[] = [];
 	for (let i = 0; i < STARTS; i++) {
 		progress(`start ${i + 1} of ${STARTS}`);
 		const barePort = await freePort();
 		bare.push(await measure(['-e', BARE_SERVER, String(barePort)], barePort, `BARE-${i}`));
-		// The agent's first screen listens here (the second on the next port).
-		const port = await freePort();
-		const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-'));
-		try {
-			const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port)];
-			const args = ['dist/agent.js', ...flags, '--log-level', 'silent'];
-			agent.push(await measure(args, port, `FIRST-${i}`));
-		} finally {
-			rmSync(dataDir, { recursive: true, force: true });
-		}
+		// The agent's first screen listens here, the second on the next port: both must be free.
+		const port = await freePortPair();
+		const startAgentAt = async (entry: string, into: Start[]) => {
+			const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-'));
+			try {
+				const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port)];
+				into.push(await measure([entry, ...flags, '--log-level', 'silent'], port, `FIRST-${i}`));
+			} finally {
+				rmSync(dataDir, { recursive: true, force: true });
+			}
+		};
+		await startAgentAt('dist/agent.js', agent);
+		if (COMPARE) await startAgentAt(COMPARE, compare);
 	}
 	const acceptMs = median(agent.map((s) => s.acceptMs));
 	const replyMs = median(agent.map((s) => s.replyMs));
@@ -133,7 +152,12 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			`process start to accepting TCP: ${fmt(acceptMs)} ms`,
 			`process start to the first order answered: ${fmt(replyMs)} ms   (target <= ${TARGET_FIRST_REPLY_MS} ms)`,
 			`  bare node -e TCP server, same client: ${fmt(bareReplyMs)} ms to its first reply`,
-			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}`
+			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}`,
+			...(COMPARE
+				? [
+						`  ${COMPARE} in the same rounds: accepting ${fmt(median(compare.map((s) => s.acceptMs)))} ms, first reply ${fmt(median(compare.map((s) => s.replyMs)))} ms (${each(compare)})`
+					]
+				: [])
 		],
 		json: {
 			bench: 'start',
@@ -143,7 +167,8 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			bareFirstReplyMs: bareReplyMs,
 			targetFirstReplyMs: TARGET_FIRST_REPLY_MS,
 			agent,
-			bare
+			bare,
+			...(COMPARE ? { compare: { entry: COMPARE, starts: compare } } : {})
 		}
 	};
 }
