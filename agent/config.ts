@@ -149,7 +149,17 @@ export class ConfigError extends Error {
 
 /** Validate a config object; `source` names it in the error ("config file kds.json"). */
 export function parseConfig(input: unknown, source = 'config'): SimConfig {
-	const parsed = parseWith(ConfigSchema, input, [], { keepNulls: true });
+	// With zod's runtime parser, not a compiled one: the config is parsed once or twice at start,
+	// and compiling its schema (zod/compile does on a first parse) cost more start-up time than
+	// anything else the agent does before it answers (npm run bench -- start).
+	const { jitless } = z.config();
+	z.config({ jitless: true });
+	let parsed: ReturnType<typeof parseWith<typeof ConfigSchema>>;
+	try {
+		parsed = parseWith(ConfigSchema, input, [], { keepNulls: true });
+	} finally {
+		z.config({ jitless });
+	}
 	if (!parsed.ok) throw new ConfigError(`Invalid ${source}: ${formatErrors(parsed.errors)}`);
 	const config = parsed.value;
 	const screenIds = new Set<string>();

@@ -1,8 +1,9 @@
 /**
- * The TCP listeners open before the HTTP stack is even loaded (app.ts), so a POS can connect
- * within a few hundred milliseconds of start. That holds only while nothing the agent loads at
- * start imports Fastify (or its plugins) as a value: a single `import { x } from 'fastify'`
- * anywhere brings the whole stack in first. Checked on the agent's bundle, as esbuild builds it.
+ * The HTTP stack is loaded only when startAgent builds the HTTP server, so the CLI's other
+ * commands (`kds-sim send`) and code that only imports the agent's modules never pay for it.
+ * That holds only while nothing imports Fastify (or its plugins) as a value: a single
+ * `import { x } from 'fastify'` anywhere brings the whole stack in at load. Checked on the
+ * agent's bundle, as esbuild builds it.
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import { expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LAZY = ['fastify', '@fastify/static'];
 
-it('loads Fastify only on demand, after the TCP listeners', async () => {
+it('loads Fastify only on demand, when the HTTP server is built', async () => {
 	const result = await build({
 		entryPoints: [`${ROOT}/agent/cli.ts`],
 		bundle: true,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ROOT } from './lib.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
+import { runStartBench } from './start.bench.ts';
 import { runTcpBench } from './tcp.bench.ts';
 import { runUiBench } from './ui.bench.ts';
 
@@ -18,10 +19,11 @@ const BENCHES: Record<string, Bench> = {
 	tcp: runTcpBench,
 	http: runHttpBench,
 	ui: runUiBench,
+	start: runStartBench,
 	ladder: runLadderBench
 };
 /** What `npm run bench` runs with no names: the targets' benches (the ladder is an analysis). */
-const DEFAULTS = ['tcp', 'http', 'ui'];
+const DEFAULTS = ['tcp', 'http', 'ui', 'start'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in BENCHES));

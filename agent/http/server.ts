@@ -85,8 +85,8 @@ function lazyUi(uiDir: string | null, logger: Logger): NodeHandler | null {
 }
 
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
-	// Imported here, not at the top: the TCP listeners open first (see app.ts), before the HTTP
-	// stack is even loaded, so a POS can connect as early as possible.
+	// Imported here, not at the top: a simulator started only to be imported (tests, the CLI's
+	// send command) never pays for it. The TCP listeners open once this is ready (see app.ts).
 	const { default: Fastify, LogController } = await import('fastify');
 	const app = Fastify({
 		loggerInstance: options.logger as FastifyBaseLogger,

@@ -49,7 +49,7 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
 	);
 
 	const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
-	// Loaded here rather than at the top, after the TCP listeners are open (see app.ts).
+	// Loaded here rather than at the top: only when an HTTP server is built (see server.ts).
 	const { default: fastifyStatic } = await import('@fastify/static');
 	await app.register(fastifyStatic, {
 		root: getAbsoluteFSPath(),

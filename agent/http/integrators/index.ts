@@ -54,7 +54,7 @@ export async function registerIntegratorApi(
 		// Any other content type, or none: read the body, so the inspector shows what was sent, then
 		// refuse it with Fastify's own 415 error (answered by the error handler above). In this
 		// scope only: elsewhere, unknown paths still reach the UI with their bodies unread.
-		// (Imported here, not at the top: Fastify loads after the TCP listeners open, see app.ts.)
+		// (Imported here, not at the top: Fastify loads only when an HTTP server is built, see server.ts.)
 		const { errorCodes } = await import('fastify');
 		scope.addContentTypeParser('*', { parseAs: 'string' }, (req, body, done) => {
 			req.kdsRawBody = body as string;

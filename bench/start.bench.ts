@@ -1,0 +1,180 @@
+/**
+ * Start-up benchmark (issue 15): how soon a freshly started agent serves a POS. For each of
+ * several starts of the production bundle (dist/agent.js, durable store in a new temporary
+ * directory), from the spawn:
+ * - start → TCP accepting: the first moment a connect to the screen's port succeeds;
+ * - start → first reply: a client that connects as soon as the port opens and sends one
+ *   create-order (write, half-close, read until close) gets its order id back.
+ * Medians of the starts are the figures; the first reply's target is ≤ 300 ms. The baseline in the
+ * same run is a bare `node -e` that listens on TCP and answers at once: what any Node process
+ * pays before it can answer.
+ *
+ * Run: npm run bench -- start   (or npm run bench:start)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitForExit } from '../tests/helpers/process.ts';
+import { fmt, ROOT } from './lib.ts';
+
+const STARTS = Number(process.env.KDS_BENCH_STARTS ?? 7);
+/** Another build's agent.js (e.g. of an earlier commit) to start in the same rounds, for an A/B. */
+const COMPARE = process.env.KDS_BENCH_START_COMPARE;
+const TARGET_FIRST_REPLY_MS = 300;
+const progress = (text: string) => process.stderr.write(`  start bench: ${text}\n`);
+
+function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const s = createServer().listen(0, '127.0.0.1', () => {
+			const address = s.address();
+			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/** A free port whose next port is free too. */
+async function freePortPair(): Promise<number> {
+	for (;;) {
+		const port = await freePort();
+		const next = await new Promise<boolean>((resolve) => {
+			const s = createServer()
+				.once('error', () => resolve(false))
+				.listen(port + 1, '127.0.0.1', () => s.close(() => resolve(true)));
+		});
+		if (next) return port;
+	}
+}
+
+/** Connect as soon as the port accepts (retrying every millisecond); resolves with the socket. */
+async function connectWhenOpen(port: number, child: ChildProcess): Promise<Socket> {
+	for (;;) {
+		if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode}`);
+		const socket = await new Promise<Socket | null>((resolve) => {
+			const s = connect({ host: '127.0.0.1', port }, () => resolve(s));
+			s.once('error', () => {
+				s.destroy();
+				resolve(null);
+			});
+		});
+		if (socket) return socket;
+		await new Promise((r) => setTimeout(r, 1));
+	}
+}
+
+/** One-shot on an open socket: write, half-close, read until close. */
+function oneShot(socket: Socket, text: string): Promise<string> {
+	return new Promise((resolve, reject) => {
+		let reply = '';
+		socket.on('data', (d) => (reply += d));
+		socket.once('error', reject);
+		socket.once('close', () => resolve(reply));
+		socket.end(text);
+	});
+}
+
+interface Start {
+	acceptMs: number;
+	replyMs: number;
+}
+
+/** Spawn `args` with node, connect when the port opens, send one order; both times from spawn. */
+async function measure(args: string[], port: number, expect: string): Promise<Start> {
+	const order = JSON.stringify({
+		command: 'create-order',
+		order: {
+			id: expect,
+			name: 'First',
+			time: Date.now(),
+			mode: 'ToGo',
+			items: [{ lineId: '1', name: 'Fries', qty: 1, mods: [] }]
+		}
+	});
+	const t0 = performance.now();
+	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+	let stderr = '';
+	child.stderr!.on('data', (d) => (stderr += d));
+	try {
+		const socket = await connectWhenOpen(port, child);
+		const acceptMs = performance.now() - t0;
+		const reply = await oneShot(socket, order);
+		const replyMs = performance.now() - t0;
+		if (reply !== expect)
+			throw new Error(`expected the reply ${expect}, got ${JSON.stringify(reply)}`);
+		return { acceptMs, replyMs };
+	} catch (err) {
+		throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
+	} finally {
+		child.kill('SIGTERM');
+		await waitForExit(child);
+	}
+}
+
+const BARE_SERVER = `require('node:net').createServer((s) => { let t = ''; s.on('data', (d) => (t += d)); s.on('end', () => s.end(JSON.parse(t).order.id)); }).listen(Number(process.argv[1]), '127.0.0.1');`;
+
+const median = (values: number[]) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+export async function runStartBench(): Promise<{ lines: string[]; json: object }> {
+	const agent: Start[] = [];
+	const bare: Start[] = [];
+	const compare: Start[] = [];
+	for (let i = 0; i < STARTS; i++) {
+		progress(`start ${i + 1} of ${STARTS}`);
+		const barePort = await freePort();
+		bare.push(await measure(['-e', BARE_SERVER, String(barePort)], barePort, `BARE-${i}`));
+		// The agent's first screen listens here, the second on the next port: both must be free.
+		const port = await freePortPair();
+		const startAgentAt = async (entry: string, into: Start[]) => {
+			const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-'));
+			try {
+				const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port)];
+				into.push(await measure([entry, ...flags, '--log-level', 'silent'], port, `FIRST-${i}`));
+			} finally {
+				rmSync(dataDir, { recursive: true, force: true });
+			}
+		};
+		await startAgentAt('dist/agent.js', agent);
+		if (COMPARE) await startAgentAt(COMPARE, compare);
+	}
+	const acceptMs = median(agent.map((s) => s.acceptMs));
+	const replyMs = median(agent.map((s) => s.replyMs));
+	const bareReplyMs = median(bare.map((s) => s.replyMs));
+	const each = (starts: Start[]) =>
+		starts.map((s) => `${fmt(s.acceptMs)}/${fmt(s.replyMs)}`).join(', ');
+	return {
+		lines: [
+			`Start of dist/agent.js (durable store in a new directory), median of ${STARTS} starts:`,
+			`process start to accepting TCP: ${fmt(acceptMs)} ms`,
+			`process start to the first order answered: ${fmt(replyMs)} ms   (target <= ${TARGET_FIRST_REPLY_MS} ms)`,
+			`  bare node -e TCP server, same client: ${fmt(bareReplyMs)} ms to its first reply`,
+			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}`,
+			...(COMPARE
+				? [
+						`  ${COMPARE} in the same rounds: accepting ${fmt(median(compare.map((s) => s.acceptMs)))} ms, first reply ${fmt(median(compare.map((s) => s.replyMs)))} ms (${each(compare)})`
+					]
+				: [])
+		],
+		json: {
+			bench: 'start',
+			starts: STARTS,
+			acceptMs,
+			firstReplyMs: replyMs,
+			bareFirstReplyMs: bareReplyMs,
+			targetFirstReplyMs: TARGET_FIRST_REPLY_MS,
+			agent,
+			bare,
+			...(COMPARE ? { compare: { entry: COMPARE, starts: compare } } : {})
+		}
+	};
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+	const { lines, json } = await runStartBench();
+	console.log(lines.join('\n'));
+	console.log(JSON.stringify(json));
+}

@@ -1,0 +1,87 @@
+/**
+ * Start → first reply (issue 15): the agent accepts TCP only once it can answer, so a POS (or a
+ * crash test) that connects the moment the port opens gets its reply without waiting behind the
+ * rest of the start-up. Asserted as an order of events, not a time: when the screen's port first
+ * accepts, the HTTP port is already serving and the order sent on that first connection is
+ * answered with its id. (The time is in the bench: npm run bench -- start.)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { ROOT, waitForExit } from '../helpers/process.ts';
+
+function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const s = createServer().listen(0, '127.0.0.1', () => {
+			const address = s.address();
+			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+function tryConnect(port: number): Promise<Socket | null> {
+	return new Promise((resolve) => {
+		const s = connect({ host: '127.0.0.1', port }, () => resolve(s));
+		s.once('error', () => {
+			s.destroy();
+			resolve(null);
+		});
+	});
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+	for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+it('when the TCP port first accepts, HTTP is serving and the first order is answered', async () => {
+	const dataDir = mkdtempSync(join(tmpdir(), 'kds-first-'));
+	cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+	const [httpPort, tcpPort] = [await freePort(), await freePort()];
+	const child = spawn(
+		process.execPath,
+		[
+			...['--import', 'tsx', 'agent/main.ts', '--data-dir', dataDir, '--log-level', 'silent'],
+			...['--http-port', String(httpPort), '--tcp-port', String(tcpPort)]
+		],
+		{ cwd: ROOT, stdio: 'ignore' }
+	);
+	cleanups.push(async () => {
+		child.kill('SIGTERM');
+		await waitForExit(child);
+	});
+
+	let socket: Socket | null = null;
+	const deadline = Date.now() + 50_000;
+	while (!socket && Date.now() < deadline && child.exitCode === null) {
+		socket = await tryConnect(tcpPort);
+		if (!socket) await new Promise((r) => setTimeout(r, 2));
+	}
+	if (!socket) throw new Error('the screen port never accepted');
+
+	// The moment the port accepts, HTTP already answers: the whole agent is up.
+	const res = await fetch(`http://127.0.0.1:${httpPort}/api/locations`);
+	expect(res.status).toBe(200);
+	const reply = await new Promise<string>((resolve, reject) => {
+		let text = '';
+		socket.on('data', (d) => (text += d));
+		socket.once('error', reject);
+		socket.once('close', () => resolve(text));
+		socket.end(
+			JSON.stringify({
+				command: 'create-order',
+				order: {
+					id: 'FIRST',
+					name: 'First',
+					time: Date.now(),
+					mode: 'ToGo',
+					items: [{ lineId: '1', name: 'Fries', qty: 1, mods: [] }]
+				}
+			})
+		);
+	});
+	expect(reply).toBe('FIRST');
+}, 60_000);
