@@ -555,13 +555,13 @@ const CASES: Case[] = [
 		expected: []
 	},
 	{
-		name: 'duplicate lineIds in an order',
+		name: 'duplicate lineIds in an order: refused',
 		ctx: ctxOf(
 			'http',
 			'create-order',
 			combo((o) => (items(o)[3].lineId = '1'))
 		),
-		expected: [['warning', 'KDS-LINEID-DUPLICATE', 'items[3].lineId']]
+		expected: [['error', 'KDS-LINEID-NOT-UNIQUE', 'items[3].lineId']]
 	},
 	{
 		name: 'duplicate lineIds within itemsToAdd and within itemsToUpdate',

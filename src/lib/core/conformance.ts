@@ -274,6 +274,7 @@ function codeOfIssue(order: Json, issue: z.core.$ZodIssue, rel: readonly Propert
 			? 'KDS-ITEM-PARTIAL'
 			: 'KDS-FIELD-REQUIRED';
 	}
+	if (issue.code === 'custom' && key === 'lineId') return 'KDS-LINEID-NOT-UNIQUE';
 	if (rel.length === 1 && key === 'mode') return 'KDS-MODE-INVALID';
 	if (rel.length === 1 && (key === 'time' || key === 'pickupTime')) return 'KDS-TIME-INVALID';
 	if (rel.length === 1 && key === 'prepTimeDuration') return 'KDS-DURATION-INVALID';
@@ -554,9 +555,9 @@ function modifierRules(s: Subject, item: Json, rel: Path): void {
 
 function lineIdRules(s: Subject): void {
 	const at = (rel: Path) => [...s.prefix, ...rel];
-	const partial = s.ctx.command === 'partial-update-order';
-	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
-	for (const list of lists) {
+	// A full order's lineIds are the schema's (KDS-LINEID-NOT-UNIQUE): such an order is refused.
+	if (s.ctx.command !== 'partial-update-order') return;
+	for (const list of ['itemsToAdd', 'itemsToUpdate']) {
 		const first = new Map<string, Path>();
 		for (const { item, rel } of itemsOf(s.order, list)) {
 			const lineId = str(item.lineId);
@@ -571,8 +572,6 @@ function lineIdRules(s: Subject): void {
 			} else first.set(lineId, rel);
 		}
 	}
-	if (!partial) return;
-
 	// Where one lineId sits in two lists, the order of add, update and remove is not specified.
 	const named = new Map<string, string>();
 	const removals = Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [];

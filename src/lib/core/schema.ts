@@ -118,6 +118,27 @@ export const KdsItemSchema = z.object({
 	itemGroup: opt(ItemGroupSchema)
 });
 
+/**
+ * Contract 2.2: lineId "must be unique within the order". Two items with one lineId make every
+ * later update by lineId ambiguous, so the order is refused, naming the second one.
+ */
+function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
+	if (items.length < 2) return;
+	const first = new Map<string, number>();
+	items.forEach((item, i) => {
+		const earlier = first.get(item.lineId);
+		if (earlier === undefined) first.set(item.lineId, i);
+		else {
+			ctx.addIssue({
+				code: 'custom',
+				path: [i, 'lineId'],
+				input: item.lineId,
+				message: `lineId ${describe(item.lineId)} is also used by items[${earlier}]; lineIds must be unique within the order`
+			});
+		}
+	});
+}
+
 const AdditionalFeeSchema = z.object({ name: str(), amount: str() });
 const PromoCodeSchema = z.object({ name: opt(str()), amount: str() });
 
@@ -168,7 +189,9 @@ const orderFields = {
 	id: nonEmpty(),
 	name: str(),
 	mode: modeSchema(),
-	items: z.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) }),
+	items: z
+		.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) })
+		.superRefine(uniqueLineIds),
 	optInForSms: opt(bool()),
 	terminal: opt(str()),
 	customerArrivedUrl: opt(str()),
