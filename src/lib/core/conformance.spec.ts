@@ -330,6 +330,47 @@ const CASES: Case[] = [
 		]
 	},
 	{
+		name: 'null for optional fields at every level of a create (none for a partial update)',
+		ctx: ctxOf(
+			'tcp',
+			'create-order',
+			tcp((o) => {
+				o.server = null;
+				o.costs = { subtotal: null, total: '$1.00' };
+				items(o)[0].seat = null;
+				items(o)[0].mods = [{ name: 'Salt', qty: null }];
+			})
+		),
+		expected: [
+			['info', 'KDS-FIELD-NULL', 'order.costs.subtotal'],
+			['info', 'KDS-FIELD-NULL', 'order.items[0].mods[0].qty'],
+			['info', 'KDS-FIELD-NULL', 'order.items[0].seat'],
+			['info', 'KDS-FIELD-NULL', 'order.server']
+		]
+	},
+	{
+		name: 'unknown fields of a Node or Python POS at every level are named, not refused',
+		ctx: ctxOf(
+			'http',
+			'create-order',
+			combo((o) => {
+				Object.assign(o, { terminal: 'T1', source: 'pos', accessibility: { large: true } });
+				Object.assign(items(o)[0], { id: 'sku-1', components: [] });
+				(items(o)[1].itemGroup as Json).id2 = 'x';
+				items(o)[0].mods = [{ name: 'Salt', id: 'm-1', components: [] }];
+			})
+		),
+		expected: [
+			['warning', 'KDS-FIELD-UNKNOWN', 'accessibility'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'items[0].components'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'items[0].id'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'items[0].mods[0].components'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'items[0].mods[0].id'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'items[1].itemGroup.id2'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'source']
+		]
+	},
+	{
 		name: 'TCP pickupTime with a basic-form offset',
 		ctx: ctxOf(
 			'tcp',
@@ -788,6 +829,7 @@ const CASES: Case[] = [
 			{ existing: W2001 }
 		),
 		expected: [
+			['info', 'KDS-FIELD-NULL', 'loyaltyMember'],
 			['info', 'KDS-UPDATE-FIELD-CLEARED', 'costs'],
 			['info', 'KDS-UPDATE-FIELD-CLEARED', 'loyaltyMember']
 		]

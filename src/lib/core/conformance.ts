@@ -14,6 +14,7 @@ import {
 	describe as show,
 	formatPath,
 	HttpOrderSchema,
+	ItemGroupSchema,
 	ORDER_MODES,
 	parseWith,
 	PartialOrderSchema,
@@ -609,6 +610,8 @@ interface Member {
 }
 
 const SAME_IN_GROUP = ['course', 'seat', 'courseStatus'] as const;
+/** The itemGroup properties the screen reads (unknown ones are ignored, and named as such). */
+const GROUP_KEYS = Object.keys(ItemGroupSchema.shape);
 
 /** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
 function groupRules(s: Subject, messageItems: ItemAt[]): void {
@@ -649,8 +652,7 @@ function groupRules(s: Subject, messageItems: ItemAt[]): void {
 			// Both on the screen already: nothing this message can fix.
 			if (!member.rel) continue;
 			const group = member.item.itemGroup as Json;
-			const keys = new Set([...Object.keys(firstGroup), ...Object.keys(group)]);
-			for (const key of keys) {
+			for (const key of GROUP_KEYS) {
 				if (!sameValue(group[key], firstGroup[key])) {
 					s.report.add(
 						'KDS-GROUP-MISMATCH',

@@ -167,6 +167,11 @@ export const RULE_TABLE = {
 	},
 
 	// Worth knowing.
+	'KDS-FIELD-NULL': {
+		severity: 'info',
+		summary:
+			'An optional field of a create or full update is null; read as absent (in a partial update null means unchanged, with no finding).'
+	},
 	'KDS-TIME-OFFSET-BASIC': {
 		severity: 'info',
 		summary:
