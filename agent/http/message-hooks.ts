@@ -7,7 +7,7 @@ import { JSON_KEY_POLICY } from './json-keys.ts';
 import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
 import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
 import type { Outcome } from '../../src/lib/core/outcome.ts';
-import type { TcpCommandName } from '../../src/lib/core/schema.ts';
+import type { OrderCommand, TcpCommandName } from '../../src/lib/core/schema.ts';
 import type { Screen } from '../engine.ts';
 import type { MessageLog } from '../message-log.ts';
 
@@ -24,6 +24,8 @@ declare module 'fastify' {
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
 		/** Set by an order route once the body passed the route's schema (the check's schema). */
 		kdsSchemaValid?: boolean;
+		/** The order as the route's parser read it. */
+		kdsOrder?: OrderCommand['order'];
 		/** What the core decided about the request's order (its parser's outcomes). */
 		kdsOutcomes?: Outcome[];
 	}
@@ -59,6 +61,7 @@ function findingsOf(req: FastifyRequest): Finding[] {
 		...req.kdsBefore,
 		// The route parsed the body with the very schema the check would run: no second parse.
 		schemaValid: req.kdsSchemaValid === true,
+		parsed: req.kdsOrder,
 		outcomes: req.kdsOutcomes ?? []
 	});
 }

@@ -132,6 +132,7 @@ function findings(
 		existing,
 		// decodeTcpMessage parsed the order with the same schema: its issues are known.
 		schemaValid: parsed.ok,
+		parsed: parsed.ok ? parsed.value.order : undefined,
 		outcomes: parsed.ok ? (parsed.outcomes ?? []) : []
 	});
 }

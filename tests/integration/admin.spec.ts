@@ -109,6 +109,37 @@ describe('message log and findings', () => {
 		}
 	);
 
+	it('a duplicate lineId within one order is refused: HTTP 422 naming the field, TCP Unable to parse data', async () => {
+		const order = JSON.parse(sample('http-create-curbside.json'));
+		order.items = [order.items[0], { ...order.items[0], name: 'Second' }];
+		const res = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify(order)
+		});
+		expect(res.status).toBe(422);
+		const body = (await res.json()) as { message: string };
+		expect(body.message).toBe(
+			`items[1].lineId: lineId ${JSON.stringify(order.items[0].lineId)} is also used by items[0]; lineIds must be unique within the order`
+		);
+		const message = { command: 'create-order', order };
+		expect(await sendTcp(tcp.host, tcp.port, message)).toBe('Unable to parse data');
+		await expect.poll(async () => (await messages()).length).toBe(2);
+		for (const entry of await messages()) {
+			const at = entry.interface === 'tcp' ? 'order.' : '';
+			expect(entry.ok).toBe(false);
+			expect(entry.findings).toContainEqual(
+				expect.objectContaining({
+					severity: 'error',
+					code: 'KDS-LINEID-NOT-UNIQUE',
+					path: `${at}items[1].lineId`
+				})
+			);
+		}
+		const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
+		expect(view.cards).toEqual([]);
+	});
+
 	it('logs a refused TCP message with the reason and its errors', async () => {
 		const bad = {
 			command: 'create-order',

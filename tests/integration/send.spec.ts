@@ -60,6 +60,29 @@ describe('kds-sim send', () => {
 		expect(again.stdout.split('\n')[0]).toBe('DUPLICATE_ORDER_ID');
 	});
 
+	it('names the leniencies: a Python isoformat() time, read in --time-zone, and nulls', async () => {
+		const body = JSON.stringify({
+			id: 'CLI-PY',
+			name: 'Py',
+			time: '2026-11-24T02:00:59.729233',
+			mode: 'ToGo',
+			server: null,
+			items: [{ lineId: '1', name: 'Tea', qty: 1, mods: [] }]
+		});
+		const result = await run(
+			['-', '--http', agent.httpUrl, '--devices', 'kds-1', '--time-zone', 'America/Chicago'],
+			body
+		);
+		expect(result.code).toBe(0);
+		const lines = result.stdout.trim().split('\n');
+		expect(lines[0]).toMatch(/^201 /);
+		expect(lines.slice(1).sort()).toEqual([
+			'info    KDS-FIELD-NULL  server: server is null: read as absent',
+			'info    KDS-TIME-FRACTION  time: 6 fractional digits: the screen keeps milliseconds (729)',
+			`warning KDS-TIME-NO-OFFSET  time: "2026-11-24T02:00:59.729233" has no offset: read as 2026-11-24T02:00:59.729-06:00 (America/Chicago), the local time of the screen's location`
+		]);
+	});
+
 	it('reads standard input and sends to the HTTP API', async () => {
 		const body = JSON.stringify({
 			id: 'CLI-1',

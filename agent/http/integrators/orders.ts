@@ -70,6 +70,7 @@ function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.
 	const timeZone = targetOf(req).screens[0]?.location.timezone;
 	const value = parseBody(schema, req.body, { timeZone }, (list) => (req.kdsOutcomes = list));
 	req.kdsSchemaValid = true;
+	req.kdsOrder = value as OrderCommand['order'];
 	return value;
 }
 

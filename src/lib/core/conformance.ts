@@ -14,14 +14,16 @@ import {
 	describe as show,
 	formatPath,
 	HttpOrderSchema,
+	ItemGroupSchema,
 	ORDER_MODES,
 	parseWith,
 	PartialOrderSchema,
 	TCP_COMMANDS,
 	TcpOrderSchema,
+	type OrderCommand,
 	type TcpCommandName
 } from './schema';
-import { isLive } from './screen';
+import { createScreenState, decide, recordAfter } from './screen';
 import { RULE_TABLE, type Finding, type RuleCode, type Severity } from './rules';
 
 export { RULES, type Finding, type Rule, type RuleCode, type Severity } from './rules';
@@ -58,6 +60,11 @@ export interface CheckContext {
 	outcomes?: readonly Outcome[];
 	/** The IANA time zone of the screen's location, when `outcomes` is left out. */
 	timeZone?: string;
+	/**
+	 * The order as the caller's parser read it (with `schemaValid`), so the check does not parse
+	 * it again. Left out: the check parses it.
+	 */
+	parsed?: OrderCommand['order'];
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -121,8 +128,12 @@ interface Subject {
 	/** Path of the order inside the raw message: ['order'] in a TCP envelope, else []. */
 	prefix: Path;
 	report: Report;
-	/** The existing order when it is the one this message addresses and still live. */
+	/** The existing order when the core took this update or partial update for it. */
 	live?: OrderRecord;
+	/** The order as the core leaves it after this message, when the core took the message. */
+	after?: OrderRecord;
+	/** The time the core's decision was made at here: every item this message changed has it. */
+	at: number;
 }
 
 /** Check one message against the contract. Findings are sorted errors first. */
@@ -130,8 +141,11 @@ export function checkConformance(ctx: CheckContext): Finding[] {
 	const report = new Report();
 	const subject = locateOrder(ctx, report);
 	if (subject) {
-		schemaIssues(subject);
-		outcomeFindings(subject);
+		const parsed = readOrder(subject);
+		if (parsed) {
+			outcomeFindings(subject, parsed.outcomes);
+			decided(subject, parsed.order);
+		}
 		unknownFields(subject);
 		orderRules(subject);
 	}
@@ -145,7 +159,7 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 		report.add('KDS-NOT-AN-OBJECT', [], `expected a JSON object, got ${show(raw)}`);
 		return undefined;
 	}
-	if (ctx.interface === 'http') return { ctx, order: raw, prefix: [], report };
+	if (ctx.interface === 'http') return { ctx, order: raw, prefix: [], report, at: 0 };
 
 	if (!('order' in raw) && !('command' in raw)) {
 		report.add(
@@ -153,7 +167,7 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 			[],
 			'no {command, order} envelope: a legacy bare order, treated as create-order'
 		);
-		return { ctx, order: raw, prefix: [], report };
+		return { ctx, order: raw, prefix: [], report, at: 0 };
 	}
 	if (raw.command === undefined || raw.command === null) {
 		report.add('KDS-TCP-COMMAND-MISSING', ['command'], 'no command: create-order is assumed');
@@ -178,34 +192,59 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 		);
 		return undefined;
 	}
-	return { ctx, order: raw.order, prefix: ['order'], report };
+	return { ctx, order: raw.order, prefix: ['order'], report, at: 0 };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Errors: the schema's issues, each given a stable code.
-
-function schemaIssues(s: Subject): void {
-	if (s.ctx.schemaValid === true) return;
-	const result = orderSchemaFor(s.ctx).safeParse(s.order);
-	if (result.success) return;
-	for (const issue of result.error.issues) reportIssue(s, issue, []);
+/**
+ * The order as the core's parser reads it, with what the parser normalised; or undefined, the
+ * schema's issues reported, when it refuses the order.
+ */
+function readOrder(
+	s: Subject
+): { order: OrderCommand['order']; outcomes: readonly Outcome[] } | undefined {
+	const { ctx } = s;
+	if (ctx.schemaValid === true && ctx.parsed) {
+		return { order: ctx.parsed, outcomes: ctx.outcomes ?? [] };
+	}
+	const schema = orderSchemaFor(ctx);
+	const parsed = parseWith(schema, s.order, [], { timeZone: ctx.timeZone });
+	if (parsed.ok) {
+		const order = parsed.value as OrderCommand['order'];
+		return { order, outcomes: ctx.outcomes ?? parsed.outcomes ?? [] };
+	}
+	const result = schema.safeParse(s.order);
+	if (!result.success) for (const issue of result.error.issues) reportIssue(s, issue, []);
+	return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
 // What the core decided, each outcome one finding.
 
-function outcomeFindings(s: Subject): void {
-	const outcomes = s.ctx.outcomes ?? parserOutcomes(s);
+function outcomeFindings(s: Subject, outcomes: readonly Outcome[]): void {
 	for (const outcome of outcomes) {
 		s.report.add(outcome.code, [...s.prefix, ...outcome.path], outcome.message);
 	}
 }
 
-/** The parser's outcomes for a message whose caller did not pass them. */
-function parserOutcomes(s: Subject): readonly Outcome[] {
-	const parsed = parseWith(orderSchemaFor(s.ctx), s.order, [], { timeZone: s.ctx.timeZone });
-	return (parsed.ok && parsed.outcomes) || [];
+/**
+ * Run the core's decide on the screen as the message found it (the existing order, if any) and
+ * report what it refused or ignored. Sets `s.live` and `s.after` for the rules that read the
+ * order around the message.
+ */
+function decided(s: Subject, order: OrderCommand['order']): void {
+	const { existing } = s.ctx;
+	s.at = (existing?.context.updatedAt ?? 0) + 1;
+	const screen = createScreenState(existing ? [existing] : []);
+	const command = { command: s.ctx.command, order } as OrderCommand;
+	const decision = decide(screen, command, s.at, { explain: true });
+	outcomeFindings(s, decision.outcomes ?? []);
+	s.after = recordAfter(decision);
+	const updates = s.ctx.command === 'update-order' || s.ctx.command === 'partial-update-order';
+	if (updates && decision.ok) s.live = existing;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Errors: the schema's issues, each given a stable code.
 
 function reportIssue(s: Subject, issue: z.core.$ZodIssue, base: readonly PropertyKey[]): void {
 	const rel = [...base, ...issue.path];
@@ -236,6 +275,7 @@ function codeOfIssue(order: Json, issue: z.core.$ZodIssue, rel: readonly Propert
 			? 'KDS-ITEM-PARTIAL'
 			: 'KDS-FIELD-REQUIRED';
 	}
+	if (issue.code === 'custom' && key === 'lineId') return 'KDS-LINEID-NOT-UNIQUE';
 	if (rel.length === 1 && key === 'mode') return 'KDS-MODE-INVALID';
 	if (rel.length === 1 && (key === 'time' || key === 'pickupTime')) return 'KDS-TIME-INVALID';
 	if (rel.length === 1 && key === 'prepTimeDuration') return 'KDS-DURATION-INVALID';
@@ -387,7 +427,6 @@ function str(value: unknown): string | undefined {
 
 function orderRules(s: Subject): void {
 	const { ctx, order } = s;
-	idRules(s);
 	if (ctx.command === 'cancel-order') return;
 
 	const at = (...rel: Key[]): Path => [...s.prefix, ...rel];
@@ -415,7 +454,6 @@ function orderRules(s: Subject): void {
 			);
 		}
 	}
-	if (ctx.command === 'update-order' && s.live) clearedFields(s);
 
 	phoneRules(s);
 	prepTimeRules(s);
@@ -436,58 +474,6 @@ function isHttpUrl(text: string): boolean {
 		return url.protocol === 'http:' || url.protocol === 'https:';
 	} catch {
 		return false;
-	}
-}
-
-/** Does the message's id address an order the way its command needs? Sets `s.live`. */
-function idRules(s: Subject): void {
-	const { ctx, order } = s;
-	const id = str(order.id);
-	if (id === undefined || id === '') return;
-	const existing = ctx.existing?.context.id === id ? ctx.existing : undefined;
-	const path = [...s.prefix, 'id'];
-	if (ctx.command === 'create-order') {
-		if (existing && isLive(existing)) {
-			s.report.add(
-				'KDS-ORDER-DUPLICATE',
-				path,
-				`order ${show(id)} is already on the screen or on hold; the create is refused`
-			);
-		}
-		return;
-	}
-	if (ctx.command === 'cancel-order' && existing) {
-		// The screen answers with the id (field notes), so this is no refusal.
-		if (existing.state === 'bumped' || existing.state === 'cancelled') {
-			const was = existing.state === 'bumped' ? 'was already bumped' : 'is already cancelled';
-			s.report.add('KDS-CANCEL-IGNORED', path, `order ${show(id)} ${was}; the cancel is ignored`);
-		}
-		return;
-	}
-	if (!existing || !isLive(existing)) {
-		const why = existing ? 'was bumped' : 'is not on the screen';
-		s.report.add(
-			'KDS-ORDER-UNKNOWN',
-			path,
-			`order ${show(id)} ${why}; the ${ctx.command} is ignored (404, ORDER_DOES_NOT_EXIST)`
-		);
-		return;
-	}
-	s.live = existing;
-}
-
-/** Full update rule 1: every property must be sent; one left out is cleared. */
-function clearedFields(s: Subject): void {
-	const fields: Json = s.live?.context.fields ?? {};
-	for (const [key, value] of Object.entries(fields)) {
-		if (value === undefined || key === 'id') continue;
-		if (s.order[key] === undefined || s.order[key] === null) {
-			s.report.add(
-				'KDS-UPDATE-FIELD-CLEARED',
-				[...s.prefix, key],
-				`${key} is on the order but not in this full update; the screen clears it`
-			);
-		}
 	}
 }
 
@@ -568,16 +554,11 @@ function modifierRules(s: Subject, item: Json, rel: Path): void {
 	});
 }
 
-function liveLineIds(s: Subject): Set<string> | undefined {
-	if (!s.live) return undefined;
-	return new Set(s.live.context.items.filter((i) => !i.deleted).map((i) => i.lineId));
-}
-
 function lineIdRules(s: Subject): void {
 	const at = (rel: Path) => [...s.prefix, ...rel];
-	const partial = s.ctx.command === 'partial-update-order';
-	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
-	for (const list of lists) {
+	// A full order's lineIds are the schema's (KDS-LINEID-NOT-UNIQUE): such an order is refused.
+	if (s.ctx.command !== 'partial-update-order') return;
+	for (const list of ['itemsToAdd', 'itemsToUpdate']) {
 		const first = new Map<string, Path>();
 		for (const { item, rel } of itemsOf(s.order, list)) {
 			const lineId = str(item.lineId);
@@ -592,8 +573,6 @@ function lineIdRules(s: Subject): void {
 			} else first.set(lineId, rel);
 		}
 	}
-	if (!partial) return;
-
 	// Where one lineId sits in two lists, the order of add, update and remove is not specified.
 	const named = new Map<string, string>();
 	const removals = Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [];
@@ -610,7 +589,6 @@ function lineIdRules(s: Subject): void {
 		})),
 		...removals.map((lineId, i) => ({ list: 'itemsToRemove', lineId, rel: ['itemsToRemove', i] }))
 	];
-	const live = liveLineIds(s);
 	for (const { list, lineId, rel } of entries) {
 		if (typeof lineId !== 'string') continue;
 		const other = named.get(lineId);
@@ -620,20 +598,6 @@ function lineIdRules(s: Subject): void {
 				'KDS-LINEID-CONFLICT',
 				at(rel),
 				`lineId ${show(lineId)} is also in ${other}; the result is unpredictable`
-			);
-		}
-		if (!live) continue;
-		if (list === 'itemsToAdd' && live.has(lineId)) {
-			s.report.add(
-				'KDS-LINEID-EXISTS',
-				at(rel),
-				`lineId ${show(lineId)} is already on the order; this item is ignored (use itemsToUpdate)`
-			);
-		} else if (list !== 'itemsToAdd' && !live.has(lineId)) {
-			s.report.add(
-				'KDS-LINEID-UNKNOWN',
-				at(rel),
-				`lineId ${show(lineId)} is not on the order; this ${list} entry is ignored`
 			);
 		}
 	}
@@ -646,23 +610,27 @@ interface Member {
 }
 
 const SAME_IN_GROUP = ['course', 'seat', 'courseStatus'] as const;
+/** The itemGroup properties the screen reads (unknown ones are ignored, and named as such). */
+const GROUP_KEYS = Object.keys(ItemGroupSchema.shape);
 
 /** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
 function groupRules(s: Subject, messageItems: ItemAt[]): void {
 	const members: Member[] = [];
-	const live = liveLineIds(s);
-	if (s.ctx.command === 'partial-update-order' && s.live && live) {
-		const replaced = new Set<unknown>([
-			...itemsOf(s.order, 'itemsToUpdate').map(({ item }) => item.lineId),
-			...(Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [])
-		]);
-		for (const item of s.live.context.items) {
-			if (!item.deleted && !replaced.has(item.lineId)) members.push({ item: { ...item } });
+	if (s.after) {
+		// The items the card shows after this message, as the core left them; those this message
+		// put there are read as sent, with their path.
+		const sent = new Map<string, ItemAt[]>();
+		for (const at of messageItems) {
+			const lineId = str(at.item.lineId);
+			if (lineId !== undefined) sent.set(lineId, [...(sent.get(lineId) ?? []), at]);
 		}
-		for (const { item, rel } of messageItems) {
-			const known = typeof item.lineId === 'string' && live.has(item.lineId);
-			// Ignored entries change nothing on the card.
-			if ((rel[0] === 'itemsToAdd') !== known) members.push({ item, rel });
+		const fromMessage = s.ctx.command !== 'partial-update-order';
+		for (const item of s.after.context.items) {
+			if (item.deleted) continue;
+			const candidates = fromMessage || item.changedAt === s.at ? sent.get(item.lineId) : undefined;
+			// The last: itemsToUpdate is applied after itemsToAdd.
+			const mine = candidates?.[candidates.length - 1];
+			members.push(mine ?? { item: { ...item } });
 		}
 	} else {
 		members.push(...messageItems);
@@ -684,8 +652,7 @@ function groupRules(s: Subject, messageItems: ItemAt[]): void {
 			// Both on the screen already: nothing this message can fix.
 			if (!member.rel) continue;
 			const group = member.item.itemGroup as Json;
-			const keys = new Set([...Object.keys(firstGroup), ...Object.keys(group)]);
-			for (const key of keys) {
+			for (const key of GROUP_KEYS) {
 				if (!sameValue(group[key], firstGroup[key])) {
 					s.report.add(
 						'KDS-GROUP-MISMATCH',

@@ -2,6 +2,7 @@
  * How a command changes what an order card shows: contract section 3 and the full and partial
  * update rules of 4.2. Pure functions over plain data; the order machine's actions call them.
  */
+import { quoted, type Outcome } from './outcome';
 import type { KdsItem, Order, PartialOrder } from './schema';
 
 /** An item as the screen shows it. */
@@ -120,4 +121,86 @@ export function applyPartialUpdate(
 	}
 	// Unchanged items stay the same array: the store and the card skip what did not change.
 	return { fields: fields as OrderFields, items: itemsChanged ? items : prev.items };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What an update did, read from its result: the outcomes follow whatever the rules above decide.
+
+/** The content after each stage of one partial update, as the order machine computed them. */
+export interface PartialStages {
+	/** After the patch's itemsToAdd alone. */
+	added: OrderContent;
+	/** After its itemsToAdd and itemsToUpdate. */
+	updated: OrderContent;
+	/** After the whole patch. */
+	done: OrderContent;
+}
+
+/**
+ * What a partial update did with each list entry that took no effect, read off the content
+ * the update produced (`at` is its time, stamped on every item it touched), stage by stage so a
+ * later list does not hide what an earlier one did: an itemsToAdd entry whose lineId was on the
+ * order and whose item the card does not show after the adds; an itemsToUpdate entry the card
+ * does not show after the updates; an itemsToRemove entry that struck nothing through.
+ */
+export function partialUpdateOutcomes(
+	before: OrderContent,
+	patch: PartialOrder,
+	stages: PartialStages,
+	at: number
+): Outcome[] {
+	const outcomes: Outcome[] = [];
+	const wasLive = new Set<string>();
+	for (const item of before.items) if (!item.deleted) wasLive.add(item.lineId);
+	const shows = (content: OrderContent, item: KdsItem, touched: boolean) => {
+		const shown = content.items.find((i) => i.lineId === item.lineId && !i.deleted);
+		return (
+			shown !== undefined && sameItem(liveItem(shown), item) && (!touched || shown.changedAt === at)
+		);
+	};
+	(patch.itemsToAdd ?? []).forEach((item, i) => {
+		if (wasLive.has(item.lineId) && !shows(stages.added, item, true)) {
+			outcomes.push({
+				code: 'KDS-LINEID-EXISTS',
+				path: ['itemsToAdd', i, 'lineId'],
+				message: `lineId ${quoted(item.lineId)} is already on the order; this item is ignored (use itemsToUpdate)`
+			});
+		}
+	});
+	(patch.itemsToUpdate ?? []).forEach((item, i) => {
+		if (!shows(stages.updated, item, false)) {
+			outcomes.push({
+				code: 'KDS-LINEID-UNKNOWN',
+				path: ['itemsToUpdate', i, 'lineId'],
+				message: `lineId ${quoted(item.lineId)} is not on the order; this itemsToUpdate entry is ignored`
+			});
+		}
+	});
+	(patch.itemsToRemove ?? []).forEach((lineId, i) => {
+		const shown = stages.done.items.find((item) => item.lineId === lineId);
+		if (!(shown?.deleted && shown.changedAt === at)) {
+			outcomes.push({
+				code: 'KDS-LINEID-UNKNOWN',
+				path: ['itemsToRemove', i],
+				message: `lineId ${quoted(lineId)} is not on the order; this itemsToRemove entry is ignored`
+			});
+		}
+	});
+	return outcomes;
+}
+
+/** What a full update cleared: every field the order had before and has no more. */
+export function fullUpdateOutcomes(before: OrderContent, after: OrderContent): Outcome[] {
+	const outcomes: Outcome[] = [];
+	const fields = before.fields as Record<string, unknown>;
+	const next = after.fields as Record<string, unknown>;
+	for (const key of Object.keys(fields)) {
+		if (fields[key] === undefined || key === 'id' || next[key] !== undefined) continue;
+		outcomes.push({
+			code: 'KDS-UPDATE-FIELD-CLEARED',
+			path: [key],
+			message: `${key} is on the order but not in this full update; the screen clears it`
+		});
+	}
+	return outcomes;
 }

@@ -16,3 +16,9 @@ export interface Outcome {
 	/** One sentence: what the core did with it. */
 	message: string;
 }
+
+/** A string value in an outcome's message: quoted, long ones cut (as schema.ts `describe`). */
+export function quoted(value: string): string {
+	const text = JSON.stringify(value);
+	return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

@@ -80,6 +80,11 @@ export const RULE_TABLE = {
 		severity: 'error',
 		summary: 'An itemsToUpdate entry is not a full item; partial item updates are unsupported.'
 	},
+	'KDS-LINEID-NOT-UNIQUE': {
+		severity: 'error',
+		summary:
+			'Two items of one order share a lineId (it must be unique within the order); the order is refused.'
+	},
 	'KDS-TYPE-INVALID': {
 		severity: 'error',
 		summary: 'A field has the wrong type (string, object or array expected).'
@@ -114,7 +119,8 @@ export const RULE_TABLE = {
 	},
 	'KDS-LINEID-DUPLICATE': {
 		severity: 'warning',
-		summary: 'A lineId appears twice in one order, or twice in itemsToAdd or itemsToUpdate.'
+		summary:
+			'A partial update names one lineId twice in itemsToAdd or in itemsToUpdate; the later entry is ignored or wins.'
 	},
 	'KDS-LINEID-CONFLICT': {
 		severity: 'warning',
@@ -161,6 +167,11 @@ export const RULE_TABLE = {
 	},
 
 	// Worth knowing.
+	'KDS-FIELD-NULL': {
+		severity: 'info',
+		summary:
+			'An optional field of a create or full update is null; read as absent (in a partial update null means unchanged, with no finding).'
+	},
 	'KDS-TIME-OFFSET-BASIC': {
 		severity: 'info',
 		summary:

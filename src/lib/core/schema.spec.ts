@@ -535,6 +535,20 @@ describe('HTTP order', () => {
 		expect(expectOk(result).pickupTime).toBe('2026-07-01T12:00:00-05:00');
 	});
 
+	it('refuses two items with one lineId, naming the second (TCP too)', () => {
+		const item = (lineId: string, name = 'Burger') => ({ lineId, name, qty: 1, mods: [] });
+		const items = [item('1'), item('2'), item('1', 'Fries')];
+		const errors = expectErrors(parseWith(HttpOrderSchema, httpOrder({ items })));
+		expect(errors).toEqual([
+			{
+				path: 'items[2].lineId',
+				message: 'lineId "1" is also used by items[0]; lineIds must be unique within the order'
+			}
+		]);
+		const tcpErrors = expectErrors(parseTcpMessage(tcp('update-order', tcpOrder({ items }))));
+		expect(tcpErrors.map((e) => e.path)).toEqual(['order.items[2].lineId']);
+	});
+
 	it('refuses a numeric time', () => {
 		const errors = expectErrors(parseWith(HttpOrderSchema, httpOrder({ time: 1795338000000 })));
 		expect(errors).toHaveLength(1);

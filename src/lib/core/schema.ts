@@ -137,6 +137,27 @@ export const KdsItemSchema = z.object({
 	itemGroup: opt(ItemGroupSchema)
 });
 
+/**
+ * Contract 2.2: lineId "must be unique within the order". Two items with one lineId make every
+ * later update by lineId ambiguous, so the order is refused, naming the second one.
+ */
+function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
+	if (items.length < 2) return;
+	const first = new Map<string, number>();
+	items.forEach((item, i) => {
+		const earlier = first.get(item.lineId);
+		if (earlier === undefined) first.set(item.lineId, i);
+		else {
+			ctx.addIssue({
+				code: 'custom',
+				path: [i, 'lineId'],
+				input: item.lineId,
+				message: `lineId ${describe(item.lineId)} is also used by items[${earlier}]; lineIds must be unique within the order`
+			});
+		}
+	});
+}
+
 const AdditionalFeeSchema = z.object({ name: str(), amount: str() });
 const PromoCodeSchema = z.object({ name: opt(str()), amount: str() });
 
@@ -187,7 +208,9 @@ const orderFields = {
 	id: orderId(),
 	name: str(),
 	mode: modeSchema(),
-	items: z.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) }),
+	items: z
+		.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) })
+		.superRefine(uniqueLineIds),
 	optInForSms: opt(bool()),
 	terminal: opt(str()),
 	customerArrivedUrl: opt(str()),
@@ -338,10 +361,16 @@ export function parseWith<S extends z.ZodType>(
 ): ParseResult<z.output<S>> {
 	const result = schema.safeParse(input, PARSE_PARAMS);
 	if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
-	if (!options.keepNulls) nullsToAbsent(result.data);
-	const outcomes = ORDER_SCHEMAS.has(schema)
+	const nulls = !options.keepNulls && nullsToAbsent(result.data);
+	let outcomes = ORDER_SCHEMAS.has(schema)
 		? readTimes(result.data as Record<string, unknown>, options.timeZone)
 		: undefined;
+	// In a partial update null is the contract's own "leave unchanged" (4.2 rule 3): no outcome.
+	if (nulls && FULL_ORDER_SCHEMAS.has(schema)) {
+		const read: Outcome[] = [];
+		nullOutcomes(input, result.data, [], read);
+		outcomes = [...read, ...(outcomes ?? [])];
+	}
 	return outcomes ? { ok: true, value: result.data, outcomes } : { ok: true, value: result.data };
 }
 
@@ -359,18 +388,56 @@ function readTimes(order: Record<string, unknown>, timeZone?: string): Outcome[]
 	return outcomes;
 }
 
-/** In place, on a parser's own output (fresh objects and arrays, never the caller's input). */
-function nullsToAbsent(value: unknown): void {
+/**
+ * In place, on a parser's own output (fresh objects and arrays, never the caller's input).
+ * Returns whether there was any null.
+ */
+function nullsToAbsent(value: unknown): boolean {
+	let found = false;
 	if (Array.isArray(value)) {
-		for (const element of value) if (typeof element === 'object') nullsToAbsent(element);
-		return;
+		for (const element of value) {
+			if (typeof element === 'object' && nullsToAbsent(element)) found = true;
+		}
+		return found;
 	}
-	if (typeof value !== 'object' || value === null) return;
+	if (typeof value !== 'object' || value === null) return false;
 	const record = value as Record<string, unknown>;
 	for (const key in record) {
 		const field = record[key];
-		if (field === null) record[key] = undefined;
-		else if (typeof field === 'object') nullsToAbsent(field);
+		if (field === null) {
+			record[key] = undefined;
+			found = true;
+		} else if (typeof field === 'object' && nullsToAbsent(field)) found = true;
+	}
+	return found;
+}
+
+/** Each optional field the input sent as null (now absent in the output), as an outcome. */
+function nullOutcomes(
+	input: unknown,
+	output: unknown,
+	path: Array<string | number>,
+	out: Outcome[]
+) {
+	if (
+		typeof input !== 'object' ||
+		input === null ||
+		typeof output !== 'object' ||
+		output === null
+	) {
+		return;
+	}
+	const raw = input as Record<string, unknown>;
+	const read = output as Record<string, unknown>;
+	for (const key of Object.keys(read)) {
+		const at = Array.isArray(read) ? Number(key) : key;
+		if (read[key] === undefined && raw[key] === null) {
+			out.push({
+				code: 'KDS-FIELD-NULL',
+				path: [...path, at],
+				message: `${String(key)} is null: read as absent`
+			});
+		} else nullOutcomes(raw[key], read[key], [...path, at], out);
 	}
 }
 
@@ -380,6 +447,8 @@ export function formatErrors(errors: FieldError[]): string {
 }
 
 const TIME_FIELDS = ['time', 'pickupTime'] as const;
+/** The full orders: create and update (TCP and HTTP). */
+const FULL_ORDER_SCHEMAS = new Set<z.ZodType>([HttpOrderSchema, TcpOrderSchema]);
 /** The schemas whose output is an order with date-times to read. */
 const ORDER_SCHEMAS = new Set<z.ZodType>([HttpOrderSchema, TcpOrderSchema, PartialOrderSchema]);
 

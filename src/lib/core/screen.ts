@@ -6,7 +6,9 @@
  * queue through `queueOf`.
  */
 import { createActor, type ActorScope } from 'xstate';
-import type { OrderCommand } from './schema';
+import { fullUpdateOutcomes, partialUpdateOutcomes } from './content';
+import { quoted, type Outcome } from './outcome';
+import type { OrderCommand, PartialOrder } from './schema';
 import {
 	orderMachine,
 	type OrderEvent,
@@ -52,12 +54,25 @@ export type ScreenChange =
 	  }
 	| { type: 'order.removed'; id: string };
 
-export type Decision =
-	{ ok: true; id: string; changes: ScreenChange[] } | { ok: false; id: string; code: RejectCode };
+export type Decision = (
+	{ ok: true; id: string; changes: ScreenChange[] } | { ok: false; id: string; code: RejectCode }
+) & {
+	/**
+	 * With `explain`: what was refused or ignored and why, each part of the command by its path
+	 * in the order (outcome.ts). Read from the decision itself (the reply code, the content
+	 * before and after), so it cannot disagree with what the screen does.
+	 */
+	outcomes?: Outcome[];
+};
 
 export interface DecideOptions {
 	/** Put a new order in the holds list instead of the queue (auto hold future orders). */
 	hold?: (command: Extract<OrderCommand, { command: 'create-order' }>) => boolean;
+	/**
+	 * Also return the outcomes (Decision.outcomes). Off on the per-order path: the findings,
+	 * computed after the reply, ask for them.
+	 */
+	explain?: boolean;
 }
 
 /**
@@ -312,6 +327,92 @@ export function decide(
 	command: OrderCommand,
 	at: number,
 	options: DecideOptions = {}
+): Decision {
+	const decision = decideOnly(screen, command, at, options);
+	if (options.explain) decision.outcomes = outcomesOf(screen, command, decision, at);
+	return decision;
+}
+
+/** The record a decision leaves for the command's order, if it changes it. */
+export function recordAfter(decision: Decision): OrderRecord | undefined {
+	if (!decision.ok) return undefined;
+	let record: OrderRecord | undefined;
+	for (const change of decision.changes) {
+		if (change.type !== 'order.removed' && change.record.context.id === decision.id) {
+			record = change.record;
+		}
+	}
+	return record;
+}
+
+/** What a decision refused or ignored, read from the decision and the order before it. */
+function outcomesOf(
+	screen: ScreenState,
+	command: OrderCommand,
+	decision: Decision,
+	at: number
+): Outcome[] {
+	const id = command.order.id;
+	const existing = screen.orders.get(id);
+	const path = ['id'];
+	if (!decision.ok && decision.code === 'DUPLICATE_ORDER_ID') {
+		const message = `order ${quoted(id)} is already on the screen or on hold; the create is refused`;
+		return [{ code: 'KDS-ORDER-DUPLICATE', path, message }];
+	}
+	if (!decision.ok) {
+		const why = existing ? 'was bumped' : 'is not on the screen';
+		const message = `order ${quoted(id)} ${why}; the ${command.command} is ignored (404, ORDER_DOES_NOT_EXIST)`;
+		return [{ code: 'KDS-ORDER-UNKNOWN', path, message }];
+	}
+	const after = recordAfter(decision);
+	if (!existing) return [];
+	switch (command.command) {
+		case 'update-order':
+			return after ? fullUpdateOutcomes(existing.context, after.context) : [];
+		case 'partial-update-order':
+			return after ? partialOutcomes(existing, command.order, after, at) : [];
+		case 'cancel-order': {
+			if (after) return [];
+			// Nothing changed: the screen answers with the id (field notes), so this is no refusal.
+			const was = existing.state === 'bumped' ? 'was already bumped' : 'is already cancelled';
+			const message = `order ${quoted(id)} ${was}; the cancel is ignored`;
+			return [{ code: 'KDS-CANCEL-IGNORED', path, message }];
+		}
+		default:
+			return [];
+	}
+}
+
+/**
+ * A partial update's outcomes: the order machine runs the patch's lists in stages (adds, then
+ * adds and updates) beside the whole patch, so each list's effect can be read off its result.
+ */
+function partialOutcomes(
+	existing: OrderRecord,
+	patch: PartialOrder,
+	after: OrderRecord,
+	at: number
+): Outcome[] {
+	const run = (part: PartialOrder) =>
+		step(existing, { type: 'order.patched', patch: part, at })?.context ?? existing.context;
+	const { itemsToAdd, itemsToUpdate, itemsToRemove } = patch;
+	if (!itemsToAdd && !itemsToUpdate && !itemsToRemove) return [];
+	const id = patch.id;
+	const added = itemsToAdd ? run({ id, itemsToAdd }) : existing.context;
+	const updated = itemsToUpdate ? run({ id, itemsToAdd, itemsToUpdate }) : added;
+	return partialUpdateOutcomes(
+		existing.context,
+		patch,
+		{ added, updated, done: after.context },
+		at
+	);
+}
+
+function decideOnly(
+	screen: ScreenState,
+	command: OrderCommand,
+	at: number,
+	options: DecideOptions
 ): Decision {
 	const id = command.order.id;
 	const existing = screen.orders.get(id);

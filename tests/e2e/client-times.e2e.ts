@@ -1,0 +1,78 @@
+/**
+ * Date-times as POS clients send them by default (Python `datetime.now().isoformat()`, Java
+ * `LocalDateTime`): no offset, so the local time of the screen's location (America/Chicago in
+ * the default config). The browser runs in another zone (Tokyo) on purpose: a card that read
+ * the time as given would show the pickup hours off.
+ */
+import { card, expect, screenPage, test } from '../helpers/fixtures.ts';
+
+test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
+
+const CHICAGO = 'America/Chicago';
+
+/** The wall time in Chicago at `ms`, as `YYYY-MM-DDTHH:MM:SS` (what a naive isoformat prints). */
+function chicagoWall(ms: number): string {
+	return new Intl.DateTimeFormat('sv-SE', {
+		timeZone: CHICAGO,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		hourCycle: 'h23'
+	})
+		.format(ms)
+		.replace(' ', 'T');
+}
+
+/** The clock the card shows for `ms` in Chicago, as the screen formats it. */
+function chicagoClock(ms: number): string {
+	return new Date(ms).toLocaleTimeString('en-US', {
+		hour: '2-digit',
+		minute: '2-digit',
+		timeZone: CHICAGO
+	});
+}
+
+test('local times with no offset: the card shows the right elapsed time and pickup clock', async ({
+	page,
+	simulator
+}) => {
+	await screenPage(page, simulator, 'kds-1');
+	const now = Date.now();
+	const pickupAt = now + 40 * 60_000;
+	await test.step('a Python POS sends isoformat() times over TCP', async () => {
+		const order = {
+			id: 'PY-1',
+			name: 'Python POS',
+			time: `${chicagoWall(now)}.729233`,
+			pickupTime: `${chicagoWall(pickupAt)}.000001`,
+			mode: 'Pickup',
+			items: [{ lineId: '1', name: 'Iced Tea', qty: 1, mods: [] }]
+		};
+		expect(await simulator.sendTcp('kds-1', { command: 'create-order', order })).toBe('PY-1');
+	});
+	await test.step('a Java POS sends LocalDateTime.toString() times over HTTP', async () => {
+		const { status } = await simulator.sendHttp(
+			'create',
+			{
+				id: 'JAVA-1',
+				name: 'Java POS',
+				time: chicagoWall(now).slice(0, 16),
+				pickupTime: `${chicagoWall(pickupAt)}.123456789`,
+				mode: 'Pickup',
+				items: [{ lineId: '1', name: 'Coffee', qty: 1, mods: [] }]
+			},
+			{ devices: 'kds-1' }
+		);
+		expect(status).toBe(201);
+	});
+	for (const name of ['Python POS', 'Java POS']) {
+		const ticket = card(page, name);
+		await expect(ticket).toBeVisible();
+		// Just arrived: seconds, not the hours between Chicago and UTC or Tokyo.
+		await expect(ticket.getByRole('timer')).toHaveText(/^0:0\d$/);
+		await expect(ticket).toContainText(`Pickup ${chicagoClock(pickupAt)}`);
+	}
+});
