@@ -8,6 +8,7 @@
 import type { Finding, Severity } from '$lib/core/conformance';
 import type { MessageEntry } from '$lib/core/message-entry';
 import { formatPath } from '$lib/core/schema';
+import { zonedFormat } from './format';
 
 export type { Finding, Severity };
 
@@ -108,21 +109,15 @@ export function formatTime(
 	options: { date?: boolean; ms?: boolean } = {}
 ): string {
 	const ms = options.ms ?? true;
-	let format: Intl.DateTimeFormat;
 	const fields: Intl.DateTimeFormatOptions = {
 		...(options.date ? { year: 'numeric', month: '2-digit', day: '2-digit' } : {}),
 		hour: '2-digit',
 		minute: '2-digit',
 		second: '2-digit',
 		...(ms ? { fractionalSecondDigits: 3 as const } : {}),
-		hourCycle: 'h23',
-		timeZoneName: 'short'
+		hourCycle: 'h23'
 	};
-	try {
-		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: timeZone ?? 'UTC' });
-	} catch {
-		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: 'UTC' });
-	}
+	const format = zonedFormat(timeZone, 'en-US', fields);
 	const part: Record<string, string> = {};
 	for (const { type, value } of format.formatToParts(at)) part[type] = value;
 	const seconds = ms ? `${part.second}.${part.fractionalSecond}` : part.second;
