@@ -544,11 +544,12 @@ const IDLE_STOP_MS = 5000;
 
 /**
  * The findings of a screen's orders, from the message log. Per order it keeps the union of the
- * warnings and errors of all its messages (one per severity, code and path), not only those of
+ * warnings and errors of all its accepted messages (one per severity, code and path), not only those of
  * the latest message: a clean cancel or partial update does not make an order's bad create-order
  * go away, and the marker leads to the inspector filtered by that order, which lists them all.
  * A union is also idempotent, so an entry seen twice (GET and stream) changes nothing. Infos do
- * not count: no marker for them.
+ * not count: no marker for them. Refused messages changed nothing on the screen: their findings
+ * stay off the cards, and they are counted for the refusal strip instead (`refusals`).
  */
 export class ScreenFindings {
 	status: FeedStatus = 'loading';
