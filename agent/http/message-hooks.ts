@@ -134,6 +134,7 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 		}
 		// Only the inspector's re-send (app.inject) arrives without a socket port; only it can say
 		// that its payload was edited.
+		const findings = findingsOf(req);
 		const injected = req.socket.remotePort === undefined;
 		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
 		log.record({
@@ -150,12 +151,22 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 			orderId: orderIdOf(req),
 			result: message ? `${status} ${message}` : String(status),
 			reply: req.kdsReplyBody ?? '',
-			why: message || null,
+			// The core's reasons when it refused the order (the body has the contract's words),
+			// else the refusal's own message.
+			why:
+				status >= 400
+					? findings
+							.filter((f) => f.severity === 'error')
+							.map((f) => f.message)
+							.join('\n') ||
+						message ||
+						null
+					: null,
 			ok: status < 400,
 			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
 			contentType: req.headers['content-type'] ?? null,
-			findings: findingsOf(req)
+			findings
 		});
 	}
 }

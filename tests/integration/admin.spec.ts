@@ -284,6 +284,11 @@ describe('message log and findings', () => {
 		await expect.poll(async () => (await messages()).length).toBe(2);
 		const [again] = await messages();
 		expect(again).toMatchObject({ source: 'inspector re-send', orderId: 'C-3107', ok: false });
+		// Why: the core's reason, not the contract's words the body already carries.
+		expect(again.reply).toBe(JSON.stringify(JSON.parse(again.reply!)));
+		expect(JSON.parse(again.reply!)).toMatchObject({ code: 'DUPLICATE_ORDER_ID' });
+		const error = again.findings.find((f) => f.severity === 'error');
+		expect(again.why).toBe(error!.message);
 	});
 
 	it('logs why a well-formed message was refused apart from the reply the client got', async () => {

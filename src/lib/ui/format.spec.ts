@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenSettings } from '$lib/core/relay';
-import { displayName, formatElapsed, modeLabel, timerLevel, timersFor } from './format';
+import {
+	displayName,
+	formatClock,
+	formatElapsed,
+	modeLabel,
+	timerLevel,
+	timersFor,
+	zonedFormat
+} from './format';
 
 describe('displayName', () => {
 	it('appends check number and origin source to the name', () => {
@@ -49,5 +57,28 @@ describe('timers', () => {
 		expect(timerLevel(61_000, drive)).toBe('warn');
 		expect(timerLevel(121_000, drive)).toBe('late');
 		expect(timersFor(undefined, 'ToGo')).toEqual({ warnAfter: 300, lateAfter: 480 });
+	});
+});
+
+describe('formatClock', () => {
+	const at = Date.UTC(2026, 10, 23, 18, 40);
+	const inChicago = zonedFormat('America/Chicago', [], { hour: '2-digit', minute: '2-digit' });
+
+	it("shows the location's zone, labelled with its short name", () => {
+		const text = formatClock(new Date(at).toISOString(), 'America/Chicago');
+		expect(text).toMatch(/12:40\s?PM CST$|^12:40 CST$/);
+		expect(text).toBe(inChicago.format(at));
+	});
+
+	it('never the runtime zone: UTC, labelled, without a zone or with an unknown one', () => {
+		expect(formatClock(at)).toMatch(/UTC$/);
+		expect(formatClock(at, 'Mars/Olympus')).toBe(formatClock(at));
+		expect(formatClock('not a time', 'America/Chicago')).toBe('not a time');
+	});
+
+	it('keeps one formatter per zone and fields', () => {
+		expect(zonedFormat('America/Chicago', [], { hour: '2-digit', minute: '2-digit' })).toBe(
+			inChicago
+		);
 	});
 });

@@ -46,35 +46,39 @@ export function formatElapsed(ms: number): string {
 
 /**
  * Wall-clock time of an ISO date-time (or ms) in the location's time zone, with the zone's short
- * name: `18:40 CST`. The browser's own zone is never used: without a zone (or with one the
- * browser does not know) the time is shown in UTC, labelled so.
+ * name, in the browser's language (`06:40 PM CST`, `18:40 MEZ`). The browser's own zone is never
+ * used: without a zone (or with one the browser does not know) the time is shown in UTC,
+ * labelled so.
  */
 export function formatClock(iso: string | number, timeZone?: string): string {
 	const date = new Date(iso);
 	if (Number.isNaN(date.getTime())) return String(iso);
-	return zonedParts(date, timeZone, { hour: '2-digit', minute: '2-digit' });
+	return zonedFormat(timeZone, [], { hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /**
- * `date` in `timeZone` (UTC when none or unknown) with the zone's short name at the end, in the
- * browser's language (24-hour or 12-hour clock as it reads them).
+ * A formatter for `timeZone` (UTC when none, or one this browser does not know) that ends with
+ * the zone's short name. Kept per zone, language and fields: a card's render costs no new one.
  */
-export function zonedParts(
-	date: Date,
+export function zonedFormat(
 	timeZone: string | undefined,
+	locales: string | string[],
 	options: Intl.DateTimeFormatOptions
-): string {
-	let format: Intl.DateTimeFormat;
-	try {
-		format = new Intl.DateTimeFormat([], {
-			...options,
-			timeZone: timeZone ?? 'UTC',
-			timeZoneName: 'short'
-		});
-	} catch {
-		format = new Intl.DateTimeFormat([], { ...options, timeZone: 'UTC', timeZoneName: 'short' });
+): Intl.DateTimeFormat {
+	const key = JSON.stringify([timeZone, locales, options]);
+	let format = formats.get(key);
+	if (!format) {
+		const fields = { ...options, timeZoneName: 'short' } as const;
+		try {
+			format = new Intl.DateTimeFormat(locales, { ...fields, timeZone: timeZone ?? 'UTC' });
+		} catch {
+			format = new Intl.DateTimeFormat(locales, { ...fields, timeZone: 'UTC' });
+		}
+		formats.set(key, format);
 	}
-	return format.format(date);
+	return format;
 }
 
 export type TimerLevel = 'ok' | 'warn' | 'late';

@@ -8,6 +8,7 @@
 import type { Finding, Severity } from '$lib/core/conformance';
 import type { MessageEntry } from '$lib/core/message-entry';
 import { formatPath } from '$lib/core/schema';
+import { zonedFormat } from './format';
 
 export type { Finding, Severity };
 
@@ -108,21 +109,15 @@ export function formatTime(
 	options: { date?: boolean; ms?: boolean } = {}
 ): string {
 	const ms = options.ms ?? true;
-	let format: Intl.DateTimeFormat;
 	const fields: Intl.DateTimeFormatOptions = {
 		...(options.date ? { year: 'numeric', month: '2-digit', day: '2-digit' } : {}),
 		hour: '2-digit',
 		minute: '2-digit',
 		second: '2-digit',
 		...(ms ? { fractionalSecondDigits: 3 as const } : {}),
-		hourCycle: 'h23',
-		timeZoneName: 'short'
+		hourCycle: 'h23'
 	};
-	try {
-		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: timeZone ?? 'UTC' });
-	} catch {
-		format = new Intl.DateTimeFormat('en-US', { ...fields, timeZone: 'UTC' });
-	}
+	const format = zonedFormat(timeZone, 'en-US', fields);
 	const part: Record<string, string> = {};
 	for (const { type, value } of format.formatToParts(at)) part[type] = value;
 	const seconds = ms ? `${part.second}.${part.fractionalSecond}` : part.second;
@@ -549,11 +544,12 @@ const IDLE_STOP_MS = 5000;
 
 /**
  * The findings of a screen's orders, from the message log. Per order it keeps the union of the
- * warnings and errors of all its messages (one per severity, code and path), not only those of
+ * warnings and errors of all its accepted messages (one per severity, code and path), not only those of
  * the latest message: a clean cancel or partial update does not make an order's bad create-order
  * go away, and the marker leads to the inspector filtered by that order, which lists them all.
  * A union is also idempotent, so an entry seen twice (GET and stream) changes nothing. Infos do
- * not count: no marker for them.
+ * not count: no marker for them. Refused messages changed nothing on the screen: their findings
+ * stay off the cards, and they are counted for the refusal strip instead (`refusals`).
  */
 export class ScreenFindings {
 	status: FeedStatus = 'loading';
