@@ -194,10 +194,12 @@ describe('Python 3 standard library', () => {
 			});
 			expect(by.after.body).toEqual([
 				expect.objectContaining({
-					orders: expect.arrayContaining([{ orderId: 'py-http-1', orderName: 'Python urllib 2' }])
+					// The name given at create (contract 2.9); the card shows the partial's rename.
+					orders: expect.arrayContaining([{ orderId: 'py-http-1', orderName: 'Python urllib' }])
 				})
 			]);
 			const record = await card('py-http-1');
+			expect(record?.context.fields.name).toBe('Python urllib 2');
 			expect(record?.context.items).toEqual([
 				expect.objectContaining({ lineId: '1', name: 'Soup', qty: 2, price: '$4.50' })
 			]);
@@ -277,7 +279,9 @@ describe('Java 17 (java Client.java, java.net.http.HttpClient defaults)', () => 
 			expect(out.create.status).toBe('201');
 			expect(out.partial.status).toBe('200');
 			expect(out['too-large'].status).toBe('413');
-			expect(out.active.body).toContain('{"orderId":"java-1","orderName":"Java 2"}');
+			// The name given at create (contract 2.9); the card shows the partial's rename.
+			expect(out.active.body).toContain('{"orderId":"java-1","orderName":"Java"}');
+			expect((await card('java-1'))?.context.fields.name).toBe('Java 2');
 			// "time <LocalDateTime.toString()> <epoch ms>"
 			const { status: local, body: epochMs } = out.time;
 			expect(local).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?$/);

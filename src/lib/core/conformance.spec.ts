@@ -634,9 +634,10 @@ const CASES: Case[] = [
 		),
 		expected: [
 			['warning', 'KDS-LINEID-CONFLICT', 'itemsToRemove[0]'],
-			['warning', 'KDS-LINEID-CONFLICT', 'itemsToRemove[1]']
-			// No KDS-LINEID-UNKNOWN for itemsToRemove[0]: lineId 5 was not on the order before, but
-			// the core adds it first and then removes it, so the entry is not ignored.
+			['warning', 'KDS-LINEID-CONFLICT', 'itemsToRemove[1]'],
+			// The core judges itemsToRemove against the order before the request: lineId 5 was not on
+			// it, so the core ignores that entry, and the finding says so.
+			['warning', 'KDS-LINEID-UNKNOWN', 'itemsToRemove[0]']
 		]
 	},
 	{
