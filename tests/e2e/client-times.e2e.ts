@@ -75,4 +75,19 @@ test('local times with no offset: the card shows the right elapsed time and pick
 		await expect(ticket.getByRole('timer')).toHaveText(/^0:0\d$/);
 		await expect(ticket).toContainText(`Pickup ${chicagoClock(pickupAt)}`);
 	}
+	await test.step('the inspector names how each time was read', async () => {
+		await page.goto(`${simulator.httpUrl}/inspector`);
+		await expect(page.getByRole('status', { name: 'Message log: Live' })).toBeVisible();
+		const messages = page.getByRole('region', { name: 'Messages' }).getByRole('row');
+		await messages.filter({ hasText: 'PY-1' }).click();
+		const details = page.getByRole('region', { name: 'Message details' });
+		const local = details.getByRole('listitem', {
+			name: 'Warning KDS-TIME-NO-OFFSET at order.time'
+		});
+		await expect(local).toContainText('(America/Chicago), the local time of the screen');
+		await expect(local).toContainText("read as the local time of the screen's location");
+		await expect(
+			details.getByRole('listitem', { name: 'Info KDS-TIME-FRACTION at order.pickupTime' })
+		).toContainText('6 fractional digits');
+	});
 });

@@ -55,6 +55,8 @@ export function registerNotificationRoutes(
 		req.kdsTarget = tenancy.target(req.headers);
 	};
 	const targetOf = (req: FastifyRequest) => req.kdsTarget as Target;
+	// A retry.expiration with no offset is the local time of the location.
+	const zoneOf = (req: FastifyRequest) => ({ timeZone: targetOf(req).location.config.timezone });
 
 	/** Takeout notifications go only where the order is live; none such is a 404. */
 	async function takeout(
@@ -88,11 +90,16 @@ export function registerNotificationRoutes(
 	}
 
 	app.post(PATHS.customerArrived, { onRequest }, async (req, reply) =>
-		takeout(req, reply, 'customer-arrived', parseBody(CustomerArrivedSchema, req.body))
+		takeout(req, reply, 'customer-arrived', parseBody(CustomerArrivedSchema, req.body, zoneOf(req)))
 	);
 
 	app.post(PATHS.estimatedArrival, { onRequest }, async (req, reply) =>
-		takeout(req, reply, 'estimated-arrival-update', parseBody(EstimatedArrivalSchema, req.body))
+		takeout(
+			req,
+			reply,
+			'estimated-arrival-update',
+			parseBody(EstimatedArrivalSchema, req.body, zoneOf(req))
+		)
 	);
 
 	app.post(PATHS.sendMessage, { onRequest }, async (req, reply) => {

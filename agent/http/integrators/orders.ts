@@ -67,7 +67,7 @@ export function parseBody<S extends z.ZodType>(
  * marks the request valid and keeps the parser's outcomes, so its findings skip a second parse.
  */
 function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
-	const timeZone = targetOf(req).screens[0]?.location.timezone;
+	const timeZone = targetOf(req).location.config.timezone;
 	const value = parseBody(schema, req.body, { timeZone }, (list) => (req.kdsOutcomes = list));
 	req.kdsSchemaValid = true;
 	req.kdsOrder = value as OrderCommand['order'];

@@ -13,6 +13,20 @@ const sample = (name: string): unknown =>
 	);
 
 describe('notification bodies (2.13)', () => {
+	it.each([
+		['2026-11-22T12:45:00.123456', '2026-11-22T12:45:00.123-06:00'],
+		['2026-11-22T18:45:00+05', '2026-11-22T18:45:00+05:00'],
+		['2026-11-22T18:45:00Z', '2026-11-22T18:45:00Z']
+	])('retry.expiration %s is read as %s (location in Chicago)', (sent, read) => {
+		for (const schema of [CustomerArrivedSchema, EstimatedArrivalSchema]) {
+			const body = { id: 'C-1', minutes: 5, retry: { expiration: sent } };
+			const parsed = parseWith(schema, body, [], { timeZone: 'America/Chicago' });
+			if (!parsed.ok) throw new Error('refused');
+			expect(parsed.value.retry?.expiration).toBe(read);
+			expect(Number.isNaN(Date.parse(read))).toBe(false);
+		}
+	});
+
 	it('the samples parse', () => {
 		expect(
 			parseWith(CustomerArrivedSchema, sample('http-notification-customer-arrived.json'))

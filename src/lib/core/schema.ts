@@ -365,6 +365,7 @@ export function parseWith<S extends z.ZodType>(
 	let outcomes = ORDER_SCHEMAS.has(schema)
 		? readTimes(result.data as Record<string, unknown>, options.timeZone)
 		: undefined;
+	if (RETRY_SCHEMAS.has(schema)) readRetry(result.data as { retry?: Retry }, options.timeZone);
 	// In a partial update null is the contract's own "leave unchanged" (4.2 rule 3): no outcome.
 	if (nulls && FULL_ORDER_SCHEMAS.has(schema)) {
 		const read: Outcome[] = [];
@@ -533,6 +534,14 @@ function withCommand(
 
 // Notification bodies (contract 2.13).
 
+/** A notification's retry.expiration as the agent reads it (times.ts), in place. */
+function readRetry(body: { retry?: Retry }, timeZone?: string): void {
+	const expiration = body.retry?.expiration;
+	if (expiration !== undefined && body.retry) {
+		body.retry.expiration = normaliseDateTime(expiration, ['retry', 'expiration'], timeZone).value;
+	}
+}
+
 /**
  * Longest pop-up message accepted, in characters (Unicode code points, as Python's len() counts:
  * an emoji such as 🍔 is one): a screen shows a few lines, not a document.
@@ -609,6 +618,9 @@ export const SendMessageSchema = z.object({
 });
 
 export type Retry = z.output<typeof RetrySchema>;
+
+/** The notification schemas with a retry whose expiration is read in the location's zone. */
+const RETRY_SCHEMAS = new Set<z.ZodType>([CustomerArrivedSchema, EstimatedArrivalSchema]);
 export type CustomerArrived = z.output<typeof CustomerArrivedSchema>;
 export type EstimatedArrival = z.output<typeof EstimatedArrivalSchema>;
 export type SendMessage = z.output<typeof SendMessageSchema>;

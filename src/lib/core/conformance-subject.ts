@@ -1,0 +1,109 @@
+/**
+ * What a conformance check works on: the message, where its order sits, and the findings so far.
+ * Shared by the finding modules (schema-findings, outcome-findings, message-findings).
+ *
+ * Pure: no Node, no DOM.
+ */
+import type { z } from 'zod';
+import type { OrderRecord } from './order-machine';
+import type { Outcome } from './outcome';
+import { RULE_TABLE, type Finding, type RuleCode } from './rules';
+import {
+	CancelOrderSchema,
+	formatPath,
+	HttpOrderSchema,
+	PartialOrderSchema,
+	TcpOrderSchema,
+	type OrderCommand,
+	type TcpCommandName
+} from './schema';
+
+export interface CheckContext {
+	interface: 'tcp' | 'http';
+	command: TcpCommandName;
+	/**
+	 * The raw decoded JSON as received (before schema parsing), so unknown fields and wrong types
+	 * are visible. For TCP: the whole message (envelope or bare order); for HTTP: the body.
+	 */
+	raw: unknown;
+	/**
+	 * The screen setting auto hold future orders (prepTimeDuration is ignored when off). Leave it
+	 * out when unknown: the rule that needs it is then skipped.
+	 */
+	autoHold?: boolean;
+	/**
+	 * The order on the screen with the message's id, if any (bumped ones included). For update,
+	 * partial update and cancel, leaving it out means the screen has no such order.
+	 */
+	existing?: OrderRecord;
+	/**
+	 * The caller already parsed this message's order with the schema the check would use (TCP:
+	 * the command's schema, HTTP: the route's) and it passed, so the schema has no issues to
+	 * report and is not run a second time. Leave it out when unsure: the schema is then run.
+	 */
+	schemaValid?: boolean;
+	/**
+	 * What the core decided about this message (outcome.ts): parsing's normalisations and
+	 * decide's ignored entries, paths relative to the order. Leave it out when unknown: the
+	 * parser's outcomes are then worked out here (the schema is run), with `timeZone`.
+	 */
+	outcomes?: readonly Outcome[];
+	/** The IANA time zone of the screen's location, when `outcomes` is left out. */
+	timeZone?: string;
+	/**
+	 * The order as the caller's parser read it (with `schemaValid`), so the check does not parse
+	 * it again. Left out: the check parses it.
+	 */
+	parsed?: OrderCommand['order'];
+}
+
+export type Key = string | number;
+export type Path = readonly Key[];
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The value at a path, or undefined when the path leaves the data. */
+
+export function orderSchemaFor(ctx: CheckContext): z.ZodType {
+	switch (ctx.command) {
+		case 'create-order':
+		case 'update-order':
+			return ctx.interface === 'tcp' ? TcpOrderSchema : HttpOrderSchema;
+		case 'partial-update-order':
+			return PartialOrderSchema;
+		case 'cancel-order':
+			return CancelOrderSchema;
+	}
+}
+
+/** Collects findings; one per code and path. */
+export class Report {
+	readonly findings: Finding[] = [];
+	private readonly seen = new Set<string>();
+
+	add(code: RuleCode, path: Path, message: string): void {
+		const at = formatPath(path);
+		const key = `${code} ${at}`;
+		if (this.seen.has(key)) return;
+		this.seen.add(key);
+		this.findings.push({ severity: RULE_TABLE[code].severity, code, path: at, message });
+	}
+}
+
+/** What is checked: the order object of the message and where it sits in the message. */
+export interface Subject {
+	ctx: CheckContext;
+	order: Json;
+	/** Path of the order inside the raw message: ['order'] in a TCP envelope, else []. */
+	prefix: Path;
+	report: Report;
+	/** The existing order when the core took this update or partial update for it. */
+	live?: OrderRecord;
+	/** The order as the core leaves it after this message, when the core took the message. */
+	after?: OrderRecord;
+	/** The time the core's decision was made at here: every item this message changed has it. */
+	at: number;
+}

@@ -1,0 +1,285 @@
+/**
+ * Message findings: the rules of the contract a valid message can still bend that are about the
+ * message itself (phone numbers, URLs, prep time, handoff, modifiers, lineIds named twice, item
+ * groups), read with the order the core leaves on the screen where they need it.
+ *
+ * Pure: no Node, no DOM.
+ */
+import { describe as show, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
+import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
+
+const E164 = /^\+[1-9]\d{1,14}$/;
+
+interface ItemAt {
+	item: Json;
+	/** Path relative to the order, e.g. ['items', 2]. */
+	rel: Path;
+}
+
+function itemsOf(order: Json, list: string): ItemAt[] {
+	const items = order[list];
+	if (!Array.isArray(items)) return [];
+	const out: ItemAt[] = [];
+	items.forEach((item, i) => {
+		if (isObject(item)) out.push({ item, rel: [list, i] });
+	});
+	return out;
+}
+
+function str(value: unknown): string | undefined {
+	return typeof value === 'string' ? value : undefined;
+}
+
+export function orderRules(s: Subject): void {
+	const { ctx, order } = s;
+	if (ctx.command === 'cancel-order') return;
+
+	const at = (...rel: Key[]): Path => [...s.prefix, ...rel];
+	const partial = ctx.command === 'partial-update-order';
+	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
+	const messageItems = lists.flatMap((list) => itemsOf(order, list));
+
+	if (!partial) {
+		if (ctx.command === 'create-order' && Array.isArray(order.items) && order.items.length === 0) {
+			s.report.add('KDS-ITEMS-EMPTY', at('items'), 'no items: the screen shows an empty card');
+		}
+		if (ctx.interface === 'tcp' && typeof order.time === 'string' && !hasError(s, at('time'))) {
+			s.report.add(
+				'KDS-TCP-TIME-STRING',
+				at('time'),
+				'time is an ISO 8601 string where TCP declares int milliseconds; accepted'
+			);
+		}
+		const url = str(order.customerArrivedUrl);
+		if (url !== undefined && !isHttpUrl(url)) {
+			s.report.add(
+				'KDS-URL-INVALID',
+				at('customerArrivedUrl'),
+				`expected an http(s) URL, got ${show(url)}; it would be sent to the customer as is`
+			);
+		}
+	}
+
+	phoneRules(s);
+	prepTimeRules(s);
+	handoffRule(s);
+	for (const { item, rel } of messageItems) modifierRules(s, item, rel);
+	lineIdRules(s);
+	groupRules(s, messageItems);
+}
+
+function hasError(s: Subject, path: Path): boolean {
+	const at = formatPath(path);
+	return s.report.findings.some((f) => f.severity === 'error' && f.path === at);
+}
+
+function isHttpUrl(text: string): boolean {
+	try {
+		const url = new URL(text);
+		return url.protocol === 'http:' || url.protocol === 'https:';
+	} catch {
+		return false;
+	}
+}
+
+function phoneRules(s: Subject): void {
+	const check = (value: unknown, rel: Path) => {
+		const phone = str(value);
+		if (phone !== undefined && !E164.test(phone)) {
+			s.report.add(
+				'KDS-PHONE-NOT-E164',
+				[...s.prefix, ...rel],
+				`expected an E.164 number such as +14155550123, got ${show(phone)}`
+			);
+		}
+	};
+	check(s.order.phoneNumber, ['phoneNumber']);
+	const service = s.order.deliveryService;
+	if (isObject(service)) check(service.driverPhone, ['deliveryService', 'driverPhone']);
+}
+
+/** A field of the order after this message: the message's value, else the order on screen's. */
+function effective(s: Subject, key: string): unknown {
+	const sent = s.order[key];
+	if (sent !== undefined && sent !== null) return sent;
+	if (s.ctx.command !== 'partial-update-order') return undefined;
+	return (s.live?.context.fields as Json | undefined)?.[key];
+}
+
+function prepTimeRules(s: Subject): void {
+	const path = [...s.prefix, 'prepTimeDuration'];
+	if (typeof s.order.prepTimeDuration !== 'string' || hasError(s, path)) return;
+	if (s.ctx.autoHold === false) {
+		s.report.add(
+			'KDS-PREP-TIME-IGNORED',
+			path,
+			"the screen's auto hold future orders is off, so prepTimeDuration is ignored"
+		);
+		return;
+	}
+	// A partial update of an order we cannot see may rely on the pickupTime it already has.
+	if (s.ctx.command === 'partial-update-order' && !s.live) return;
+	if (effective(s, 'pickupTime') === undefined) {
+		s.report.add(
+			'KDS-PREP-TIME-NO-PICKUP',
+			path,
+			'prepTimeDuration without pickupTime: there is no time to count the preparation back from'
+		);
+	}
+}
+
+function handoffRule(s: Subject): void {
+	if (s.order.deliveryHandoff !== true) return;
+	const mode = effective(s, 'mode');
+	if (!(ORDER_MODES as readonly unknown[]).includes(mode) || mode === 'Delivery') return;
+	s.report.add(
+		'KDS-HANDOFF-IGNORED',
+		[...s.prefix, 'deliveryHandoff'],
+		`deliveryHandoff applies only to mode Delivery, and the mode is ${show(mode)}; ignored`
+	);
+}
+
+function modifierRules(s: Subject, item: Json, rel: Path): void {
+	if (!Array.isArray(item.mods)) return;
+	if (item.mods.some((mod) => typeof mod === 'string')) {
+		s.report.add(
+			'KDS-MODS-PLAIN-STRING',
+			[...s.prefix, ...rel, 'mods'],
+			'plain-string mods are deprecated but accepted; send {name, qty?} objects'
+		);
+	}
+	item.mods.forEach((mod, i) => {
+		if (isObject(mod) && mod.qty === 0) {
+			s.report.add(
+				'KDS-MODIFIER-QTY-ZERO',
+				[...s.prefix, ...rel, 'mods', i, 'qty'],
+				'modifier qty 0 is not shown, the modifier still is (qty shows only when > 1)'
+			);
+		}
+	});
+}
+
+function lineIdRules(s: Subject): void {
+	const at = (rel: Path) => [...s.prefix, ...rel];
+	// A full order's lineIds are the schema's (KDS-LINEID-NOT-UNIQUE): such an order is refused.
+	if (s.ctx.command !== 'partial-update-order') return;
+	for (const list of ['itemsToAdd', 'itemsToUpdate']) {
+		const first = new Map<string, Path>();
+		for (const { item, rel } of itemsOf(s.order, list)) {
+			const lineId = str(item.lineId);
+			if (lineId === undefined) continue;
+			const earlier = first.get(lineId);
+			if (earlier) {
+				s.report.add(
+					'KDS-LINEID-DUPLICATE',
+					at([...rel, 'lineId']),
+					`lineId ${show(lineId)} is also used by ${formatPath(earlier)}; lineIds must be unique`
+				);
+			} else first.set(lineId, rel);
+		}
+	}
+	// Where one lineId sits in two lists, the order of add, update and remove is not specified.
+	const named = new Map<string, string>();
+	const removals = Array.isArray(s.order.itemsToRemove) ? s.order.itemsToRemove : [];
+	const entries: Array<{ list: string; lineId: unknown; rel: Path }> = [
+		...itemsOf(s.order, 'itemsToAdd').map(({ item, rel }) => ({
+			list: 'itemsToAdd',
+			lineId: item.lineId,
+			rel: [...rel, 'lineId']
+		})),
+		...itemsOf(s.order, 'itemsToUpdate').map(({ item, rel }) => ({
+			list: 'itemsToUpdate',
+			lineId: item.lineId,
+			rel: [...rel, 'lineId']
+		})),
+		...removals.map((lineId, i) => ({ list: 'itemsToRemove', lineId, rel: ['itemsToRemove', i] }))
+	];
+	for (const { list, lineId, rel } of entries) {
+		if (typeof lineId !== 'string') continue;
+		const other = named.get(lineId);
+		if (other === undefined) named.set(lineId, list);
+		else if (other !== list) {
+			s.report.add(
+				'KDS-LINEID-CONFLICT',
+				at(rel),
+				`lineId ${show(lineId)} is also in ${other}; the result is unpredictable`
+			);
+		}
+	}
+}
+
+/** A group member: an item of this message (with its path) or one already on the order. */
+interface Member {
+	item: Json;
+	rel?: Path;
+}
+
+const SAME_IN_GROUP = ['course', 'seat', 'courseStatus'] as const;
+/** The itemGroup properties the screen reads (unknown ones are ignored, and named as such). */
+const GROUP_KEYS = Object.keys(ItemGroupSchema.shape);
+
+/** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
+function groupRules(s: Subject, messageItems: ItemAt[]): void {
+	const members: Member[] = [];
+	if (s.after) {
+		// The items the card shows after this message, as the core left them; those this message
+		// put there are read as sent, with their path.
+		const sent = new Map<string, ItemAt[]>();
+		for (const at of messageItems) {
+			const lineId = str(at.item.lineId);
+			if (lineId !== undefined) sent.set(lineId, [...(sent.get(lineId) ?? []), at]);
+		}
+		const fromMessage = s.ctx.command !== 'partial-update-order';
+		for (const item of s.after.context.items) {
+			if (item.deleted) continue;
+			const candidates = fromMessage || item.changedAt === s.at ? sent.get(item.lineId) : undefined;
+			// The last: itemsToUpdate is applied after itemsToAdd.
+			const mine = candidates?.[candidates.length - 1];
+			members.push(mine ?? { item: { ...item } });
+		}
+	} else {
+		members.push(...messageItems);
+	}
+
+	const groups = new Map<string, Member[]>();
+	for (const member of members) {
+		const group = member.item.itemGroup;
+		if (!isObject(group) || typeof group.id !== 'string') continue;
+		const list = groups.get(group.id) ?? [];
+		list.push(member);
+		groups.set(group.id, list);
+	}
+	for (const [id, list] of groups) {
+		const [first, ...rest] = list;
+		const firstGroup = first.item.itemGroup as Json;
+		const where = first.rel ? formatPath([...s.prefix, ...first.rel]) : 'the order on the screen';
+		for (const member of rest) {
+			// Both on the screen already: nothing this message can fix.
+			if (!member.rel) continue;
+			const group = member.item.itemGroup as Json;
+			for (const key of GROUP_KEYS) {
+				if (!sameValue(group[key], firstGroup[key])) {
+					s.report.add(
+						'KDS-GROUP-MISMATCH',
+						[...s.prefix, ...member.rel, 'itemGroup', key],
+						`group ${show(id)} has ${key} ${show(firstGroup[key])} in ${where} but ${show(group[key])} here; every property must be identical`
+					);
+				}
+			}
+			for (const key of SAME_IN_GROUP) {
+				if (!sameValue(member.item[key], first.item[key])) {
+					s.report.add(
+						'KDS-GROUP-SPLIT',
+						[...s.prefix, ...member.rel, key],
+						`group ${show(id)} has ${key} ${show(first.item[key])} in ${where} but ${show(member.item[key])} here; a group cannot be split`
+					);
+				}
+			}
+		}
+	}
+}
+
+/** Equal as JSON, with null and absent the same (the schema reads null as absent). */
+function sameValue(a: unknown, b: unknown): boolean {
+	return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
