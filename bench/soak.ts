@@ -13,7 +13,9 @@
  *      acknowledged, a clear log line, recovery when space returns.
  *   5. A corrupted database file at start: one sentence, exit 2, the file untouched.
  *
- * Exit code 0 when every check held. `SOAK_QUICK=1` runs each part small (a smoke test).
+ * Exit code 0 when every check held. `SOAK_QUICK=1` runs each part small (a smoke test); an
+ * argument runs one part (crash, fuzz, crowd, full, corrupt); `SOAK_PARTS=fuzz` or `flood` runs
+ * one half of the fuzz part, to see which costs the memory.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -343,7 +345,12 @@ async function fuzz(): Promise<void> {
 		for (const s of sockets) s.destroy();
 	};
 	const started = Date.now();
-	await Promise.all([...Array.from({ length: 8 }, worker), flood()]);
+	// (SOAK_PARTS=fuzz|flood runs one of the two alone, to see which one costs the memory.)
+	const which = process.env.SOAK_PARTS;
+	await Promise.all([
+		...(which === 'flood' ? [] : Array.from({ length: 8 }, worker)),
+		...(which === 'fuzz' ? [] : [flood()])
+	]);
 	const canary = exited
 		? 'no answer'
 		: await sendTcp(host, port, { command: 'create-order', order: fullOrder('canary', 'Canary') });

@@ -86,10 +86,9 @@ describe('from off loopback, customer data needs the admin token', () => {
 
 	it('every route with customer data or a screen action is refused, naming the way in; nothing changes', async () => {
 		for (const route of ROUTES) {
-			for (const headers of [{}, { 'x-integration-token': 'kds-demo-token' }] as Record<
-				string,
-				string
-			>[]) {
+			for (const headers of [{}, { 'x-integration-token': 'kds-demo-token' }] as Array<
+				Record<string, string>
+			>) {
 				const { status, text } = await call(lan.httpUrl, route, headers);
 				expect([route[0], route[1], status]).toEqual([route[0], route[1], 403]);
 				expect(text).not.toContain('Maria');
