@@ -61,6 +61,13 @@ describe('what discovery announces', () => {
 				'screen kds-1 (Grill) is not announced: it listens on 127.0.0.1, which no other host on the LAN can reach (listen on a LAN address or 0.0.0.0).'
 			]
 		});
+		// Bound to every address on a host whose network is not up yet (the plan is made again each time).
+		expect(planDiscovery([screen('kds-1', '0.0.0.0')], 'broadcast', [PI[0]])).toEqual({
+			announce: [],
+			notAnnounced: [
+				'screen kds-1 (Grill) is not announced yet: this host has no network but loopback; it is announced once one comes up.'
+			]
+		});
 		expect(planDiscovery([screen('kds-1', '::1')], 'broadcast', PI).notAnnounced).toEqual([
 			'screen kds-1 (Grill) is not announced: it listens on ::1, and the datagram carries only an IPv4 address.'
 		]);

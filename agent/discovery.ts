@@ -119,7 +119,9 @@ export function planDiscovery(
 			const on = everyAddress ? lan : lan.filter((i) => i.address === screen.host);
 			if (on.length === 0) {
 				plan.notAnnounced.push(
-					`${who} is not announced: it listens on ${screen.host}, which no other host on the LAN can reach (listen on a LAN address or 0.0.0.0).`
+					everyAddress
+						? `${who} is not announced yet: this host has no network but loopback; it is announced once one comes up.`
+						: `${who} is not announced: it listens on ${screen.host}, which no other host on the LAN can reach (listen on a LAN address or 0.0.0.0).`
 				);
 			}
 			for (const i of on) add(i.address, { host: broadcastOf(i), port: DISCOVERY_PORT });

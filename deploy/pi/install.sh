@@ -270,6 +270,7 @@ EOF
 	ENV_FILE="$(at /etc/kds-sim/kds-sim.env)"
 	if [ ! -f "$ENV_FILE" ]; then
 		TOKEN="$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
+		ADMIN_TOKEN="$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
 		put /etc/kds-sim/kds-sim.env 0640 <<EOF
 # kds-sim settings, read by kds-sim.service (sudo systemctl restart kds-sim after a change).
 # Every setting: README.md "Configuration". This file is yours: install.sh never rewrites it.
@@ -280,6 +281,9 @@ KDS_HTTP_PORT=8104
 KDS_TCP_HOST=0.0.0.0
 # A POS on the LAN uses this token (x-integration-token); the demo token is refused off loopback.
 KDS_TOKEN=$TOKEN
+# Orders on the screens from another computer (a second Pi's kiosk, a laptop): sign in once at
+# http://<this Pi>:8104/access with this admin token. This Pi's own kiosk (loopback) needs none.
+KDS_ADMIN_TOKEN=$ADMIN_TOKEN
 # Announce the screen on UDP 28000 (each interface's broadcast address) so a POS can find it.
 KDS_DISCOVERY=1
 KDS_DATA_DIR=/var/lib/kds-sim
@@ -290,6 +294,7 @@ KDS_NODE_FLAGS="--max-semi-space-size=1 --optimize-for-size"
 EOF
 	fi
 	TOKEN="$(sed -n 's/^KDS_TOKEN=//p' "$ENV_FILE" | tail -n 1)"
+	ADMIN_TOKEN="$(sed -n 's/^KDS_ADMIN_TOKEN=//p' "$ENV_FILE" | tail -n 1)"
 
 	put /etc/systemd/system/kds-sim.service 0644 <<'EOF'
 [Unit]
@@ -407,6 +412,7 @@ if [ -z "$AGENT" ]; then
 	echo "  TCP (POS)         <this Pi's address>:9104 (screen kds-1; the next screens count up: 9105, …)"
 	echo "  discovery         on: a POS listening on UDP 28000 finds the screens on port 9104"
 	echo "  integration token $TOKEN   (x-integration-token; kept in /etc/kds-sim/kds-sim.env)"
+	echo "  admin token       ${ADMIN_TOKEN:-none}   (other computers and a second Pi: sign in once at /access)"
 fi
 case "$SESSION" in
 none) echo "  kiosk             none (--session none)" ;;

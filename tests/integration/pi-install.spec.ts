@@ -132,6 +132,10 @@ describe('Pi installer, Desktop (labwc)', () => {
 		});
 		expect(settings.KDS_TOKEN).toMatch(/^[0-9a-f]{32}$/);
 		expect(run.stdout).toContain(`integration token ${settings.KDS_TOKEN}`);
+		// The screens' orders from another computer (a second Pi's kiosk) need the admin token.
+		expect(settings.KDS_ADMIN_TOKEN).toMatch(/^[0-9a-f]{32}$/);
+		expect(settings.KDS_ADMIN_TOKEN).not.toBe(settings.KDS_TOKEN);
+		expect(run.stdout).toContain(`admin token       ${settings.KDS_ADMIN_TOKEN}`);
 		expect(tree(root)['/etc/kds-sim/kds-sim.env'].split(' ')[0]).toBe('640');
 
 		const unit = read(root, '/etc/systemd/system/kds-sim.service');
