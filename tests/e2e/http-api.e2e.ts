@@ -133,7 +133,7 @@ test.describe('HTTP integrator API', () => {
 			await expectItemStruckThrough(renamed, 'Orange Juice');
 		});
 
-		await test.step('GET /integrators/kds-orders/active lists what the screen shows', async () => {
+		await test.step('GET /integrators/kds-orders/active lists the cards, by the id and name given at create (contract 2.9)', async () => {
 			const res = await simulator.sendHttp('active', undefined, { devices: 'kds-2' });
 			expect(res).toEqual({
 				status: 200,
@@ -142,7 +142,8 @@ test.describe('HTTP integrator API', () => {
 						deviceId: 'kds-2',
 						deviceName: 'Expo',
 						orderCount: 1,
-						orders: [{ orderId: 'T-200', orderName: 'Finn (table 3)' }]
+						// The card shows "Finn (table 3)"; the list keeps the name given at create.
+						orders: [{ orderId: 'T-200', orderName: 'Finn' }]
 					}
 				]
 			});
