@@ -78,6 +78,32 @@ describe('config', () => {
 		);
 	});
 
+	it('screen settings scale and modeColors: taken when good, refused with the setting named', () => {
+		const good = structuredClone(DEFAULT_CONFIG) as {
+			brands: Array<{ locations: Array<{ screens: Array<{ settings?: unknown }> }> }>;
+		};
+		good.brands[0].locations[0].screens[0].settings = {
+			scale: 1.25,
+			modeColors: { DriveThru: '#f0a', Delivery: '#22c55e' }
+		};
+		const settings = parseConfig(good).brands[0].locations[0].screens[0].settings;
+		expect(settings.scale).toBe(1.25);
+		expect(settings.modeColors).toEqual({ DriveThru: '#f0a', Delivery: '#22c55e' });
+
+		good.brands[0].locations[0].screens[0].settings = { scale: 5 };
+		expect(() => parseConfig(good)).toThrow(
+			'brands[0].locations[0].screens[0].settings.scale: expected a scale from 0.5 to 3'
+		);
+		good.brands[0].locations[0].screens[0].settings = { modeColors: { Pickup: 'blue' } };
+		expect(() => parseConfig(good)).toThrow(
+			'brands[0].locations[0].screens[0].settings.modeColors.Pickup: expected a colour as #rgb or #rrggbb'
+		);
+		good.brands[0].locations[0].screens[0].settings = { modeColors: { Dinner: '#fff' } };
+		expect(() => parseConfig(good)).toThrow(
+			'settings.modeColors.Dinner: expected an order mode (For Here, ToGo, Pickup, DriveThru, Delivery, Curbside), got "Dinner"'
+		);
+	});
+
 	it('refuses two screens on one TCP endpoint, duplicate screen ids and shared tokens', () => {
 		const sameEndpoint = structuredClone(DEFAULT_CONFIG);
 		sameEndpoint.brands[0].locations[0].screens[1].tcp.port = 9104;

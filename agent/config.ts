@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describe, formatErrors, parseWith } from '../src/lib/core/schema.ts';
-import type { ScreenSettings } from '../src/lib/core/relay.ts';
+import { describe, formatErrors, ORDER_MODES, parseWith } from '../src/lib/core/schema.ts';
+import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '../src/lib/core/relay.ts';
 import { DEFAULT_SMS } from '../src/lib/core/sms.ts';
 
 const port = () =>
@@ -29,7 +29,27 @@ const SettingsSchema = z
 			warnAfter: 300,
 			lateAfter: 480
 		}),
-		keymap: z.record(z.string(), z.string()).default({})
+		keymap: z.record(z.string(), z.string()).default({}),
+		/** Card type size times the size for the window (browser: screenMetrics). */
+		scale: z
+			.number({ error: (i) => `expected a number, got ${describe(i.input)}` })
+			.min(MIN_SCALE, { error: `expected a scale from ${MIN_SCALE} to ${MAX_SCALE}` })
+			.max(MAX_SCALE, { error: `expected a scale from ${MIN_SCALE} to ${MAX_SCALE}` })
+			.optional(),
+		/** Order mode to a colour for the card's header strip and mode chip. */
+		modeColors: z
+			.record(text(), text().regex(HEX_COLOR, { error: 'expected a colour as #rgb or #rrggbb' }))
+			.superRefine((colors, ctx) => {
+				for (const mode of Object.keys(colors)) {
+					if ((ORDER_MODES as readonly string[]).includes(mode)) continue;
+					ctx.addIssue({
+						code: 'custom',
+						path: [mode],
+						message: `expected an order mode (${ORDER_MODES.join(', ')}), got ${describe(mode)}`
+					});
+				}
+			})
+			.optional()
 	})
 	.default({ autoHoldFutureOrders: false, timers: { warnAfter: 300, lateAfter: 480 }, keymap: {} });
 

@@ -17,6 +17,7 @@ import { busyScreen } from './orders.ts';
 const SIZES = [
 	{ width: 1920, height: 1080 },
 	{ width: 1280, height: 720 },
+	{ width: 1024, height: 600 },
 	{ width: 800, height: 480 }
 ];
 

@@ -188,7 +188,8 @@ test.describe('Cancel', () => {
 			await expectCancelledLook(walkIn);
 			await expect(liveItem(walkIn, 'Latte')).toBeVisible();
 		});
-		await test.step('bumped like any card', async () => {
+		await test.step('bumped like any card: tap to select, tap again', async () => {
+			await walkIn.click();
 			await walkIn.click();
 			await expect(walkIn).toHaveCount(0);
 		});
@@ -309,7 +310,7 @@ test.describe('Timers', () => {
 });
 
 test.describe('Bump and recall', () => {
-	test('bump by click removes the card; the recall key brings it back marked Recalled', async ({
+	test('two taps bump a card (one selects); the recall key brings it back marked Recalled', async ({
 		page,
 		simulator
 	}) => {
@@ -322,7 +323,10 @@ test.describe('Bump and recall', () => {
 			await page.keyboard.press('r');
 			await expect(page.getByRole('alert')).toHaveText('Nothing to recall');
 		});
-		await test.step('tap the card', async () => {
+		await test.step('one tap selects the card and bumps nothing; a second tap bumps it', async () => {
+			await card(page, 'Alpha').click();
+			await expect(card(page, 'Alpha')).toHaveAttribute('data-selected', '');
+			await expect(cards(page)).toHaveCount(2);
 			await card(page, 'Alpha').click();
 			await expect(card(page, 'Alpha')).toHaveCount(0);
 			await expect.poll(() => cardTitles(page)).toEqual(['Bravo']);
@@ -435,7 +439,7 @@ test.describe('Several browsers on one screen', () => {
 			for (const p of [page, other])
 				await expect.poll(() => cardTitles(p)).toEqual(['Table 12 #88', 'Sam']);
 
-			await card(page, 'Sam').click();
+			await page.getByRole('button', { name: 'Bump Sam' }).click();
 			await expect.poll(() => cardTitles(other)).toEqual(['Table 12 #88']);
 			await other.keyboard.press('r');
 			await expect(badge(card(page, 'Sam'), 'Recalled')).toBeVisible();
@@ -467,7 +471,7 @@ test.describe('Connection', () => {
 			await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
 			await simulator.sendTcp('kds-1', createFromSample('http-create-combo-groups.json'));
 			await simulator.sendTcp('kds-1', sample('tcp-bare-legacy.json'));
-			await card(page, 'Walk-in').click();
+			await page.getByRole('button', { name: 'Bump Walk-in' }).click();
 			await expect.poll(() => cardTitles(page)).toEqual(['Table 12 #88', 'Sam']);
 
 			await test.step('the agent goes away: the screen says so and keeps its cards', async () => {

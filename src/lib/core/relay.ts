@@ -22,12 +22,22 @@ export interface ScreenTimers {
 	lateAfter: number;
 }
 
+/** The `scale` screen setting's range (and `?scale=`'s, clamped). */
+export const MIN_SCALE = 0.5;
+export const MAX_SCALE = 3;
+/** `#rgb` or `#rrggbb`: the colours the `modeColors` screen setting takes. */
+export const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
 /** Per-screen settings the browser needs. */
 export interface ScreenSettings {
 	timers: ScreenTimers & { byMode?: Partial<Record<string, ScreenTimers>> };
 	autoHoldFutureOrders: boolean;
 	/** Key (KeyboardEvent.key) to action: 'bump:1'..'bump:9', 'select:prev', 'select:next', 'bump:selected', 'recall'. */
 	keymap: Record<string, string>;
+	/** Type size on this screen's cards, times the size for its window (1 = as designed). */
+	scale?: number;
+	/** Order mode to a colour (`#rgb`/`#rrggbb`) for the card header strip and mode chip. */
+	modeColors?: Record<string, string>;
 }
 
 export interface ScreenInfo {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '$lib/core/content';
-import { itemLabel, layoutItems, sectionLabel } from './card-layout';
+import { blocksOf, itemLabel, layoutItems, sectionLabel } from './card-layout';
 
 function item(lineId: string, over: Partial<ItemView> = {}): ItemView {
 	return { lineId, name: `Item ${lineId}`, qty: 1, mods: [], ...over };
@@ -81,5 +81,21 @@ describe('itemLabel', () => {
 		expect(itemLabel({ ...item('1', { name: 'Fries', qty: 2 }), deleted: true })).toBe(
 			'Deleted: 2 × Fries'
 		);
+	});
+});
+
+describe('blocksOf', () => {
+	it('gives every block a unique key even when lineIds and group ids repeat', () => {
+		const a = { lineId: '1', name: 'Soup', qty: 1, mods: [] };
+		const grouped = { ...a, itemGroup: { id: 'g', name: 'Meal' } };
+		const entries = layoutItems([
+			a,
+			grouped,
+			a,
+			{ ...a, itemGroup: { id: 'h', name: 'Meal' } },
+			a
+		])[0].entries;
+		const keys = blocksOf(entries).map((b) => b.key);
+		expect(keys).toEqual(['l:1', 'g:g', 'l:1#1', 'g:h', 'l:1#2']);
 	});
 });

@@ -105,14 +105,23 @@ export type CardBlock =
 	| { kind: 'list'; key: string; items: ItemView[] }
 	| { kind: 'group'; key: string; group: ItemGroup; items: ItemView[] };
 
-/** Consecutive single items form one list; each group is a block of its own. */
+/**
+ * Consecutive single items form one list; each group is a block of its own. Keys are unique
+ * even when the data repeats a lineId (stored data, older versions): a repeated key gets `#n`.
+ */
 export function blocksOf(entries: readonly CardEntry[]): CardBlock[] {
 	const blocks: CardBlock[] = [];
+	const keys = new Map<string, number>();
+	const unique = (key: string) => {
+		const seen = keys.get(key) ?? 0;
+		keys.set(key, seen + 1);
+		return seen === 0 ? key : `${key}#${seen}`;
+	};
 	for (const entry of entries) {
 		if (entry.kind === 'group') {
 			blocks.push({
 				kind: 'group',
-				key: `g:${entry.group.id}`,
+				key: unique(`g:${entry.group.id}`),
 				group: entry.group,
 				items: entry.items
 			});
@@ -120,7 +129,7 @@ export function blocksOf(entries: readonly CardEntry[]): CardBlock[] {
 		}
 		const last = blocks.at(-1);
 		if (last?.kind === 'list') last.items.push(entry.item);
-		else blocks.push({ kind: 'list', key: `l:${entry.item.lineId}`, items: [entry.item] });
+		else blocks.push({ kind: 'list', key: unique(`l:${entry.item.lineId}`), items: [entry.item] });
 	}
 	return blocks;
 }

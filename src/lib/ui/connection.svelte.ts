@@ -103,6 +103,13 @@ export class ScreenConnection {
 		this.#discard();
 	}
 
+	/** Close any socket and connect again now (a fresh snapshot), rather than wait for the backoff. */
+	retry(): void {
+		if (this.#stopped) return;
+		clearTimeout(this.#retryTimer);
+		this.#open();
+	}
+
 	/** Send a message if connected; false when it could not be sent. */
 	send(message: ClientMessage): boolean {
 		if (this.#socket?.readyState !== OPEN) return false;

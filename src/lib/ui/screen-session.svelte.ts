@@ -24,6 +24,12 @@ export class ScreenSession {
 	sound = $state(false);
 	/** A short message for the cook (a refused action, no connection). */
 	notice: Notice | null = $state.raw(null);
+	/**
+	 * A message from the agent that this browser failed to apply (a bug, or data no version
+	 * foresaw): the screen may be out of date. Shown as a banner with Reconnect (a fresh
+	 * snapshot) and Reload; cleared by the next snapshot applied without error.
+	 */
+	failure: Notice | null = $state.raw(null);
 	#lastAction: ScreenActionName | null = null;
 
 	constructor(
@@ -36,18 +42,32 @@ export class ScreenSession {
 			...options,
 			onOpen: () => this.board.expectSnapshot(),
 			onMessage: (message) => {
-				// Before the board: notification state is not an order change (no seq, no gap).
-				this.notifications.receive(message);
-				if (message.type === 'notifications') return;
-				const result = this.board.receive(message);
-				if (message.type === 'error') this.#notify(this.#explain(message.code, message.message));
-				return result;
+				try {
+					// Before the board: notification state is not an order change (no seq, no gap).
+					this.notifications.receive(message);
+					if (message.type === 'notifications') return;
+					const result = this.board.receive(message);
+					if (message.type === 'error') this.#notify(this.#explain(message.code, message.message));
+					if (message.type === 'snapshot' && this.failure) this.failure = null;
+					return result;
+				} catch (error) {
+					// Never a silent screen: say so, and wait for the cook (no resync loop).
+					console.error('Message from the agent not applied:', error, message);
+					const text = error instanceof Error ? error.message : String(error);
+					this.failure = { text, at: Date.now() };
+					return 'error';
+				}
 			}
 		});
 	}
 
 	start(): void {
 		this.connection.start();
+	}
+
+	/** Connect again now: the agent sends a fresh snapshot. */
+	reconnect(): void {
+		this.connection.retry();
 	}
 
 	stop(): void {

@@ -13,6 +13,8 @@ export const load: PageLoad = async ({ params, fetch, url }) => {
 	const cols = Number(url.searchParams.get('cols')) || null;
 	// ?cursor=none: no mouse pointer over the page (a kiosk on a touch panel, docs/raspberry-pi.md).
 	const hideCursor = url.searchParams.get('cursor') === 'none';
+	// ?scale=1.25: type size for this browser (clamped by screenMetrics), over the screen setting.
+	const scale = Number(url.searchParams.get('scale')) || null;
 	let denied = false;
 	try {
 		const access = await fetch('/api/access');
@@ -30,11 +32,12 @@ export const load: PageLoad = async ({ params, fetch, url }) => {
 				kiosk,
 				cols,
 				denied,
-				hideCursor
+				hideCursor,
+				scale
 			};
 		}
 	} catch (err) {
 		if (isHttpError(err)) throw err;
 	}
-	return { id: params.id, info: null, kiosk, cols, denied, hideCursor };
+	return { id: params.id, info: null, kiosk, cols, denied, hideCursor, scale };
 };
