@@ -19,7 +19,8 @@ export function drainRequest(
 	limit = DRAIN_LIMIT_BYTES,
 	timeoutMs = DRAIN_TIMEOUT_MS
 ): Promise<void> {
-	if (req.complete || req.destroyed) return Promise.resolve();
+	// readableEnded: a request whose body was read to its end (also an injected one, which has no `complete`).
+	if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
 	const declared = Number(req.headers['content-length']);
 	if (declared > limit) return Promise.resolve();
 	return new Promise((resolve) => {
