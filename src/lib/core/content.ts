@@ -75,8 +75,8 @@ const PATCH_ITEM_KEYS = new Set(['id', 'itemsToAdd', 'itemsToUpdate', 'itemsToRe
  * null or absent leaves the value unchanged (the schema turns null into absent). itemsToAdd with a
  * lineId that already exists is ignored; itemsToUpdate and itemsToRemove with an unknown lineId are
  * ignored. A removed line no longer exists, so it can be added again. The lists are applied
- * in the order add, update, remove, each on the items the lists before it left (a line this
- * patch adds can be updated or removed by it).
+ * in the order add, update, remove, each judged against the order before the patch (a line only
+ * this patch adds is unknown to its itemsToUpdate and itemsToRemove).
  */
 export function applyPartialUpdate(
 	prev: OrderContent,
