@@ -50,8 +50,18 @@ const CUTS = {
 	},
 	validation: {
 		what: 'validation (the body is used as it came)',
-		from: 'const value = parseBody(schema, req.body);',
+		from: 'const value = parseBody(schema, req.body, { timeZone }, (list) => req.kdsOutcomes = list);',
 		to: 'const value = req.body;'
+	},
+	budget: {
+		what: "the byte budget's count of each body",
+		from: 'if (options.limits) registerBodyLimits(app, { ...options.limits, logger: options.logger });',
+		to: ''
+	},
+	drain: {
+		what: 'the drain-before-close hook',
+		from: 'registerDrainBeforeClose(app);',
+		to: ''
 	},
 	commit: {
 		what: 'the order commit',
@@ -107,7 +117,7 @@ interface Variant {
 	cuts: Cut[];
 }
 
-const { inspector, sms, validation, commit } = CUTS;
+const { inspector, sms, validation, budget, drain, commit } = CUTS;
 const FLOOR_COMMIT: Cut = { what: "the floor's commit", from: 'this.commit(work);', to: '' };
 const VARIANTS: Variant[] = [
 	{
@@ -117,6 +127,8 @@ const VARIANTS: Variant[] = [
 	},
 	{ name: '... without its commit', server: 'floor', cuts: [FLOOR_COMMIT] },
 	{ name: 'agent', server: 'agent', cuts: [] },
+	{ name: `without ${budget.what}`, server: 'agent', cuts: [budget] },
+	{ name: `without ${drain.what}`, server: 'agent', cuts: [drain] },
 	{ name: `without ${inspector.what}`, server: 'agent', cuts: [inspector] },
 	{ name: `... and ${sms.what}`, server: 'agent', cuts: [inspector, sms] },
 	{ name: `... and ${validation.what}`, server: 'agent', cuts: [inspector, sms, validation] },
