@@ -295,7 +295,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				logger,
 				budget,
 				messageTimeoutMs,
-				handle: (text, source, reply) => handleTcpMessage(engine, id, text, source, reply)
+				handle: (text, source, reply, terminator) =>
+					handleTcpMessage(engine, id, text, source, reply, { terminator })
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`

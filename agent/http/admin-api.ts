@@ -46,7 +46,7 @@ export function registerAdminApi(
 					payload,
 					source,
 					(reply) => resolve({ result: reply ?? 'not committed' }),
-					edited === undefined ? undefined : entryId
+					edited === undefined ? {} : { editedFrom: entryId }
 				)
 			);
 		}

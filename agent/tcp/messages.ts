@@ -28,9 +28,17 @@ export function handleTcpMessage(
 	text: string,
 	source: string,
 	reply: (text: string | null) => void,
-	/** The inspector's editor sent this: the id of the message it was edited from. */
-	editedFrom?: number
+	options: {
+		/** The inspector's editor sent this: the id of the message it was edited from. */
+		editedFrom?: number;
+		/**
+		 * What the connection sends after the reply ('\n' or ''; null while unknown, read as
+		 * ''), so the log keeps the exact bytes. Absent for a re-send, which has no connection.
+		 */
+		terminator?: () => string | null;
+	} = {}
 ): void {
+	const { editedFrom, terminator } = options;
 	const at = engine.now();
 	// A date-time with no offset is the local time of the screen's location.
 	const timeZone = engine.screen(screenId)?.location.timezone;
@@ -58,7 +66,7 @@ export function handleTcpMessage(
 				command,
 				orderId,
 				result,
-				reply: result,
+				reply: result + (terminator?.() ?? ''),
 				// A refusal the schema did not explain: the core's error findings say why.
 				why: why ?? (ok ? null : refusedBecause(found)),
 				ok,

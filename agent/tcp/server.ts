@@ -20,7 +20,16 @@ export interface TcpScreenOptions {
 	 * Handle one whole message and call `reply` with the reply string once the command is
 	 * committed; null means nothing was acknowledged, and the connection is dropped.
 	 */
-	handle: (text: string, source: string, reply: (text: string | null) => void) => void;
+	/**
+	 * `terminator` tells, once the connection knows, what follows the reply on the wire: '\n' when
+	 * the message was followed by a newline, '' when not, null while still unknown.
+	 */
+	handle: (
+		text: string,
+		source: string,
+		reply: (text: string | null) => void,
+		terminator: () => string | null
+	) => void;
 	logger: Logger;
 	maxMessageBytes?: number;
 	/** Close a connection that sends nothing for this long (ms). */
@@ -119,15 +128,20 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 			const slot: Slot = { reply: null, terminator: null };
 			slots.push(slot);
 			if (frame.kind === 'message') {
-				options.handle(frame.text, source, (reply) => {
-					if (reply === null) {
-						options.logger.error({ source }, 'TCP message not committed; closing the connection');
-						socket.destroy();
-						return;
-					}
-					slot.reply = reply;
-					drain();
-				});
+				options.handle(
+					frame.text,
+					source,
+					(reply) => {
+						if (reply === null) {
+							options.logger.error({ source }, 'TCP message not committed; closing the connection');
+							socket.destroy();
+							return;
+						}
+						slot.reply = reply;
+						drain();
+					},
+					() => slot.terminator
+				);
 			} else {
 				options.logger.info(
 					{

@@ -108,6 +108,14 @@ test('the strip counts recent refusals, and the inspector shows the reply and wh
 		for (const text of await errors.locator('> div:nth-child(2)').allTextContents())
 			await expect(why).toContainText(text.trim());
 	});
+
+	await test.step('a line client: the id, then the newline that its message ended with', async () => {
+		const lina = `${JSON.stringify(create(order('L-1', 'Lina', [line('1', 'Tea')])))}\n`;
+		expect(await simulator.sendTcp('kds-1', lina)).toBe('L-1\n');
+		await rows(page).filter({ hasText: 'L-1' }).click();
+		await expect(details.getByLabel('Bytes sent back')).toHaveText('L-1↵');
+		await expect(details).toContainText('the string, then a newline (↵)');
+	});
 });
 
 test('edit a refused payload, send the edited copy, and find the edit logged', async ({

@@ -58,7 +58,8 @@ describe('message log and findings', () => {
 			command: 'create-order',
 			orderId: '1003',
 			result: '1003',
-			reply: '1003',
+			// The exact bytes: the sample ends with a newline, so the reply did too.
+			reply: '1003\n',
 			why: null,
 			ok: true,
 			screenIds: ['kds-1']
@@ -302,7 +303,7 @@ describe('message log and findings', () => {
 		expect(duplicate).toMatchObject({
 			ok: false,
 			result: 'DUPLICATE_ORDER_ID',
-			reply: 'DUPLICATE_ORDER_ID'
+			reply: 'DUPLICATE_ORDER_ID\n'
 		});
 		// The core's error finding, in words the client never received.
 		const error = duplicate.findings.find((f) => f.severity === 'error');
