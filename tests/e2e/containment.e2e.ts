@@ -22,6 +22,7 @@ import {
 	test
 } from '../helpers/fixtures.ts';
 import { create, item, order } from './orders.ts';
+import { ORDER_MODES } from '../../src/lib/core/schema.ts';
 
 /** Page errors (uncaught exceptions) seen by the page, for asserting there were none. */
 function collectErrors(page: Page): string[] {
@@ -178,14 +179,7 @@ test.describe('Containment', () => {
 					arbitrary: fc.constantFrom('', ' ', '<b>x</b>', '{{x}}', '\u202eRTL', 'x'.repeat(max))
 				}
 			);
-		const modes = fc.constantFrom(
-			'For Here',
-			'ToGo',
-			'Pickup',
-			'DriveThru',
-			'Delivery',
-			'Curbside'
-		);
+		const modes = fc.constantFrom(...ORDER_MODES);
 		const lineItem = fc.record(
 			{
 				lineId: fc.oneof(
