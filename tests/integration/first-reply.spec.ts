@@ -44,7 +44,7 @@ it('when the TCP port first accepts, HTTP is serving and the first order is answ
 	const child = spawn(
 		process.execPath,
 		[
-			...['--import', 'tsx', 'agent/main.ts', '--data-dir', dataDir, '--log-level', 'silent'],
+			...['--import', 'tsx', 'agent/cli/main.ts', '--data-dir', dataDir, '--log-level', 'silent'],
 			...['--http-port', String(httpPort), '--tcp-port', String(tcpPort)]
 		],
 		{ cwd: ROOT, stdio: 'ignore' }

@@ -1,10 +1,10 @@
 /**
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discover.ts); anything else starts the
- * simulator (agent/main.ts).
+ * simulator (agent/cli/main.ts).
  */
 import { readFileSync } from 'node:fs';
-import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from './discover.ts';
+import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from '../discovery/discover.ts';
 import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 
