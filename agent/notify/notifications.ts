@@ -6,9 +6,8 @@
  * a screen that is not connected is queued, durably, and retried: at once when a browser
  * connects, and every RETRY_INTERVAL_MS, until it is delivered or its expiration passes
  * (retry.expiration; default two minutes after submission). Then the outcome is posted to
- * retry.notificationUrl, if given, in the background: a callback that is slow, failing or
- * unreachable is timed out, logged and tried at most CALLBACK_ATTEMPTS times, and never holds
- * up anything else. Pop-ups are stored until acknowledged, so a screen that opens later shows
+ * retry.notificationUrl, if given, in the background, through the agent's one webhook sender
+ * (webhook.ts: timed out, logged with the URL redacted, tried at most WEBHOOK_ATTEMPTS times). Pop-ups are stored until acknowledged, so a screen that opens later shows
  * them too. Everything (queue, takeout state, pop-ups, callbacks owed) is in the agent's SQLite
  * database and survives a restart; every timer reads the engine's clock.
  */
@@ -20,6 +19,7 @@ import { isLive } from '#core/screen';
 import type { Timer } from '../clock.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
+import { WebhookSender, type WebhookOutcome } from './webhook.ts';
 import {
 	prepareNotificationTables,
 	toDelivery,
@@ -35,11 +35,6 @@ export type { Delivery, TakeoutKind };
 export const DEFAULT_EXPIRATION_MS = 2 * 60_000;
 /** A queued notification is tried this often (and whenever a browser opens the screen). */
 export const RETRY_INTERVAL_MS = 10_000;
-/** A callback that has not answered by then is abandoned (and tried again). */
-export const CALLBACK_TIMEOUT_MS = 5_000;
-/** Tries per callback, and the wait before each try after the first. */
-export const CALLBACK_ATTEMPTS = 3;
-export const CALLBACK_BACKOFF_MS = [2_000, 10_000];
 /** Open pop-ups kept per screen; beyond this the oldest goes. */
 export const MAX_POPUPS = 50;
 
@@ -83,32 +78,19 @@ export interface NotificationsOptions {
 	logger: Logger;
 	/** Browsers showing a screen now (the relay's count). */
 	connected: (screenId: string) => number;
-	callbackTimeoutMs?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A URL for logs and listings: no credentials, no query (either may hold a secret). */
-export function redact(url: string): string {
-	try {
-		const u = new URL(url);
-		return `${u.origin}${u.pathname}`;
-	} catch {
-		return '(invalid URL)';
-	}
-}
 
 export class Notifications {
 	private readonly engine: Engine;
 	private readonly db: Database.Database;
 	private readonly logger: Logger;
 	private readonly connected: (screenId: string) => number;
-	private readonly callbackTimeoutMs: number;
 	/** Retry and expiration timers of pending deliveries, by delivery id. */
 	private readonly timers = new Map<string, Timer[]>();
 	private readonly callbackTimers = new Map<string, Timer>();
-	private readonly inFlight = new Set<Promise<void>>();
-	private readonly aborts = new Set<AbortController>();
+	private readonly callbacks: WebhookSender;
 	private closed = false;
 	private readonly sql: ReturnType<typeof prepareNotificationTables>;
 
@@ -117,7 +99,11 @@ export class Notifications {
 		this.db = options.database;
 		this.logger = options.logger;
 		this.connected = options.connected;
-		this.callbackTimeoutMs = options.callbackTimeoutMs ?? CALLBACK_TIMEOUT_MS;
+		this.callbacks = new WebhookSender({
+			clock: this.engine.clock,
+			logger: this.logger,
+			name: 'notification callback'
+		});
 		this.sql = prepareNotificationTables(this.db);
 		this.engine.notificationState = (screenId) => this.state(screenId);
 	}
@@ -238,7 +224,7 @@ export class Notifications {
 
 	/** Resolves once no callback is being posted (tests). */
 	async idle(): Promise<void> {
-		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+		await this.callbacks.idle();
 	}
 
 	/**
@@ -271,7 +257,7 @@ export class Notifications {
 		this.timers.clear();
 		for (const t of this.callbackTimers.values()) t.cancel();
 		this.callbackTimers.clear();
-		for (const controller of this.aborts) controller.abort(new Error('agent closing'));
+		this.callbacks.close();
 	}
 
 	private publish(screenId: string): void {
@@ -414,28 +400,26 @@ export class Notifications {
 		});
 	}
 
+	/** Post the outcome to retry.notificationUrl, from the try the store says is next. */
 	private scheduleCallback(delivery: Delivery): void {
 		if (this.closed || delivery.callbackDueAt === null) return;
-		const post = () => {
-			this.callbackTimers.delete(delivery.id);
-			const done = this.postCallback(delivery.id).finally(() => this.inFlight.delete(done));
-			this.inFlight.add(done);
-		};
-		const timer =
-			delivery.callbackDueAt <= this.now
-				? this.soon(post)
-				: this.engine.clock.at(delivery.callbackDueAt, post);
-		this.callbackTimers.set(delivery.id, timer);
+		const { id } = delivery;
+		const handle = this.callbacks.send(
+			{
+				log: { notificationId: delivery.notificationId },
+				prepare: (attempt) => this.callbackTry(id, attempt),
+				settle: (outcome) => this.callbackSettled(id, outcome)
+			},
+			{ attempt: delivery.callbackAttempts + 1, at: delivery.callbackDueAt }
+		);
+		this.callbackTimers.set(id, handle);
 	}
 
-	/** One try at posting the outcome; on failure the next try is scheduled, up to the limit. */
-	private async postCallback(id: string): Promise<void> {
+	/** The body of try `attempt`, counted in the store before it goes: a crash mid-request uses it up. */
+	private callbackTry(id: string, attempt: number) {
 		const row = this.sql.delivery.get(id) as DeliveryRow | undefined;
-		if (!row || this.closed || row.status === 'pending' || !row.notification_url) return;
+		if (!row || this.closed || row.status === 'pending' || !row.notification_url) return null;
 		const delivery = toDelivery(row);
-		const url = row.notification_url;
-		const attempt = delivery.callbackAttempts + 1;
-		// Counted before the request: a crash mid-request still uses up a try.
 		this.sql.callbackTried.run(attempt, delivery.callbackDueAt, id);
 		const body: CallbackBody = {
 			notificationId: delivery.notificationId,
@@ -450,49 +434,15 @@ export class Notifications {
 			expiration: iso(delivery.expiresAt),
 			...(delivery.minutes !== null ? { minutes: delivery.minutes } : {})
 		};
-		const failure = await this.post(url, body);
-		if (this.closed) return;
-		const where = { notificationId: delivery.notificationId, url: redact(url), attempt };
-		if (failure === null) {
-			this.sql.forget.run(id);
-			this.logger.info(where, `notification callback sent (${body.outcome})`);
-			return;
-		}
-		if (attempt >= CALLBACK_ATTEMPTS) {
-			this.sql.forget.run(id);
-			this.logger.error(where, `notification callback given up after ${attempt} tries: ${failure}`);
-			return;
-		}
-		const due = this.now + CALLBACK_BACKOFF_MS[attempt - 1];
-		this.sql.callbackTried.run(attempt, due, id);
-		this.logger.warn(where, `notification callback failed (${failure}); next try at ${iso(due)}`);
-		this.scheduleCallback({ ...delivery, callbackAttempts: attempt, callbackDueAt: due });
+		return { url: row.notification_url, body, note: `(${body.outcome})` };
 	}
 
-	/** POST JSON; null when the receiver answered 2xx, else why not. */
-	private async post(url: string, body: CallbackBody): Promise<string | null> {
-		const controller = new AbortController();
-		this.aborts.add(controller);
-		const timeout = this.engine.clock.at(this.now + this.callbackTimeoutMs, () =>
-			controller.abort(new Error(`no answer within ${this.callbackTimeoutMs} ms`))
-		);
-		try {
-			// fetch follows redirects only to http(s) URLs; any other scheme is a network error.
-			const res = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'user-agent': 'kds-sim' },
-				body: JSON.stringify(body),
-				signal: controller.signal
-			});
-			await res.body?.cancel().catch(() => {});
-			return res.ok ? null : `HTTP ${res.status}`;
-		} catch (err) {
-			const reason = controller.signal.aborted ? controller.signal.reason : err;
-			const cause = (reason as { cause?: { code?: string; message?: string } })?.cause;
-			return cause?.code ?? cause?.message ?? (reason as Error)?.message ?? String(reason);
-		} finally {
-			timeout.cancel();
-			this.aborts.delete(controller);
+	private callbackSettled(id: string, outcome: WebhookOutcome): void {
+		if (!outcome.ok && outcome.retryAt !== null) {
+			this.sql.callbackTried.run(outcome.attempt, outcome.retryAt, id);
+		} else {
+			this.callbackTimers.delete(id);
+			this.sql.forget.run(id);
 		}
 	}
 }
