@@ -46,8 +46,8 @@ import { attachRelay, type Relay } from './relay.ts';
 import { DEFAULT_DATA_DIR } from './settings.ts';
 import { Store, type SyncMode } from './store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
-import { checkConformance } from '../src/lib/core/conformance.ts';
-import { decodeTcpMessage } from '../src/lib/core/schema.ts';
+import { checkConformance } from '#core/conformance';
+import { decodeTcpMessage } from '#core/schema';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describe, formatErrors, ORDER_MODES, parseWith } from '../src/lib/core/schema.ts';
-import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '../src/lib/core/relay.ts';
-import { DEFAULT_SMS } from '../src/lib/core/sms.ts';
+import { describe, formatErrors, ORDER_MODES, parseWith } from '#core/schema';
+import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
+import { DEFAULT_SMS } from '#core/sms';
 
 const port = () =>
 	z

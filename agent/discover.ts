@@ -9,7 +9,7 @@ import {
 	DISCOVERY_PORT,
 	decodeAnnouncement,
 	type Announcement
-} from '../src/lib/core/discovery.ts';
+} from '#core/discovery';
 import { UsageError } from './settings.ts';
 
 export const DISCOVER_HELP = `kds-sim discover: list the screens announcing themselves on the LAN

@@ -1,7 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { NetworkInterfaceInfo } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeAnnouncement } from '../src/lib/core/discovery.ts';
+import { decodeAnnouncement } from '#core/discovery';
 import { startAgent } from './app.ts';
 import { parseTargets, planDiscovery, startAnnouncer, type ListeningScreen } from './discovery.ts';
 import { createLogger } from './log.ts';

@@ -3,14 +3,14 @@
  * commit (store), apply, publish (relay). TCP, HTTP and the browsers' actions all come through
  * here, so an order created on one interface is updated, cancelled and bumped on any other.
  */
-import { holdStart } from '../src/lib/core/holds.ts';
+import { holdStart } from '#core/holds';
 import {
 	toRelayChange,
 	type NotificationState,
 	type ScreenInfo,
 	type ServerMessage
-} from '../src/lib/core/relay.ts';
-import type { Order, OrderCommand } from '../src/lib/core/schema.ts';
+} from '#core/relay';
+import type { Order, OrderCommand } from '#core/schema';
 import {
 	applyChanges,
 	createScreenState,
@@ -22,7 +22,7 @@ import {
 	type ScreenAction,
 	type ScreenChange,
 	type ScreenState
-} from '../src/lib/core/screen.ts';
+} from '#core/screen';
 import {
 	allScreens,
 	type BrandConfig,

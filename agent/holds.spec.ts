@@ -3,8 +3,8 @@
  * the rules beside the ones tests/integration/holds.spec.ts drives over the interfaces.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRecord } from '../src/lib/core/screen.ts';
-import type { Order, OrderCommand } from '../src/lib/core/schema.ts';
+import { createRecord } from '#core/screen';
+import type { Order, OrderCommand } from '#core/schema';
 import { ManualClock } from './clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from './config.ts';
 import { Engine } from './engine.ts';

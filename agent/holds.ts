@@ -4,9 +4,9 @@
  * action a cook's Fire button sends. Timers are set when a held order is committed (created,
  * updated), and for the held orders in the store at start-up, so a restart loses no release.
  */
-import { startTime } from '../src/lib/core/holds.ts';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
-import type { ScreenChange } from '../src/lib/core/screen.ts';
+import { startTime } from '#core/holds';
+import type { OrderRecord } from '#core/order-machine';
+import type { ScreenChange } from '#core/screen';
 import type { Timer } from './clock.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from './log.ts';

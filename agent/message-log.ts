@@ -6,8 +6,8 @@
  * that answers nothing but a hand-over: new entries go to the store's worker thread in batches
  * (store-thread.ts), which writes them to a file of their own.
  */
-import type { Finding } from '../src/lib/core/conformance.ts';
-import type { MessageEntry } from '../src/lib/core/message-entry.ts';
+import type { Finding } from '#core/conformance';
+import type { MessageEntry } from '#core/message-entry';
 
 export type { Finding, MessageEntry };
 

@@ -14,9 +14,9 @@
  */
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import type { NotificationState, Popup, TakeoutStatus } from '../src/lib/core/relay.ts';
-import type { Retry } from '../src/lib/core/schema.ts';
-import { isLive } from '../src/lib/core/screen.ts';
+import type { NotificationState, Popup, TakeoutStatus } from '#core/relay';
+import type { Retry } from '#core/schema';
+import { isLive } from '#core/screen';
 import type { Timer } from './clock.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from './log.ts';

@@ -7,8 +7,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { ClientMessage } from '../src/lib/core/relay.ts';
-import { SCREEN_ACTIONS } from '../src/lib/core/screen.ts';
+import type { ClientMessage } from '#core/relay';
+import { SCREEN_ACTIONS } from '#core/screen';
 import type { Engine } from './engine.ts';
 import type { Logger } from './log.ts';
 

@@ -6,19 +6,19 @@
  * Built with the same layout and formatting functions the browser renders from, so the JSON view
  * and the screen cannot disagree.
  */
-import type { ItemView } from '../src/lib/core/content.ts';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
-import { holdsOf, queueOf } from '../src/lib/core/screen.ts';
-import { itemLabel, layoutItems, sectionLabel } from '../src/lib/ui/card-layout.ts';
+import type { ItemView } from '#core/content';
+import type { OrderRecord } from '#core/order-machine';
+import { holdsOf, queueOf } from '#core/screen';
+import { itemLabel, layoutItems, sectionLabel } from '#core/view/card-layout';
 import {
 	CHANGE_HIGHLIGHT_MS,
 	displayName,
 	modeLabel,
 	timerLevel,
 	timersFor
-} from '../src/lib/ui/format.ts';
-import { takeoutRows } from '../src/lib/ui/takeout.ts';
-import type { Finding } from '../src/lib/core/conformance.ts';
+} from '#core/view/format';
+import { takeoutRows } from '#core/view/takeout';
+import type { Finding } from '#core/conformance';
 import type { Engine, Screen } from './engine.ts';
 import type { SmsOutbox } from './sms.ts';
 

@@ -4,9 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { checkConformance, type Finding } from '../src/lib/core/conformance.ts';
-import { TCP_COMMANDS, type TcpCommandName } from '../src/lib/core/schema.ts';
-import { sendTcp } from '../tests/helpers/tcp.ts';
+import { checkConformance, type Finding } from '#core/conformance';
+import { TCP_COMMANDS, type TcpCommandName } from '#core/schema';
+import { sendTcp } from './tcp/client.ts';
 import { DEFAULT_TOKEN } from './config.ts';
 import { UsageError } from './settings.ts';
 

@@ -11,8 +11,8 @@
  * new order, with new texts. Held orders get "received" on create: the customer did order.
  */
 import type Database from 'better-sqlite3';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
-import { isLive, type ScreenChange } from '../src/lib/core/screen.ts';
+import type { OrderRecord } from '#core/order-machine';
+import { isLive, type ScreenChange } from '#core/screen';
 import {
 	smsText,
 	undeliverableReason,
@@ -21,7 +21,7 @@ import {
 	type SmsForwarded,
 	type SmsKind,
 	type SmsStatus
-} from '../src/lib/core/sms.ts';
+} from '#core/sms';
 import type { Timer } from './clock.ts';
 import type { Engine, Screen } from './engine.ts';
 import type { Logger } from './log.ts';

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { MessageEntry } from '../src/lib/core/message-entry.ts';
+import type { MessageEntry } from '#core/message-entry';
 import type { Logger } from './log.ts';
 
 export interface StoreWorkerData {

@@ -14,7 +14,7 @@
  */
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { MessageEntry } from '../src/lib/core/message-entry.ts';
+import type { MessageEntry } from '#core/message-entry';
 import type { StoreWorkerData, ToStoreWorker } from './store-thread.ts';
 
 const CHECKPOINT_EVERY_MS = 50;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Store } from './store.ts';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import type { OrderRecord } from '#core/order-machine';
 
 let dataDir: string;
 beforeEach(() => {

@@ -11,9 +11,9 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItemView } from '../src/lib/core/content.ts';
-import type { OrderContext, OrderRecord } from '../src/lib/core/order-machine.ts';
-import type { ScreenChange } from '../src/lib/core/screen.ts';
+import type { ItemView } from '#core/content';
+import type { OrderContext, OrderRecord } from '#core/order-machine';
+import type { ScreenChange } from '#core/screen';
 
 export type SyncMode = 'normal' | 'full';
 

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { startAgent } from '../agent/app.ts';
-import type { OrderRecord } from '../src/lib/core/order-machine.ts';
+import type { OrderRecord } from '#core/order-machine';
 import {
 	agentFlags,
 	spawnAgent,

@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { JSON_KEY_POLICY } from './json-keys.ts';
-import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
-import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
-import type { Outcome } from '../../src/lib/core/outcome.ts';
-import type { OrderCommand, TcpCommandName } from '../../src/lib/core/schema.ts';
+import { checkConformance, type Finding } from '#core/conformance';
+import type { OrderRecord } from '#core/order-machine';
+import type { Outcome } from '#core/outcome';
+import type { OrderCommand, TcpCommandName } from '#core/schema';
 import type { Screen } from '../engine.ts';
 import type { MessageLog } from '../message-log.ts';
 

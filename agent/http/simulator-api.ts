@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine.ts';
-import { SCREEN_ACTIONS, type ScreenAction } from '../../src/lib/core/screen.ts';
+import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
 
 function notFound(what: string) {
 	return { code: 'NOT_FOUND', message: what };

@@ -4,8 +4,8 @@
  * the inspector once the reply is written. Used by each screen's listener and by the inspector's
  * re-send.
  */
-import { checkConformance, type Finding } from '../../src/lib/core/conformance.ts';
-import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import { checkConformance, type Finding } from '#core/conformance';
+import type { OrderRecord } from '#core/order-machine';
 import {
 	decodeTcpMessage,
 	formatErrors,
@@ -14,7 +14,7 @@ import {
 	type OrderCommand,
 	type ParseResult,
 	type TcpCommandName
-} from '../../src/lib/core/schema.ts';
+} from '#core/schema';
 import type { Engine } from '../engine.ts';
 
 /**

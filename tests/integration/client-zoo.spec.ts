@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
+import type { OrderRecord } from '#core/order-machine';
 import { agentFlags, ROOT, spawnAgent, type AgentProcess } from '../helpers/process.ts';
 
 const CLIENTS = join(ROOT, 'tests', 'clients');

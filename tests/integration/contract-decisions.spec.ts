@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
-import { RECALL_LIMIT } from '../../src/lib/core/screen.ts';
+import { RECALL_LIMIT } from '#core/screen';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const quiet: AgentOptions = { httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' };

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CallbackBody } from '../../agent/notifications.ts';
-import type { OrderRecord } from '../../src/lib/core/order-machine.ts';
-import type { ServerMessage } from '../../src/lib/core/relay.ts';
+import type { OrderRecord } from '#core/order-machine';
+import type { ServerMessage } from '#core/relay';
 import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';
 import { TcpSession } from '../helpers/tcp.ts';
 

@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
-import type { ServerMessage } from '../../src/lib/core/relay.ts';
+import type { ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const MIN = 60_000;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
-import type { MessageEntry } from '../../src/lib/core/message-entry.ts';
+import type { MessageEntry } from '#core/message-entry';
 import { sendTcp, sendTcpRaw } from '../helpers/tcp.ts';
 
 let agent: RunningAgent;

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
-import { createRecord } from '../../src/lib/core/screen.ts';
-import type { Order } from '../../src/lib/core/schema.ts';
+import { createRecord } from '#core/screen';
+import type { Order } from '#core/schema';
 import { sendTcp } from '../helpers/tcp.ts';
 import { failNextCommit } from './store-faults.ts';
 

@@ -5,11 +5,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
-import {
-	CancelOrderSchema,
-	HttpOrderSchema,
-	PartialOrderSchema
-} from '../../src/lib/core/schema.ts';
+import { CancelOrderSchema, HttpOrderSchema, PartialOrderSchema } from '#core/schema';
 
 let agent: RunningAgent;
 interface Schema {

@@ -22,7 +22,7 @@ import {
 	RETRY_INTERVAL_MS,
 	type CallbackBody
 } from '../../agent/notifications.ts';
-import type { NotificationState, ServerMessage } from '../../src/lib/core/relay.ts';
+import type { NotificationState, ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const ALPHA = 'alpha-token-0001';

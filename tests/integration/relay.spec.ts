@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
-import type { ServerMessage } from '../../src/lib/core/relay.ts';
+import type { ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 
 let agent: RunningAgent;

@@ -10,7 +10,7 @@ import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/ap
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../../agent/config.ts';
 import { WEBHOOK_RETRY_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/sms.ts';
-import type { SmsEntry } from '../../src/lib/core/sms.ts';
+import type { SmsEntry } from '#core/sms';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const T0 = Date.parse('2026-11-22T09:00:00Z');

@@ -4,7 +4,7 @@
  * `code` is stable for programs; `errors` lists each offending field of a body or header.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldError } from '../../../src/lib/core/schema.ts';
+import type { FieldError } from '#core/schema';
 
 export type ErrorCode =
 	| 'UNAUTHORIZED'

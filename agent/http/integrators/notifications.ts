@@ -15,7 +15,7 @@ import {
 	SendMessageSchema,
 	type CustomerArrived,
 	type EstimatedArrival
-} from '../../../src/lib/core/schema.ts';
+} from '#core/schema';
 import { ApiError, NOT_FOUND_MESSAGE } from './errors.ts';
 import { DELIVERED, parseBody } from './orders.ts';
 import { PATHS } from './paths.ts';

@@ -18,7 +18,7 @@ import {
 	EstimatedArrivalSchema,
 	RetrySchema,
 	SendMessageSchema
-} from '../../../src/lib/core/schema.ts';
+} from '#core/schema';
 import {
 	CALLBACK_ATTEMPTS,
 	CALLBACK_TIMEOUT_MS,

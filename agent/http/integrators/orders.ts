@@ -17,9 +17,9 @@ import {
 	PartialOrderSchema,
 	type OrderCommand,
 	type ReadOptions
-} from '../../../src/lib/core/schema.ts';
-import type { Outcome } from '../../../src/lib/core/outcome.ts';
-import { isLive } from '../../../src/lib/core/screen.ts';
+} from '#core/schema';
+import type { Outcome } from '#core/outcome';
+import { isLive } from '#core/screen';
 import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
 import { PATHS } from './paths.ts';
 import type { Target, Tenancy } from './tenancy.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ServerMessage } from '$lib/core/relay';
+import type { ServerMessage } from '#core/relay';
 import { backoffDelay, ScreenConnection, type SocketLike } from './connection.svelte';
 
 class FakeSocket implements SocketLike {

@@ -4,7 +4,7 @@
  * fresh snapshot when the order board sees a gap. The state is shown on screen as the
  * connection dot.
  */
-import type { ClientMessage, ServerMessage } from '$lib/core/relay';
+import type { ClientMessage, ServerMessage } from '#core/relay';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Finding } from '$lib/core/conformance';
+import type { Finding } from '#core/conformance';
 import {
 	filterFromParams,
 	filterQuery,

@@ -5,10 +5,10 @@
  */
 /* eslint-disable svelte/prefer-svelte-reactivity -- the Maps, Sets and Dates here are local or
    deliberately not reactive: what is rendered is assigned whole to $state.raw. */
-import type { Finding, Severity } from '$lib/core/conformance';
-import type { MessageEntry } from '$lib/core/message-entry';
-import { formatPath } from '$lib/core/schema';
-import { zonedFormat } from './format';
+import type { Finding, Severity } from '#core/conformance';
+import type { MessageEntry } from '#core/message-entry';
+import { formatPath } from '#core/schema';
+import { zonedFormat } from '#core/view/format';
 
 export type { Finding, Severity };
 

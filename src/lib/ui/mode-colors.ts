@@ -4,8 +4,8 @@
  * any of them (`#rgb` or `#rrggbb`); the text on a colour is black or white, whichever reads.
  * The defaults keep clear of the timer's yellow and red and of the priority and recall colours.
  */
-import type { OrderMode } from '../core/schema';
-import { HEX_COLOR, type ScreenSettings } from '../core/relay';
+import type { OrderMode } from '#core/schema';
+import { HEX_COLOR, type ScreenSettings } from '#core/relay';
 
 export const DEFAULT_MODE_COLORS: Readonly<Record<OrderMode, string>> = {
 	'For Here': '#e5e5e5',

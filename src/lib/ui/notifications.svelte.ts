@@ -3,7 +3,7 @@
  * arrived, estimated arrival) by order id, and the open pop-ups. Fed by the relay: each snapshot
  * and each `notifications` message carries the whole state and replaces what was there.
  */
-import type { NotificationState, Popup, ServerMessage, TakeoutStatus } from '$lib/core/relay';
+import type { NotificationState, Popup, ServerMessage, TakeoutStatus } from '#core/relay';
 
 export class ScreenNotifications {
 	/** Takeout statuses by order id; replaced whole by each state, never changed in place. */

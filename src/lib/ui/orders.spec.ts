@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderInput, OrderRecord } from '$lib/core/order-machine';
-import type { RelayChange, ScreenInfo, ServerMessage } from '$lib/core/relay';
-import type { KdsItem, Order } from '$lib/core/schema';
-import { createRecord, queueOf, step } from '$lib/core/screen';
+import type { OrderInput, OrderRecord } from '#core/order-machine';
+import type { RelayChange, ScreenInfo, ServerMessage } from '#core/relay';
+import type { KdsItem, Order } from '#core/schema';
+import { createRecord, queueOf, step } from '#core/screen';
 import { OrderBoard } from './orders.svelte';
 
 const T0 = 1_795_338_000_000;

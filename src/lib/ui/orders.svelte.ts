@@ -13,9 +13,9 @@ import {
 	type OrderRecord,
 	type OrderSnapshot,
 	type OrderStateName
-} from '$lib/core/order-machine';
-import type { RelayChange, ScreenInfo, ServerMessage } from '$lib/core/relay';
-import { holdsOf, queueOf } from '$lib/core/screen';
+} from '#core/order-machine';
+import type { RelayChange, ScreenInfo, ServerMessage } from '#core/relay';
+import { holdsOf, queueOf } from '#core/screen';
 
 export type OrderActor = ActorRefFrom<typeof orderMachine>;
 

@@ -9,7 +9,7 @@
  * a larger `scale` gives fewer columns rather than cramped ones; `?cols=` fixes the count, and
  * fewer columns than would fit enlarge the type to use the width (at most MAX_FILL times).
  */
-import { MAX_SCALE, MIN_SCALE } from '../core/relay';
+import { MAX_SCALE, MIN_SCALE } from '#core/relay';
 
 /** The narrowest column, in rem: a card title and a modifier line fit without much wrapping. */
 export const COLUMN_REM = 17;

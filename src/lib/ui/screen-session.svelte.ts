@@ -3,7 +3,7 @@
  * actions sent back, and the new-order sound. Actions change nothing locally: the card changes
  * when the agent relays the result, so every browser on the screen shows the same.
  */
-import type { ClientMessage } from '$lib/core/relay';
+import type { ClientMessage } from '#core/relay';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
 import { ScreenNotifications } from './notifications.svelte';
 import { OrderBoard } from './orders.svelte';

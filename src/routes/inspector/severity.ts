@@ -1,4 +1,4 @@
-import type { Severity } from '$lib/core/conformance';
+import type { Severity } from '#core/conformance';
 
 /** Glyphs that the kitchen's fonts all have (no colour emoji needed). */
 export const SEVERITY_ICONS: Record<Severity, string> = { error: '✖', warning: '⚠', info: 'ℹ' };

@@ -1,4 +1,4 @@
-import type { SmsEntry } from '$lib/core/sms';
+import type { SmsEntry } from '#core/sms';
 import type { LocationSummary } from '$lib/ui/api';
 import type { PageLoad } from './$types';
 

@@ -1,5 +1,5 @@
 import { error, isHttpError } from '@sveltejs/kit';
-import type { ScreenInfo } from '$lib/core/relay';
+import type { ScreenInfo } from '#core/relay';
 import type { PageLoad } from './$types';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ScreenSettings } from '$lib/core/relay';
+import type { ScreenSettings } from '../relay.ts';
 import {
 	displayName,
 	formatClock,

@@ -2,9 +2,9 @@
  * How order fields read on a card: display name, mode label, timers. Pure; shared by the screen
  * route and by tests that look cards up by their display name.
  */
-import type { OrderFields } from '../core/content';
-import type { OrderMode } from '../core/schema';
-import type { ScreenSettings, ScreenTimers } from '../core/relay';
+import type { OrderFields } from '../content.ts';
+import type { OrderMode } from '../schema.ts';
+import type { ScreenSettings, ScreenTimers } from '../relay.ts';
 
 /**
  * The card title: the name with the check number and the third-party source appended, as the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemView } from '$lib/core/content';
+import type { ItemView } from '../content.ts';
 import { blocksOf, itemLabel, layoutItems, sectionLabel } from './card-layout';
 
 function item(lineId: string, over: Partial<ItemView> = {}): ItemView {

@@ -2,8 +2,8 @@
  * How a card's items are arranged: by course (with the course's status), and inside a course the
  * members of an itemGroup boxed together. Pure, so the rules are tested without a browser.
  */
-import type { ItemView } from '../core/content';
-import type { CourseStatus, ItemGroup } from '../core/schema';
+import type { ItemView } from '../content.ts';
+import type { CourseStatus, ItemGroup } from '../schema.ts';
 
 export type CardEntry =
 	{ kind: 'item'; item: ItemView } | { kind: 'group'; group: ItemGroup; items: ItemView[] };

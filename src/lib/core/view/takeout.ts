@@ -4,7 +4,7 @@
  * first (longest wait first), then those expected soonest, then the rest in queue order. Shared
  * by the takeout view in the browser and the agent's JSON view, so the two cannot disagree.
  */
-import type { TakeoutStatus } from '../core/relay.ts';
+import type { TakeoutStatus } from '../relay.ts';
 
 export interface TakeoutRow<E> {
 	entry: E;

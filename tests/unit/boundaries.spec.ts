@@ -1,0 +1,90 @@
+/**
+ * The tree's three parts and who may import whom. The order core (src/lib/core, imported as
+ * `#core/…`) is shared by the agent and the browser, so it imports neither, nor anything that only
+ * one side has; the agent and the UI reach it by that name, never by a relative path, and neither
+ * reaches into the other or into the tests.
+ */
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url);
+const tracked = execFileSync('git', ['ls-files', 'agent', 'src'], { cwd: root, encoding: 'utf8' })
+	.split('\n')
+	.filter((path) => /\.(ts|svelte)$/.test(path));
+
+function importsOf(path: string): string[] {
+	let source = readFileSync(new URL(path, root), 'utf8');
+	if (path.endsWith('.svelte')) {
+		source = [...source.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+	}
+	return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
+}
+
+interface Part {
+	name: string;
+	files: string[];
+	/** What a file of this part may import; anything else is a crossing. */
+	allows: (specifier: string, file: string) => boolean;
+}
+
+const isSpec = (file: string) => file.endsWith('.spec.ts');
+const testTools = (specifier: string) =>
+	specifier === 'vitest' || specifier === 'fast-check' || specifier.startsWith('node:');
+
+const parts: Part[] = [
+	{
+		name: 'the order core (src/lib/core)',
+		files: tracked.filter((f) => f.startsWith('src/lib/core/')),
+		allows: (specifier, file) =>
+			specifier.startsWith('./') ||
+			specifier.startsWith('../') ||
+			specifier === 'zod' ||
+			specifier === 'xstate' ||
+			(isSpec(file) && testTools(specifier))
+	},
+	{
+		name: 'the agent (agent/)',
+		files: tracked.filter((f) => f.startsWith('agent/')),
+		allows: (specifier) =>
+			specifier.startsWith('.')
+				? !/(^|\/)(src|tests)\//.test(specifier)
+				: specifier.startsWith('#')
+					? specifier.startsWith('#core/')
+					: !specifier.startsWith('$')
+	},
+	{
+		name: 'the UI (src/routes, src/lib/ui)',
+		files: tracked.filter((f) => f.startsWith('src/') && !f.startsWith('src/lib/core/')),
+		allows: (specifier) =>
+			specifier.startsWith('#')
+				? specifier.startsWith('#core/')
+				: !/(^|\/)(agent|tests|core)\//.test(specifier)
+	}
+];
+
+describe('module boundaries', () => {
+	for (const part of parts) {
+		it(`${part.name} imports only what it may`, () => {
+			expect(part.files.length).toBeGreaterThan(5);
+			const crossings = part.files.flatMap((file) =>
+				importsOf(file)
+					.filter((specifier) => !part.allows(specifier, file))
+					.map((specifier) => `${file} imports ${specifier}`)
+			);
+			expect(crossings).toEqual([]);
+		});
+	}
+
+	it('the core relative imports stay inside the core', () => {
+		const escaping = parts[0].files.flatMap((file) =>
+			importsOf(file)
+				.filter((specifier) => specifier.startsWith('.'))
+				.map((specifier) => new URL(specifier, new URL(file, root)).pathname)
+				.filter((target) => !target.startsWith(new URL('src/lib/core/', root).pathname))
+				.map((target) => `${file} reaches ${target}`)
+		);
+		expect(escaping).toEqual([]);
+	});
+});
