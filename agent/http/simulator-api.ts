@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
+import { screenInfo } from '../engine/screens.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
 
 function notFound(what: string) {
@@ -43,14 +44,14 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 	app.get<{ Params: { id: string } }>('/api/screens/:id', async (req, reply) => {
 		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
-		return engine.info(screen);
+		return screenInfo(screen);
 	});
 
 	/** Everything the screen holds now: the same snapshot a browser gets on connect. */
 	app.get<{ Params: { id: string } }>('/api/screens/:id/state', async (req, reply) => {
 		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
-		return engine.snapshot(screen.config.id);
+		return engine.fanout.snapshot(screen.config.id);
 	});
 
 	app.post<{

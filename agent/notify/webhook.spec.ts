@@ -197,8 +197,7 @@ describe('its users', () => {
 		const notifications = new Notifications({
 			engine,
 			database: store.database,
-			logger,
-			connected: () => 0
+			logger
 		});
 		closing.push(() => notifications.close());
 		notifications.start();
@@ -220,7 +219,7 @@ describe('its users', () => {
 			retry: { notificationUrl: secretUrl(receiver.port) }
 		});
 		expect(sent.screens).toEqual([{ screenId: 'kds-1', outcome: 'queued' }]);
-		notifications.connect('kds-1'); // a browser opens the screen: delivered, the callback goes
+		engine.fanout.join('kds-1'); // a browser opens the screen: delivered, the callback goes
 		await expect.poll(() => receiver.bodies.length).toBe(1);
 		await notifications.idle();
 		clock.advance(WEBHOOK_BACKOFF_MS[0]);
