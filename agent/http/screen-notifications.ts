@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
-import type { Notifications } from '../notify/notifications.ts';
+import type { Notifications } from '../notify/notification-state.ts';
 import { redact } from '../notify/webhook.ts';
 
 export function registerScreenNotificationApi(

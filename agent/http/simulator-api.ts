@@ -84,7 +84,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 			});
 		}
 		const fired = typeof course === 'string' ? course : undefined;
-		if (!engine.act(screen.config.id, name, orderId, fired)) {
+		if (!engine.runAction(screen.config.id, name, orderId, fired)) {
 			const what =
 				name === 'fire-course'
 					? `course ${JSON.stringify(fired)} of order ${orderId}`

@@ -430,7 +430,7 @@ describe('JSON view of the screens', () => {
 		await sendTcp(tcp.host, tcp.port, sample('tcp-update-full.json'));
 		await sendTcp(tcp.host, tcp.port, sample('tcp-update-partial.json'));
 		await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'));
-		agent.engine.act('kds-1', 'bump', '1003');
+		agent.engine.runAction('kds-1', 'bump', '1003');
 		await agent.engine.settled();
 		const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
 		expect(

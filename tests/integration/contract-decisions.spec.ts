@@ -93,7 +93,7 @@ describe('contract decisions', () => {
 		const screenId = agent.screens[0].id;
 		for (let i = 0; i <= RECALL_LIMIT; i++) {
 			expect(await send('create-order', order(`B${i}`))).toBe(`B${i}`);
-			expect(agent.engine.act(screenId, 'bump', `B${i}`)).toBe(true);
+			expect(agent.engine.runAction(screenId, 'bump', `B${i}`)).toBe(true);
 		}
 		// B0 was pushed out by the 51st bump; B1 is the oldest still in the recall list.
 		expect(record('B0')).toBeUndefined();

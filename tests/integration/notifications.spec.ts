@@ -19,7 +19,7 @@ import {
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS,
 	type CallbackBody
-} from '../../agent/notify/notifications.ts';
+} from '../../agent/notify/notification-state.ts';
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/webhook.ts';
 import type { NotificationState, ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -364,7 +364,7 @@ describe('customer arrived and estimated arrival update', () => {
 
 	it('a bumped order is not live: 404', async () => {
 		await createOrder('C-4');
-		agent.engine.act('a1-grill', 'bump', 'C-4');
+		agent.engine.runAction('a1-grill', 'bump', 'C-4');
 		await agent.engine.settled();
 		expect((await post(ARRIVED, { id: 'C-4' })).status).toBe(404);
 	});

@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine.ts';
-import type { Notifications, SendResult } from '../../notify/notifications.ts';
+import type { Notifications, SendResult } from '../../notify/notification-state.ts';
 import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,

@@ -19,7 +19,7 @@ import {
 	RetrySchema,
 	SendMessageSchema
 } from '#core/schema';
-import { DEFAULT_EXPIRATION_MS, RETRY_INTERVAL_MS } from '../../notify/notifications.ts';
+import { DEFAULT_EXPIRATION_MS, RETRY_INTERVAL_MS } from '../../notify/takeout-queue.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { NOT_ON_SCREEN, QUEUED } from './notifications.ts';

@@ -102,7 +102,7 @@ async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand
 			}))
 		);
 	}
-	await engine.apply(batches);
+	await engine.commit(batches);
 }
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
