@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ByteBudget } from '../byte-budget.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
-import type { MessageLog } from '../message-log.ts';
+import type { MessageLog } from '../inspector/message-log.ts';
 import { Access, registerAccess } from './access.ts';
 import { registerBodyLimits } from './body-budget.ts';
 import { createErrorHandler } from './integrators/errors.ts';
@@ -20,7 +20,7 @@ import { registerDrainBeforeClose } from './drain.ts';
 import { serveUpgradesAsHttp1 } from './h2c.ts';
 import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
-import type { SmsOutbox } from '../sms.ts';
+import type { SmsOutbox } from '../notify/sms.ts';
 import { registerSmsApi } from './sms-api.ts';
 
 /** Largest accepted HTTP body. */

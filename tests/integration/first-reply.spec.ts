@@ -45,7 +45,7 @@ it('the order sent the moment the TCP port first accepts is answered, and shown 
 	const child = spawn(
 		process.execPath,
 		[
-			...['--import', 'tsx', 'agent/main.ts', '--data-dir', dataDir, '--log-level', 'silent'],
+			...['--import', 'tsx', 'agent/cli/main.ts', '--data-dir', dataDir, '--log-level', 'silent'],
 			...['--http-port', String(httpPort), '--tcp-port', String(tcpPort)]
 		],
 		{ cwd: ROOT, stdio: 'ignore' }

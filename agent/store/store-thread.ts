@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MessageEntry } from '#core/message-entry';
-import type { Logger } from './log.ts';
+import type { Logger } from '../log.ts';
 
 export interface StoreWorkerData {
 	messagesFile: string;
