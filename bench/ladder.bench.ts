@@ -25,7 +25,7 @@ import {
 	summarise,
 	type CannonResult
 } from './http.bench.ts';
-import { ORDERS_TABLE, PUT_ORDER } from '../agent/store.ts';
+import { ORDERS_TABLE, PUT_ORDER } from '../agent/store/store.ts';
 import { compileBenchFile, fmt, ROOT } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
