@@ -44,6 +44,10 @@ export class FakeEventSource implements EventSourceLike {
 	onmessage: EventSourceLike['onmessage'] = null;
 	onerror: EventSourceLike['onerror'] = null;
 	closed = false;
+	#resync: Array<(ev: MessageEvent) => unknown> = [];
+	addEventListener(_type: 'resync', listener: (ev: MessageEvent) => unknown) {
+		this.#resync.push(listener);
+	}
 	close() {
 		this.closed = true;
 		this.readyState = 2;
@@ -55,9 +59,19 @@ export class FakeEventSource implements EventSourceLike {
 	deliver(e: InspectorEntry) {
 		this.onmessage?.({ data: JSON.stringify(e) } as MessageEvent);
 	}
+	/** The agent refused the stream (an HTTP error status): EventSource gives up. */
 	fail() {
 		this.readyState = 2;
 		this.onerror?.(new Event('error'));
+	}
+	/** The connection dropped: EventSource reconnects by itself (then `open` again). */
+	drop() {
+		this.readyState = 0;
+		this.onerror?.(new Event('error'));
+	}
+	/** The agent no longer holds all that this stream missed. */
+	resync() {
+		for (const listener of this.#resync) listener({ data: '{}' } as MessageEvent);
 	}
 }
 

@@ -14,6 +14,7 @@ export interface EventSourceLike {
 	onopen: ((ev: Event) => unknown) | null;
 	onmessage: ((ev: MessageEvent) => unknown) | null;
 	onerror: ((ev: Event) => unknown) | null;
+	addEventListener(type: 'resync', listener: (ev: MessageEvent) => unknown): void;
 	close(): void;
 }
 
@@ -27,21 +28,26 @@ export interface FollowerOptions {
 
 export type FeedStatus = 'loading' | 'live' | 'reconnecting' | 'forbidden';
 
+const OPEN = 1;
 const CLOSED = 2;
 
 /**
  * Follows the message log: the entries that match a filter (GET), then each new entry from the
  * stream. The GET goes out once the stream is open (the agent subscribes it before answering), so
- * nothing falls between the two; an entry may come twice, and callers dedupe. After a drop the
- * stream reopens and the GET runs again to fill the gap. A 403 stops everything: the admin API
- * is not for this browser.
+ * nothing falls between the two; an entry may come from both, and callers key entries by id.
+ * When the connection drops, EventSource reconnects by itself with the id of the last event it
+ * had (Last-Event-ID) and the agent replays what was missed; only when the log no longer holds
+ * all of that does it send `resync`, and the GET runs again. A stream the agent refused (closed)
+ * is opened anew, loading again. A 403 stops everything: the admin API is not for this browser.
  */
 export class LogFollower {
 	status: FeedStatus = 'loading';
 	#filter: MessageFilter = { screen: '', order: '', severity: '' };
 	#source: EventSourceLike | null = null;
-	#streaming = false;
-	#generation = 0;
+	/** The source opened and the GET for it went out (a reopen then only resumes). */
+	#loadedFor: EventSourceLike | null = null;
+	/** The GET (or access check) under way: aborted when a newer one or stop supersedes it. */
+	#request: AbortController | null = null;
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 	#running = false;
 	#fetch: typeof fetch;
@@ -70,8 +76,9 @@ export class LogFollower {
 	start(filter: MessageFilter): void {
 		this.#filter = filter;
 		if (this.#running) {
-			// With the stream open, load now; otherwise its opening will.
-			if (this.#streaming) void this.#load();
+			// With the stream open, load now; otherwise its (re)opening will.
+			if (this.#source?.readyState === OPEN) void this.#load();
+			else this.#loadedFor = null;
 			return;
 		}
 		this.#running = true;
@@ -81,8 +88,8 @@ export class LogFollower {
 
 	stop(): void {
 		this.#running = false;
-		this.#generation += 1;
 		clearTimeout(this.#retryTimer);
+		this.#abortRequest();
 		this.#discard();
 	}
 
@@ -103,7 +110,12 @@ export class LogFollower {
 		this.#source = source;
 		source.onopen = () => {
 			if (source !== this.#source) return;
-			this.#streaming = true;
+			if (this.#loadedFor === source) {
+				// Resumed: the agent replays what this stream missed (or says resync).
+				this.#setStatus('live');
+				return;
+			}
+			this.#loadedFor = source;
 			void this.#load();
 		};
 		source.onmessage = (event) => {
@@ -116,10 +128,11 @@ export class LogFollower {
 			}
 			if (matchesFilter(entry, this.#filter)) this.handlers.entries([entry], false);
 		};
+		source.addEventListener('resync', () => {
+			if (source === this.#source) void this.#load();
+		});
 		source.onerror = () => {
 			if (source !== this.#source) return;
-			this.#streaming = false;
-			this.#generation += 1;
 			this.#setStatus('reconnecting');
 			// CONNECTING: the browser retries by itself. CLOSED: it gave up (an HTTP error status,
 			// which EventSource does not show): ask the GET whether it was a 403.
@@ -134,12 +147,23 @@ export class LogFollower {
 	}
 
 	#discard(): void {
-		this.#streaming = false;
 		const source = this.#source;
 		this.#source = null;
 		if (!source) return;
 		source.onopen = source.onmessage = source.onerror = null;
 		source.close();
+	}
+
+	/** A new request, superseding (aborting) the one under way. */
+	#newRequest(): AbortSignal {
+		this.#abortRequest();
+		this.#request = new AbortController();
+		return this.#request.signal;
+	}
+
+	#abortRequest(): void {
+		this.#request?.abort();
+		this.#request = null;
 	}
 
 	#url(): string {
@@ -152,34 +176,33 @@ export class LogFollower {
 		this.#setStatus('forbidden');
 	}
 
-	/** The stream was refused: stop at a 403, else open it again in a while. */
+	/** The stream was refused: stop at a 403, else open it again (and load) in a while. */
 	async #checkAccess(): Promise<void> {
-		const generation = this.#generation;
-		const status = await this.#fetch(`${MESSAGES_URL}?limit=1`).then(
+		const signal = this.#newRequest();
+		const status = await this.#fetch(`${MESSAGES_URL}?limit=1`, { signal }).then(
 			(res) => res.status,
 			() => 0
 		);
-		if (generation !== this.#generation || !this.#running) return;
+		if (signal.aborted) return;
 		if (status === 403) this.#forbidden();
 		else this.#retry(() => this.#connect());
 	}
 
 	async #load(): Promise<void> {
-		const generation = ++this.#generation;
+		const signal = this.#newRequest();
 		let entries: InspectorEntry[];
 		try {
-			const res = await this.#fetch(this.#url());
-			if (generation !== this.#generation) return;
+			const res = await this.#fetch(this.#url(), { signal });
 			if (res.status === 403) return this.#forbidden();
 			if (!res.ok) throw new Error(`${res.status}`);
 			entries = (await res.json()) as InspectorEntry[];
 		} catch {
-			if (generation !== this.#generation) return;
+			if (signal.aborted) return;
 			this.#setStatus('reconnecting');
 			this.#retry(() => void this.#load());
 			return;
 		}
-		if (generation !== this.#generation) return;
+		if (signal.aborted) return;
 		this.handlers.entries(entries, true);
 		this.#setStatus('live');
 	}
