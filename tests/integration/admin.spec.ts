@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { MessageEntry } from '../../agent/inspector/message-log.ts';
 import WebSocket from 'ws';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -23,15 +24,7 @@ const HEADERS = {
 };
 
 /** An agent in memory on ports the OS picks, no UI, no logs. */
-const quietAgent = (options: AgentOptions = {}) =>
-	startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
-		...options
-	});
+const quietAgent = (options: AgentOptions = {}) => startTestAgent(options);
 
 let agent: RunningAgent;
 let tcp: { host: string; port: number };
@@ -711,12 +704,8 @@ describe('admin guard', () => {
 
 describe('the log on disk', () => {
 	const inDataDir = (dataDir: string) =>
-		startAgent({
+		startTestAgent({
 			dataDir,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
 			inspectorRetention: 2
 		});
 

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { createRecord } from '#core/screen';
 import type { Order } from '#core/schema';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -84,12 +85,7 @@ const sample = (name: string) =>
 
 let agent: RunningAgent;
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	agent = await startTestAgent({
 		config: CONFIG
 	});
 });

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import {
 	DEFAULT_EXPIRATION_MS,
@@ -82,11 +83,7 @@ let logs: string[];
 async function start(options: AgentOptions = {}): Promise<RunningAgent> {
 	logs = [];
 	const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-	const started = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
+	const started = await startTestAgent({
 		config: CONFIG,
 		logger,
 		clock,

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { Order } from '#core/schema';
 import { createRecord } from '#core/screen';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
@@ -18,13 +19,7 @@ let host: string;
 let port: number;
 
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 	({ host, port } = agent.screens[0].tcp);
 });
 afterAll(() => agent.close());
