@@ -12,6 +12,7 @@ import { screenJson } from '../screen-view.ts';
 import type { SmsOutbox } from '../sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
+import { declared } from './responses.ts';
 
 export interface AdminOptions {
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
@@ -70,25 +71,29 @@ export function registerAdminApi(
 
 	// Guarded by the access rule of ./access.ts (registered on the server before these routes).
 	app.register(async (admin) => {
-		admin.get('/api/admin/screens', async () =>
+		admin.get('/api/admin/screens', declared('GET /api/admin/screens'), async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
 				.map((s) => screenJson(engine, s, { sms: options.sms }))
 		);
 
-		admin.get<{ Params: { id: string } }>('/api/admin/screens/:id', async (req, reply) => {
-			const screen = engine.liveScreen(req.params.id);
-			if (!screen) {
-				return reply
-					.code(404)
-					.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+		admin.get<{ Params: { id: string } }>(
+			'/api/admin/screens/:id',
+			declared('GET /api/admin/screens/:id'),
+			async (req, reply) => {
+				const screen = engine.liveScreen(req.params.id);
+				if (!screen) {
+					return reply
+						.code(404)
+						.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+				}
+				return screenJson(engine, screen, { sms: options.sms });
 			}
-			return screenJson(engine, screen, { sms: options.sms });
-		});
+		);
 
 		admin.get<{
 			Querystring: { screen?: string; order?: string; severity?: string; limit?: string };
-		}>('/api/admin/messages', async (req, reply) => {
+		}>('/api/admin/messages', declared('GET /api/admin/messages'), async (req, reply) => {
 			const { screen, order, severity, limit } = req.query;
 			if (limit !== undefined && !/^[1-9]\d{0,5}$/.test(limit)) {
 				return reply.code(400).send({
@@ -130,6 +135,7 @@ export function registerAdminApi(
 
 		admin.post<{ Params: { id: string }; Body: { payload?: unknown } | undefined }>(
 			'/api/admin/messages/:id/resend',
+			declared('POST /api/admin/messages/:id/resend'),
 			async (req, reply) => {
 				const edited = req.body?.payload;
 				if (edited !== undefined && typeof edited !== 'string') {
@@ -150,6 +156,7 @@ export function registerAdminApi(
 
 		admin.post<{ Body: { screen?: string } | undefined }>(
 			'/api/admin/reset',
+			declared('POST /api/admin/reset'),
 			async (req, reply) => {
 				const screenId = req.body?.screen;
 				if (screenId !== undefined && !engine.screen(screenId)) {

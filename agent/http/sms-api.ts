@@ -7,11 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SmsOutbox } from '../sms.ts';
+import { declared } from './responses.ts';
 
 type Query = Partial<Record<'location' | 'order' | 'screen' | 'kind' | 'limit', string>>;
 
 export function registerSmsApi(app: FastifyInstance, outbox: SmsOutbox): void {
-	app.get<{ Querystring: Query }>('/api/sms', async (req, reply) => {
+	app.get<{ Querystring: Query }>('/api/sms', declared('GET /api/sms'), async (req, reply) => {
 		const { location, order, screen, kind, limit } = req.query;
 		const errors: Array<{ path: string; message: string }> = [];
 		if (kind !== undefined && kind !== 'received' && kind !== 'ready') {
