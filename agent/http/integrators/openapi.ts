@@ -25,7 +25,7 @@ import {
 	CALLBACK_TIMEOUT_MS,
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS
-} from '../../notifications.ts';
+} from '../../notify/notifications.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { openApiPath, PATHS } from './paths.ts';
 import {

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Engine, Screen } from '../../engine.ts';
-import type { ScreenBatch } from '../../store.ts';
+import type { Engine, Screen } from '../../engine/engine.ts';
+import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
 	describe,
