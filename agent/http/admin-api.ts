@@ -6,13 +6,23 @@
  * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
-import type { MessageFilter, MessageLog } from '../inspector/message-log.ts';
+import type { MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
-import { declared } from './responses.ts';
+import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
+import { declared, SEVERITIES } from './responses.ts';
+
+/** GET /api/admin/messages: the log's filters (422 naming the parameter when one is unreadable). */
+const MessageQuerySchema = z.object({
+	screen: textParam(),
+	order: textParam(),
+	severity: choiceParam(SEVERITIES),
+	limit: limitParam(999_999, 200)
+});
 
 export interface AdminOptions {
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
@@ -91,26 +101,9 @@ export function registerAdminApi(
 			}
 		);
 
-		admin.get<{
-			Querystring: { screen?: string; order?: string; severity?: string; limit?: string };
-		}>('/api/admin/messages', declared('GET /api/admin/messages'), async (req, reply) => {
-			const { screen, order, severity, limit } = req.query;
-			if (limit !== undefined && !/^[1-9]\d{0,5}$/.test(limit)) {
-				return reply.code(400).send({
-					code: 'BAD_QUERY',
-					message: `limit: expected a whole number from 1 to 999999, got "${limit}"`
-				});
-			}
-			if (severity !== undefined && !['error', 'warning', 'info'].includes(severity)) {
-				return reply.code(400).send({
-					code: 'BAD_QUERY',
-					message: `severity: expected error, warning or info, got "${severity}"`
-				});
-			}
-			const filter: MessageFilter = { screen, orderId: order, limit: limit ? Number(limit) : 200 };
-			if (severity === 'error' || severity === 'warning' || severity === 'info')
-				filter.severity = severity;
-			return messages.list(filter);
+		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
+			const { screen, order, severity, limit } = parseQuery(MessageQuerySchema, req.query);
+			return messages.list({ screen, orderId: order, severity, limit });
 		});
 
 		/** Server-sent events: one `message` event per new entry. */

@@ -14,7 +14,7 @@
  */
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
-import type { Finding } from '#core/conformance';
+import type { Finding, Severity } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import type { SmsEntry } from '#core/sms';
@@ -34,14 +34,7 @@ import {
 
 /** The simulator's and admin API's errors: the integrator API's shape, with their own codes. */
 export const SimulatorErrorSchema = z.strictObject({
-	code: z.enum([
-		...ERROR_CODES,
-		'NOT_FOUND',
-		'ACTION_REFUSED',
-		'ADMIN_ONLY',
-		'BAD_BODY',
-		'BAD_QUERY'
-	]),
+	code: z.enum([...ERROR_CODES, 'NOT_FOUND', 'ACTION_REFUSED', 'ADMIN_ONLY', 'BAD_BODY']),
 	message: z.string(),
 	errors: z.array(FieldErrorSchema).optional()
 });
@@ -156,8 +149,11 @@ export const SmsEntrySchema = z.strictObject({
 	forwardError: z.string().nullable()
 }) satisfies z.ZodType<SmsEntry>;
 
+/** A finding's severities, most severe first. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly Severity[];
+
 const FindingSchema = z.strictObject({
-	severity: z.enum(['error', 'warning', 'info']),
+	severity: z.enum(SEVERITIES),
 	code: z.string(),
 	path: z.string(),
 	message: z.string()
@@ -333,7 +329,7 @@ export const ROUTE_RESPONSES = {
 	'GET /api/admin/screens/:id': { 200: ScreenJsonSchema, ...UNKNOWN_SCREEN, ...GUARDED },
 	'GET /api/admin/messages': {
 		200: z.array(MessageEntrySchema),
-		400: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
 		...GUARDED
 	},
 	'POST /api/admin/messages/:id/resend': {

@@ -270,7 +270,8 @@ describe('simulator API', () => {
 	it('texts: the outbox, and a bad filter', async () => {
 		const { body } = await call('GET /api/sms');
 		expect(body.length).toBeGreaterThan(0);
-		expect((await call('GET /api/sms', { url: '/api/sms?kind=fax&limit=0' })).status).toBe(422);
+		const bad = await call('GET /api/sms', { url: '/api/sms?kind=fax&limit=0' });
+		expect(bad.body.errors.map((e: { path: string }) => e.path)).toEqual(['kind', 'limit']);
 	});
 
 	it('sign-in: whether this browser passes, a wrong token, no token', async () => {
@@ -298,7 +299,7 @@ describe('admin API', () => {
 		const { body } = await call(route, { url: '/api/admin/messages?screen=kds-1&limit=50' });
 		expect(body.length).toBeGreaterThan(0);
 		const bad = await call(route, { url: '/api/admin/messages?severity=loud' });
-		expect(bad.status).toBeGreaterThanOrEqual(400);
+		expect(bad.status).toBe(422);
 	});
 
 	it('re-send: as it came, edited, a bad body, not in the log', async () => {
