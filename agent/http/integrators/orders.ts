@@ -22,7 +22,7 @@ import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
 import { declared } from '../responses.ts';
 import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
-import { PATHS } from './paths.ts';
+import { ORDER_ROUTES, PATHS } from './paths.ts';
 import {
 	DELIVERY_STATUS,
 	type ActiveOrdersEntry,
@@ -166,7 +166,7 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				}))
 			);
 		}
-		await applyAll(engine, target.screens, { command: 'create-order', order });
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.create.command, order });
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
 		const created: OrderResponse = {
 			orderId: order.id,
@@ -178,21 +178,21 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
-		await applyAll(engine, target.screens, { command: 'update-order', order });
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.update.command, order });
 		return answer(order, target);
 	});
 
 	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
-		await applyAll(engine, target.screens, { command: 'partial-update-order', order });
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.partial.command, order });
 		return answer(order, target);
 	});
 
 	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
-		await applyAll(engine, target.screens, { command: 'cancel-order', order });
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.cancel.command, order });
 		return answer(order, target);
 	});
 }
