@@ -11,22 +11,15 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
 import { registerHealth } from '../../agent/http/health.ts';
 import { METHODS } from '../../agent/http/integrators/paths.ts';
 import { COMPONENTS } from '../../agent/http/integrators/openapi.ts';
 import { ROUTE_RESPONSES, type RouteKey } from '../../agent/http/responses.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 
 const ADMIN = 'admin-token-responses';
-const start = (options: Parameters<typeof startAgent>[0] = {}) =>
-	startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
-		...options
-	});
+const start = startTestAgent;
 
 let agent: RunningAgent;
 /** Off loopback in effect: loopback is not trusted, so a caller without the token is refused. */
