@@ -407,7 +407,8 @@ describe('message log and findings', () => {
 				let buffer = '';
 				res.on('data', (chunk) => {
 					buffer += chunk;
-					const match = /data: (.*)\n\n/.exec(buffer);
+					// The first entry event (a connection opens with a `ready` event, then entries).
+					const match = /(?:^|\n\n)id: \d+\ndata: (.*)\n\n/.exec(buffer);
 					if (match) {
 						resolve(JSON.parse(match[1]));
 						req.destroy();
