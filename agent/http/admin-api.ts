@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
-import type { MessageLog } from '../inspector/message-log.ts';
+import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
@@ -104,8 +104,15 @@ export function registerAdminApi(
 			return messages.list({ screen, orderId: order, severity, limit });
 		});
 
-		/** Server-sent events: one `message` event per new entry. */
+		/**
+		 * Server-sent events: one `message` event per new entry, its id the entry's. A client that
+		 * comes back with `Last-Event-ID` (EventSource does by itself) first gets what it missed,
+		 * from the log; when the log no longer holds all of that, a `resync` event instead, and the
+		 * client loads the log again. Each connection starts with a `ready` event whose id is the
+		 * newest entry's, so a client that saw no entry yet also resumes from where it was.
+		 */
 		admin.get('/api/admin/messages/stream', (req, reply) => {
+			const lastEventId = req.headers['last-event-id'];
 			reply.hijack();
 			const res = reply.raw;
 			res.writeHead(200, {
@@ -113,10 +120,15 @@ export function registerAdminApi(
 				'cache-control': 'no-cache',
 				connection: 'keep-alive'
 			});
-			res.write(': connected\n\n');
-			const unsubscribe = messages.subscribe((entry) =>
-				res.write(`data: ${JSON.stringify(entry)}\n\n`)
-			);
+			const send = (entry: MessageEntry) =>
+				res.write(`id: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`);
+			if (typeof lastEventId === 'string') {
+				const missed = /^\d{1,15}$/.test(lastEventId) ? messages.since(Number(lastEventId)) : null;
+				if (missed) for (const entry of missed) send(entry);
+				else res.write(`event: resync\ndata: ${JSON.stringify({ lastEventId })}\n\n`);
+			}
+			res.write(`id: ${messages.lastId}\nevent: ready\ndata: ${messages.lastId}\n\n`);
+			const unsubscribe = messages.subscribe(send);
 			const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
 			req.raw.on('close', () => {
 				clearInterval(keepAlive);

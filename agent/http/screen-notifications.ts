@@ -4,7 +4,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
-import { redact, type Notifications } from '../notify/notifications.ts';
+import type { Notifications } from '../notify/notifications.ts';
+import { redact } from '../notify/webhook.ts';
 import { declared, unknownScreen } from './responses.ts';
 
 export function registerScreenNotificationApi(

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
+import { screenInfo } from '../engine/screens.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
 import { formatErrors } from '#core/schema';
 import { validationError } from './integrators/errors.ts';
@@ -45,7 +46,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		async (req, reply) => {
 			const screen = engine.liveScreen(req.params.id);
 			if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
-			return engine.info(screen);
+			return screenInfo(screen);
 		}
 	);
 
@@ -56,7 +57,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		async (req, reply) => {
 			const screen = engine.liveScreen(req.params.id);
 			if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
-			return engine.snapshot(screen.config.id);
+			return engine.fanout.snapshot(screen.config.id);
 		}
 	);
 

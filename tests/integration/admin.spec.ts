@@ -414,7 +414,8 @@ describe('message log and findings', () => {
 				let buffer = '';
 				res.on('data', (chunk) => {
 					buffer += chunk;
-					const match = /data: (.*)\n\n/.exec(buffer);
+					// The first entry event (the stream opens with a `ready` event carrying the newest id).
+					const match = /data: (\{.*\})\n\n/.exec(buffer);
 					if (match) {
 						resolve(JSON.parse(match[1]));
 						req.destroy();

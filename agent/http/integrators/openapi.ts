@@ -20,12 +20,8 @@ import {
 	RetrySchema,
 	SendMessageSchema
 } from '#core/schema';
-import {
-	CALLBACK_ATTEMPTS,
-	CALLBACK_TIMEOUT_MS,
-	DEFAULT_EXPIRATION_MS,
-	RETRY_INTERVAL_MS
-} from '../../notify/notifications.ts';
+import { DEFAULT_EXPIRATION_MS, RETRY_INTERVAL_MS } from '../../notify/notifications.ts';
+import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { openApiPath, PATHS } from './paths.ts';
 import {
@@ -240,7 +236,7 @@ const OUTCOME_CALLBACK = {
 		'{$request.body#/retry/notificationUrl}': {
 			post: {
 				summary: 'Final outcome of a queued notification on one screen',
-				description: `Posted once retrying ends on a screen that was QUEUED: a browser opened it (delivered) or retry.expiration passed (expired). Answer 2xx; anything else, or no answer within ${CALLBACK_TIMEOUT_MS / 1000} s, is tried again, ${CALLBACK_ATTEMPTS} tries in all. Screens answered SUCCESS get no callback.`,
+				description: `Posted once retrying ends on a screen that was QUEUED: a browser opened it (delivered) or retry.expiration passed (expired). Answer 2xx; anything else, or no answer within ${WEBHOOK_TIMEOUT_MS / 1000} s, is tried again, ${WEBHOOK_ATTEMPTS} tries in all. Screens answered SUCCESS get no callback.`,
 				requestBody: { required: true, content: json(ref('NotificationCallback')) },
 				responses: { '2XX': { description: 'Received.' } }
 			}
