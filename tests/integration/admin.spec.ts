@@ -414,8 +414,8 @@ describe('message log and findings', () => {
 				let buffer = '';
 				res.on('data', (chunk) => {
 					buffer += chunk;
-					// The first entry event (the stream opens with a `ready` event carrying the newest id).
-					const match = /data: (\{.*\})\n\n/.exec(buffer);
+					// The first entry event (a connection opens with a `ready` event, then entries).
+					const match = /(?:^|\n\n)id: \d+\ndata: (.*)\n\n/.exec(buffer);
 					if (match) {
 						resolve(JSON.parse(match[1]));
 						req.destroy();
