@@ -10,12 +10,12 @@ import type { Engine, Screen } from '../../engine/engine.ts';
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
-	describe,
 	formatErrors,
 	HttpOrderSchema,
 	parseWith,
 	PartialOrderSchema,
 	type OrderCommand,
+	showValue,
 	type ReadOptions
 } from '#core/schema';
 import type { Outcome } from '#core/outcome';
@@ -51,7 +51,7 @@ export function parseBody<S extends z.ZodType>(
 	if (body === undefined)
 		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		const message = `expected a JSON object, got ${describe(body)}`;
+		const message = `expected a JSON object, got ${showValue(body)}`;
 		throw validationError([{ path: '', message }], `body: ${message}`);
 	}
 	const parsed = parseWith(schema, body, [], options);
