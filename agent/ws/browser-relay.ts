@@ -16,8 +16,6 @@ export interface RelayOptions {
 	heartbeatMs?: number;
 	/** Drop a client whose unsent data exceeds this many bytes. */
 	maxBufferedBytes?: number;
-	/** A browser is opening a screen, before its snapshot: what was queued for the screen goes now. */
-	onConnect?: (screenId: string) => void;
 	/** Why this upgrade request may not see the screen; null lets it in (default: everyone). */
 	refusal?: (req: IncomingMessage) => string | null;
 	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
@@ -41,7 +39,6 @@ export function attachRelay(
 		WebSocketServer: typeof WebSocketServer;
 	};
 	const wss = new wsModule.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-	const counts = new Map<string, number>();
 	const alive = new WeakMap<WebSocket, boolean>();
 	const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
 
@@ -68,7 +65,6 @@ export function attachRelay(
 
 	function serve(ws: WebSocket, screenId: string) {
 		alive.set(ws, true);
-		counts.set(screenId, (counts.get(screenId) ?? 0) + 1);
 		ws.on('pong', () => alive.set(ws, true));
 		const send = (encoded: string) => {
 			if (ws.bufferedAmount > maxBuffered) {
@@ -78,11 +74,11 @@ export function attachRelay(
 			}
 			ws.send(encoded);
 		};
-		// Queued notifications are delivered first: this browser's snapshot has them, and only the
-		// browsers already showing the screen need the broadcast.
-		options.onConnect?.(screenId);
-		send(JSON.stringify(engine.snapshot(screenId)));
-		const unsubscribe = engine.subscribe(screenId, (_message, encoded) => send(encoded));
+		// Joining first lets what waits for a browser (queued notifications) be delivered before
+		// the snapshot is taken: this browser's snapshot has it.
+		const leave = engine.fanout.join(screenId);
+		send(JSON.stringify(engine.fanout.snapshot(screenId)));
+		const unsubscribe = engine.fanout.subscribe(screenId, (_message, encoded) => send(encoded));
 		ws.on('message', (data) => {
 			let message: ClientMessage;
 			try {
@@ -94,7 +90,7 @@ export function attachRelay(
 			if (message?.type === 'ping') {
 				send(JSON.stringify({ type: 'pong', now: engine.now() }));
 			} else if (message?.type === 'resync') {
-				send(JSON.stringify(engine.snapshot(screenId)));
+				send(JSON.stringify(engine.fanout.snapshot(screenId)));
 			} else if (message?.type === 'popup.ack' && typeof message.id === 'string') {
 				options.onPopupAck?.(screenId, message.id);
 			} else if (
@@ -126,7 +122,7 @@ export function attachRelay(
 		});
 		ws.on('close', () => {
 			unsubscribe();
-			counts.set(screenId, (counts.get(screenId) ?? 1) - 1);
+			leave();
 		});
 		ws.on('error', (err) => logger.debug({ err, screen: screenId }, 'websocket error'));
 	}
@@ -144,7 +140,7 @@ export function attachRelay(
 	heartbeat.unref();
 
 	return {
-		connected: (screenId) => counts.get(screenId) ?? 0,
+		connected: (screenId) => engine.fanout.viewers(screenId),
 		close() {
 			clearInterval(heartbeat);
 			for (const ws of wss.clients) ws.terminate();

@@ -20,18 +20,16 @@ import {
 } from '#core/schema';
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
+import { declared } from '../responses.ts';
 import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
-import { PATHS } from './paths.ts';
+import { ORDER_ROUTES, PATHS } from './paths.ts';
+import {
+	DELIVERY_STATUS,
+	type ActiveOrdersEntry,
+	type DeliveryStatus,
+	type OrderResponse
+} from './responses.ts';
 import type { Target, Tenancy } from './tenancy.ts';
-
-/** The delivery status of a screen that took the order. */
-export const DELIVERED = 'SUCCESS';
-
-export interface DeliveryStatus {
-	device: string;
-	status: string;
-	type?: string;
-}
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -108,8 +106,8 @@ async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
 	return screens.map((s) =>
 		withType
-			? { device: s.config.id, status: DELIVERED, type: s.config.type }
-			: { device: s.config.id, status: DELIVERED }
+			? { device: s.config.id, status: DELIVERY_STATUS.delivered, type: s.config.type }
+			: { device: s.config.id, status: DELIVERY_STATUS.delivered }
 	);
 }
 
@@ -122,24 +120,33 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 		done();
 	};
 
-	app.get(PATHS.activeOrders, { onRequest }, async (req) => {
-		await engine.settled();
-		return targetOf(req).screens.map((screen) => {
-			const queue = engine.queue(screen.config.id);
-			return {
-				deviceId: screen.config.id,
-				deviceName: screen.config.name,
-				orderCount: queue.length,
-				// Contract 2.9: the id and name given at create, not the name as updated since.
-				orders: queue.map((r) => ({
-					orderId: r.context.id,
-					orderName: r.context.createdName ?? r.context.fields.name
-				}))
-			};
-		});
+	app.get(
+		PATHS.activeOrders,
+		{ onRequest, ...declared(`GET ${PATHS.activeOrders}`) },
+		async (req) => {
+			await engine.settled();
+			return targetOf(req).screens.map((screen): ActiveOrdersEntry => {
+				const queue = engine.queue(screen.config.id);
+				return {
+					deviceId: screen.config.id,
+					deviceName: screen.config.name,
+					orderCount: queue.length,
+					// Contract 2.9: the id and name given at create, not the name as updated since.
+					orders: queue.map((r) => ({
+						orderId: r.context.id,
+						orderName: r.context.createdName ?? r.context.fields.name
+					}))
+				};
+			});
+		}
+	);
+
+	const answer = (order: { id: string }, target: Target): OrderResponse => ({
+		orderId: order.id,
+		deliveryStatuses: statuses(target.screens, false)
 	});
 
-	app.post(PATHS.orders, { onRequest }, async (req, reply) => {
+	app.post(PATHS.orders, { onRequest, ...declared(`POST ${PATHS.orders}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
 		// Unique per location: a live order (on screen or on hold) on any of its screens blocks it.
@@ -159,31 +166,33 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				}))
 			);
 		}
-		await applyAll(engine, target.screens, { command: 'create-order', order });
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.create.command, order });
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
-		return reply
-			.code(201)
-			.send({ orderId: order.id, deliveryStatuses: statuses(target.screens, true) });
+		const created: OrderResponse = {
+			orderId: order.id,
+			deliveryStatuses: statuses(target.screens, true)
+		};
+		return reply.code(201).send(created);
 	});
 
-	app.put(PATHS.orders, { onRequest }, async (req) => {
+	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
-		await applyAll(engine, target.screens, { command: 'update-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.update.command, order });
+		return answer(order, target);
 	});
 
-	app.put(PATHS.partial, { onRequest }, async (req) => {
+	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
-		await applyAll(engine, target.screens, { command: 'partial-update-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.partial.command, order });
+		return answer(order, target);
 	});
 
-	app.put(PATHS.cancel, { onRequest }, async (req) => {
+	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
-		await applyAll(engine, target.screens, { command: 'cancel-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		await applyAll(engine, target.screens, { command: ORDER_ROUTES.cancel.command, order });
+		return answer(order, target);
 	});
 }
