@@ -34,7 +34,7 @@ import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts'
 import { SmsOutbox } from './notify/sms.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
-import { Notifications } from './notify/notifications.ts';
+import { Notifications } from './notify/notification-state.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';

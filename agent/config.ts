@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { formatErrors, ORDER_MODES, parseWith, showValue } from '#core/schema';
-import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
+import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';
 import { isHttpUrl } from '#core/url';
 
@@ -26,10 +26,9 @@ const TimersSchema = z.object({ warnAfter: seconds(), lateAfter: seconds() });
 const SettingsSchema = z
 	.object({
 		autoHoldFutureOrders: z.boolean().default(false),
-		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }).default({
-			warnAfter: 300,
-			lateAfter: 480
-		}),
+		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }).default(
+			() => ({ ...DEFAULT_TIMERS })
+		),
 		keymap: z.record(z.string(), z.string()).default({}),
 		/** Card type size times the size for the window (browser: screenMetrics). */
 		scale: z
@@ -52,7 +51,7 @@ const SettingsSchema = z
 			})
 			.optional()
 	})
-	.default({ autoHoldFutureOrders: false, timers: { warnAfter: 300, lateAfter: 480 }, keymap: {} });
+	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));
 
 const ScreenSchema = z.object({
 	id: text().min(1),

@@ -39,6 +39,13 @@ export const SimulatorErrorSchema = z.strictObject({
 	errors: z.array(FieldErrorSchema).optional()
 });
 
+type SimulatorError = z.infer<typeof SimulatorErrorSchema>;
+
+/** The 404 of a simulator or admin route given a screen id that is not configured. */
+export function unknownScreen(id: string): SimulatorError {
+	return { code: 'NOT_FOUND', message: `Unknown screen ${id}` };
+}
+
 const OkSchema = z.strictObject({ ok: z.literal(true) });
 
 const TcpEndpointSchema = z.strictObject({ host: z.string(), port: z.int() });

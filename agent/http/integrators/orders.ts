@@ -21,7 +21,7 @@ import {
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
 import { declared } from '../responses.ts';
-import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
+import { ApiError, DUPLICATE_MESSAGE, orderNotOnScreens, validationError } from './errors.ts';
 import { ORDER_ROUTES, PATHS } from './paths.ts';
 import {
 	DELIVERY_STATUS,
@@ -90,17 +90,9 @@ async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand
 	if (missing.length > 0) {
 		// Creates were checked against the whole location before, so only updates get here.
 		await engine.settled();
-		throw new ApiError(
-			404,
-			'ORDER_DOES_NOT_EXIST',
-			NOT_FOUND_MESSAGE,
-			missing.map((device) => ({
-				path: 'id',
-				message: `order ${JSON.stringify(command.order.id)} is not on screen ${device}`
-			}))
-		);
+		throw orderNotOnScreens(command.order.id, missing);
 	}
-	await engine.apply(batches);
+	await engine.commit(batches);
 }
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
