@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { SEVERITIES } from '#core/conformance';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
@@ -14,7 +15,7 @@ import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
-import { declared, SEVERITIES, unknownScreen } from './responses.ts';
+import { declared, unknownScreen } from './responses.ts';
 
 /** GET /api/admin/messages: the log's filters (422 naming the parameter when one is unreadable). */
 const MessageQuerySchema = z.object({

@@ -14,7 +14,7 @@
  */
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
-import type { Finding, Severity } from '#core/conformance';
+import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import type { SmsEntry } from '#core/sms';
@@ -155,9 +155,6 @@ export const SmsEntrySchema = z.strictObject({
 	forwardAttempts: z.int(),
 	forwardError: z.string().nullable()
 }) satisfies z.ZodType<SmsEntry>;
-
-/** A finding's severities, most severe first. */
-export const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly Severity[];
 
 const FindingSchema = z.strictObject({
 	severity: z.enum(SEVERITIES),
