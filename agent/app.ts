@@ -29,6 +29,7 @@ import {
 } from './discovery.ts';
 import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './data-lock.ts';
+import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -99,6 +100,8 @@ export interface AgentOptions {
 	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
+	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
+	remoteLink?: RemoteScreensOptions['link'];
 }
 
 export interface RunningScreen {
@@ -125,6 +128,8 @@ export interface RunningAgent {
 	sms: SmsOutbox;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
+	/** The links to screens other simulators host (docs/fleet.md). */
+	remotes: RemoteScreens;
 	/**
 	 * Start clean: forget the orders, texts, takeout statuses, pop-ups and queued notifications of
 	 * one screen, or of every screen (then also the inspector's message log).
@@ -218,6 +223,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	});
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
+	const remotes = new RemoteScreens({
+		engine,
+		logger,
+		link: options.remoteLink,
+		onUnreachable: (screenId) => relay?.disconnect(screenId)
+	});
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
 	const notifications = new Notifications({
 		engine,
@@ -276,7 +287,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			// The screens' orders carry customer data: the same guard as the routes.
 			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
 			onConnect: (screenId) => notifications.connect(screenId),
-			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId)
+			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
+			unavailable: (screenId) => {
+				const remote = engine.screen(screenId)?.remote;
+				if (!remote || remote.state === 'live') return null;
+				return `screen ${screenId} lives in another simulator (${remote.link.where}), which is not reachable now`;
+			}
 		});
 		const host = options.httpHost ?? '127.0.0.1';
 		await http
@@ -287,7 +303,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 		for (const screen of engine.screens.values()) {
-			if (screen.config.deleted) continue;
+			// A remote screen listens in its own simulator.
+			if (screen.config.deleted || screen.config.remote) continue;
 			const id = screen.config.id;
 			const server = await listenTcpScreen({
 				host: screen.config.tcp.host,
@@ -306,6 +323,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			tcpServers.push(Object.assign(server, { screenId: id }));
 		}
 		notifications.start();
+		remotes.attachConfigured();
 		if (options.discovery) {
 			const { targets, intervalMs } = options.discovery;
 			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
@@ -325,6 +343,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		}
 	} catch (err) {
 		await announcer?.close();
+		remotes.close();
 		notifications.close();
 		relay?.close();
 		await http?.close();
@@ -362,10 +381,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		holds,
 		sms,
 		discovery: announcer?.plan ?? null,
+		remotes,
 		reset,
 		close() {
 			closed ??= (async () => {
 				await announcer?.close();
+				remotes.close();
 				notifications.close();
 				holds.close();
 				finalRelay.close();

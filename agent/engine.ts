@@ -31,6 +31,7 @@ import {
 	type SimConfig
 } from './config.ts';
 import { systemClock, type Clock } from './clock.ts';
+import type { RemoteScreen } from './fleet/remote-screens.ts';
 import type { Logger } from './log.ts';
 import type { MessageLog } from './message-log.ts';
 import type { ScreenBatch, Store } from './store.ts';
@@ -47,6 +48,8 @@ export interface Screen {
 	/** Sequence number of the last change relayed to browsers. */
 	seq: number;
 	listeners: Set<Listener>;
+	/** Set for a screen another simulator hosts: its state is a copy (agent/fleet). */
+	remote?: RemoteScreen;
 }
 
 export interface EngineOptions {
@@ -77,6 +80,7 @@ export class Engine {
 	private afterRepliesScheduled = false;
 	readonly logger: Logger;
 	private committedListeners = new Set<CommittedListener>();
+	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private flushedListeners = new Set<() => void>();
 
 	constructor(options: EngineOptions) {
@@ -96,6 +100,31 @@ export class Engine {
 				listeners: new Set()
 			});
 		}
+	}
+
+	/**
+	 * Register a screen after start (a remote screen adopted from discovery); its location's
+	 * config lists it too. Listeners of onScreenAdded (the integrator API) learn of it.
+	 */
+	addScreen(brand: BrandConfig, location: LocationConfig, config: ScreenConfig): Screen {
+		if (this.screens.has(config.id)) throw new Error(`Screen ${config.id} exists`);
+		location.screens.push(config);
+		const screen: Screen = {
+			config,
+			location,
+			brand,
+			state: createScreenState(),
+			seq: 0,
+			listeners: new Set()
+		};
+		this.screens.set(config.id, screen);
+		for (const listener of this.screenAddedListeners) listener(screen);
+		return screen;
+	}
+
+	onScreenAdded(listener: (screen: Screen) => void): () => void {
+		this.screenAddedListeners.add(listener);
+		return () => this.screenAddedListeners.delete(listener);
 	}
 
 	screen(id: string): Screen | undefined {
@@ -285,6 +314,8 @@ export class Engine {
 	 */
 	act(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
 		const screen = this.mustGet(screenId);
+		// A remote screen acts itself; its relay then tells what changed.
+		if (screen.remote) return screen.remote.act(action, orderId, course);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
 		const changes = decideAction(screen.state, action, id, this.now(), course);
@@ -340,6 +371,7 @@ export class Engine {
 		this.store.clear(screenId);
 		for (const screen of this.screens.values()) {
 			if (screenId && screen.config.id !== screenId) continue;
+			if (screen.remote) continue; // its orders are the remote simulator's to forget
 			screen.state = createScreenState();
 			screen.seq += 1;
 			const snapshot = this.snapshot(screen.config.id);

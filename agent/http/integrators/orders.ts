@@ -7,6 +7,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Engine, Screen } from '../../engine.ts';
+import {
+	deliverToRemotes,
+	isRemote,
+	undelivered,
+	type DeliveryStatus
+} from '../../fleet/deliver.ts';
 import type { ScreenBatch } from '../../store.ts';
 import {
 	CancelOrderSchema,
@@ -27,11 +33,7 @@ import type { Target, Tenancy } from './tenancy.ts';
 /** The delivery status of a screen that took the order. */
 export const DELIVERED = 'SUCCESS';
 
-export interface DeliveryStatus {
-	device: string;
-	status: string;
-	type?: string;
-}
+export type { DeliveryStatus } from '../../fleet/deliver.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -79,15 +81,29 @@ function targetOf(req: FastifyRequest): Target {
 	return req.kdsTarget as Target;
 }
 
-/** Decide on every screen, then commit all or, if any screen refuses, nothing (404). */
-async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand): Promise<void> {
+/**
+ * Decide on every screen, then commit all or, if any screen refuses, nothing (404). Remote
+ * screens (agent/fleet) are judged on their copy while it is current, then sent the command
+ * over TCP once; their statuses are what they replied.
+ */
+async function applyAll(
+	engine: Engine,
+	screens: Screen[],
+	command: OrderCommand,
+	withType: boolean
+): Promise<DeliveryStatus[]> {
 	const at = engine.now();
 	const batches: ScreenBatch[] = [];
 	const missing: string[] = [];
+	const remotes: Screen[] = [];
 	for (const screen of screens) {
+		const remote = isRemote(screen);
+		if (remote) remotes.push(screen);
+		// A remote screen's copy judges only while current (the remote's reply has the last word).
+		if (remote && (command.command === 'create-order' || screen.remote?.state !== 'live')) continue;
 		const decision = engine.decide(screen.config.id, command, at);
-		if (decision.ok) batches.push({ screenId: screen.config.id, changes: decision.changes });
-		else missing.push(screen.config.id);
+		if (!decision.ok) missing.push(screen.config.id);
+		else if (!remote) batches.push({ screenId: screen.config.id, changes: decision.changes });
 	}
 	if (missing.length > 0) {
 		// Creates were checked against the whole location before, so only updates get here.
@@ -102,7 +118,22 @@ async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand
 			}))
 		);
 	}
-	await engine.apply(batches);
+	const [, remoteStatuses] = await Promise.all([
+		engine.apply(batches),
+		deliverToRemotes(remotes, command.command, command.order, withType)
+	]);
+	const byDevice = new Map(remoteStatuses.map((s) => [s.device, s]));
+	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
+}
+
+/** 201/200 with the statuses, or the refusal when no screen took it (agent/fleet/deliver.ts). */
+function answer(reply: FastifyReply, code: number, orderId: string, list: DeliveryStatus[]) {
+	const failed = undelivered(list);
+	if (failed)
+		return reply
+			.code(failed.statusCode)
+			.send({ code: failed.code, message: failed.message, deliveryStatuses: list });
+	return reply.code(code).send({ orderId, deliveryStatuses: list });
 }
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
@@ -159,31 +190,29 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				}))
 			);
 		}
-		await applyAll(engine, target.screens, { command: 'create-order', order });
+		const list = await applyAll(engine, target.screens, { command: 'create-order', order }, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
-		return reply
-			.code(201)
-			.send({ orderId: order.id, deliveryStatuses: statuses(target.screens, true) });
+		return answer(reply, 201, order.id, list);
 	});
 
-	app.put(PATHS.orders, { onRequest }, async (req) => {
+	app.put(PATHS.orders, { onRequest }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
-		await applyAll(engine, target.screens, { command: 'update-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		const list = await applyAll(engine, target.screens, { command: 'update-order', order }, false);
+		return answer(reply, 200, order.id, list);
 	});
 
-	app.put(PATHS.partial, { onRequest }, async (req) => {
+	app.put(PATHS.partial, { onRequest }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
-		await applyAll(engine, target.screens, { command: 'partial-update-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		const command = { command: 'partial-update-order', order } as const;
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 
-	app.put(PATHS.cancel, { onRequest }, async (req) => {
+	app.put(PATHS.cancel, { onRequest }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
-		await applyAll(engine, target.screens, { command: 'cancel-order', order });
-		return { orderId: order.id, deliveryStatuses: statuses(target.screens, false) };
+		const list = await applyAll(engine, target.screens, { command: 'cancel-order', order }, false);
+		return answer(reply, 200, order.id, list);
 	});
 }

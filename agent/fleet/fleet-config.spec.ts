@@ -1,0 +1,64 @@
+/** The config's `remote` screens and `adoptDiscovered` locations (docs/fleet.md). */
+import { describe, expect, it } from 'vitest';
+import { parseConfig, withTcpOverrides } from '../config.ts';
+
+const config = (screens: unknown[]) => ({
+	brands: [
+		{
+			id: 'b1',
+			name: 'Brand',
+			token: 'brand-token-1',
+			locations: [{ id: 'l1', name: 'Kitchen', screens }]
+		}
+	]
+});
+
+describe('remote screens in the config', () => {
+	it('a remote screen names its own TCP endpoint and the other simulator it lives in', () => {
+		const parsed = parseConfig(
+			config([
+				{ id: 'kds-1', name: 'Grill', tcp: { port: 9104 } },
+				{
+					id: 'pi-1',
+					name: 'Fryer',
+					tcp: { host: '192.168.1.50', port: 9104 },
+					remote: { url: 'http://192.168.1.50:8104', screen: 'kds-1' }
+				}
+			])
+		);
+		const [, remote] = parsed.brands[0].locations[0].screens;
+		expect(remote.remote).toEqual({ url: 'http://192.168.1.50:8104', screen: 'kds-1' });
+		expect(parsed.brands[0].locations[0].adoptDiscovered).toBe(false);
+	});
+
+	it('a URL that is not http(s) is refused naming the field', () => {
+		expect(() =>
+			parseConfig(
+				config([
+					{ id: 'pi-1', name: 'Fryer', tcp: { port: 9104 }, remote: { url: 'pi.local:8104' } }
+				])
+			)
+		).toThrow(
+			'Invalid config: brands[0].locations[0].screens[0].remote.url: expected an http:// or https:// URL, got "pi.local:8104"'
+		);
+	});
+
+	it('a remote endpoint may equal a local one (another host listens there); --tcp-port leaves it alone', () => {
+		const parsed = parseConfig(
+			config([
+				{ id: 'kds-1', name: 'Grill', tcp: { host: '127.0.0.1', port: 9104 } },
+				{
+					id: 'pi-1',
+					name: 'Fryer',
+					tcp: { host: '127.0.0.1', port: 9104 },
+					remote: { url: 'http://127.0.0.1:8200' }
+				}
+			])
+		);
+		const moved = withTcpOverrides(parsed, '0.0.0.0', 0);
+		expect(moved.brands[0].locations[0].screens.map((s) => s.tcp)).toEqual([
+			{ host: '0.0.0.0', port: 0 },
+			{ host: '127.0.0.1', port: 9104 }
+		]);
+	});
+});
