@@ -30,6 +30,8 @@ import {
 import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './data-lock.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
+import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
+import { registerFleetApi } from './http/fleet-api.ts';
 import { Engine } from './engine.ts';
 import { startHoldReleases, type HoldReleases } from './holds.ts';
 import { SmsOutbox } from './sms.ts';
@@ -100,6 +102,21 @@ export interface AgentOptions {
 	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
+	/**
+	 * Listen for screens announcing themselves (docs/fleet.md): list them, and adopt them as remote
+	 * screens when `adopt` is set or a location of the config says `adoptDiscovered`. Off when
+	 * absent (unless a location says `adoptDiscovered`: then on 0.0.0.0:28000).
+	 */
+	discoveryListen?: {
+		bind?: string;
+		port?: number;
+		adopt?: boolean;
+		/** HTTP port of the simulators heard (default 8104). */
+		httpPort?: number;
+		/** TCP port of the screens heard (default 9104, what the datagram stands for). */
+		tcpPort?: number;
+		staleMs?: number;
+	} | null;
 	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
 	remoteLink?: RemoteScreensOptions['link'];
 }
@@ -130,6 +147,8 @@ export interface RunningAgent {
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
 	remotes: RemoteScreens;
+	/** Screens heard on the network (null: not listening); `port` is the UDP port listened on. */
+	discovered: { listener: DiscoveryListener; port: number } | null;
 	/**
 	 * Start clean: forget the orders, texts, takeout statuses, pop-ups and queued notifications of
 	 * one screen, or of every screen (then also the inspector's message log).
@@ -229,6 +248,23 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		link: options.remoteLink,
 		onUnreachable: (screenId) => relay?.disconnect(screenId)
 	});
+	const listen = options.discoveryListen ?? null;
+	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
+	const listener =
+		listen || adoptInto
+			? new DiscoveryListener(
+					{
+						bind: listen?.bind ?? '0.0.0.0',
+						port: listen?.port ?? 28000,
+						adoptInto,
+						httpPort: listen?.httpPort ?? DEFAULT_HTTP_PORT,
+						tcpPort: listen?.tcpPort,
+						staleMs: listen?.staleMs ?? DEFAULT_STALE_MS
+					},
+					{ engine, remotes, logger }
+				)
+			: null;
+	let listenerPort = 0;
 	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
 	const notifications = new Notifications({
 		engine,
@@ -275,6 +311,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 					),
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
+				(app) =>
+					registerFleetApi(app, {
+						heard: () => listener?.list() ?? null,
+						adoptingInto: adoptInto?.location.id ?? null
+					}),
 				(app) =>
 					registerAdminApi(app, engine, messages, {
 						sms,
@@ -324,6 +365,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		}
 		notifications.start();
 		remotes.attachConfigured();
+		if (listener) listenerPort = await listener.start();
 		if (options.discovery) {
 			const { targets, intervalMs } = options.discovery;
 			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
@@ -343,6 +385,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		}
 	} catch (err) {
 		await announcer?.close();
+		listener?.close();
 		remotes.close();
 		notifications.close();
 		relay?.close();
@@ -382,10 +425,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		sms,
 		discovery: announcer?.plan ?? null,
 		remotes,
+		discovered: listener ? { listener, port: listenerPort } : null,
 		reset,
 		close() {
 			closed ??= (async () => {
 				await announcer?.close();
+				listener?.close();
 				remotes.close();
 				notifications.close();
 				holds.close();

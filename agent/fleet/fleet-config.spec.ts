@@ -1,6 +1,7 @@
 /** The config's `remote` screens and `adoptDiscovered` locations (docs/fleet.md). */
 import { describe, expect, it } from 'vitest';
 import { parseConfig, withTcpOverrides } from '../config.ts';
+import { readSettings } from '../settings.ts';
 
 const config = (screens: unknown[]) => ({
 	brands: [
@@ -60,5 +61,39 @@ describe('remote screens in the config', () => {
 			{ host: '0.0.0.0', port: 0 },
 			{ host: '127.0.0.1', port: 9104 }
 		]);
+	});
+});
+
+describe('discovery listening flags', () => {
+	it('off by default; --adopt-discovered listens on 0.0.0.0:28000 unless told where', () => {
+		expect(readSettings([], {}).discoveryListen).toBeNull();
+		expect(readSettings(['--adopt-discovered'], {}).discoveryListen).toEqual({
+			adopt: true,
+			httpPort: undefined,
+			bind: undefined,
+			port: undefined
+		});
+		expect(
+			readSettings(
+				[
+					'--listen-discovery',
+					'--listen-discovery-on',
+					'127.0.0.1:28123',
+					'--adopt-http-port',
+					'8200'
+				],
+				{}
+			).discoveryListen
+		).toEqual({ adopt: false, httpPort: 8200, bind: '127.0.0.1', port: 28123 });
+		expect(readSettings([], { KDS_ADOPT_DISCOVERED: '1' }).discoveryListen?.adopt).toBe(true);
+	});
+
+	it('a bad value is refused in one sentence', () => {
+		expect(() => readSettings(['--listen-discovery-on', 'everywhere'], {})).toThrow(
+			'Invalid value for --listen-discovery-on (KDS_LISTEN_DISCOVERY_ON): "everywhere" (expected one IPv4 host:port)'
+		);
+		expect(() => readSettings([], { KDS_ADOPT_DISCOVERED: 'yes' })).toThrow(
+			'Invalid value for --adopt-discovered (KDS_ADOPT_DISCOVERED): "yes" (expected 1 or 0)'
+		);
 	});
 });

@@ -28,7 +28,7 @@ const create = (id: string) => ({
 	order: {
 		id,
 		name: `Guest ${id}`,
-		time: Date.parse('2026-11-24T12:00:00Z'),
+		time: '2026-11-24T12:00:00.000Z',
 		mode: 'ToGo' as const,
 		items: [{ lineId: '1', name: 'Burger', qty: 1, mods: [] }]
 	}

@@ -16,7 +16,9 @@ async function peer(
 	const server = createServer({ allowHalfOpen: true }, (socket) => {
 		let text = '';
 		socket.on('data', (d) => (text += d));
-		socket.on('end', () => onData(text, (reply) => socket.end(reply)));
+		socket.on('end', () =>
+			onData(text, (reply) => (reply === undefined ? socket.end() : socket.end(reply)))
+		);
 		socket.on('error', () => {});
 	});
 	servers.push(server);

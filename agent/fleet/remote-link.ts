@@ -103,6 +103,11 @@ export class RemoteLink {
 		this.retryMs = options.retryMs ?? 500;
 	}
 
+	/** Started and not stopped (connected or trying to be). */
+	get running(): boolean {
+		return !this.stopped;
+	}
+
 	get where(): string {
 		return `${this.options.url} (screen ${this.options.screen})`;
 	}

@@ -34,7 +34,11 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 				id: screen.config.id,
 				name: screen.config.name,
 				orderCount: engine.queue(screen.config.id).length,
-				tcp: engine.tcpEndpoint(screen.config.id)
+				tcp: engine.tcpEndpoint(screen.config.id),
+				// A screen another simulator hosts (docs/fleet.md): where, and whether it is current.
+				...(screen.remote && screen.config.remote
+					? { remote: { url: screen.config.remote.url, state: screen.remote.state } }
+					: {})
 			});
 		}
 		return [...byLocation.values()];
