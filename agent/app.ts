@@ -1,6 +1,6 @@
 /**
  * Start a whole simulator in this process: store, engine, one TCP listener per screen, and the
- * HTTP port (UI, WebSocket relay, APIs). Used by the CLI (agent/main.ts) and by test fixtures,
+ * HTTP port (UI, WebSocket relay, APIs). Used by the CLI (agent/cli/main.ts) and by test fixtures,
  * which start isolated simulators on OS-chosen ports with an in-memory store.
  */
 // First, before any module builds a schema: zod compiles each schema into one function on its
@@ -26,18 +26,18 @@ import {
 	type Announcer,
 	type DiscoveryPlan,
 	type DiscoveryTargets
-} from './discovery.ts';
+} from './discovery/discovery.ts';
 import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
-import { lockDataDir } from './data-lock.ts';
+import { lockDataDir } from './store/data-lock.ts';
+import { Engine } from './engine/engine.ts';
+import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { SmsOutbox } from './notify/sms.ts';
+import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
+import { StoreThread } from './store/store-thread.ts';
+import { Notifications } from './notify/notifications.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
 import { registerFleetApi } from './http/fleet-api.ts';
-import { Engine } from './engine.ts';
-import { startHoldReleases, type HoldReleases } from './holds.ts';
-import { SmsOutbox } from './sms.ts';
-import { DEFAULT_RETENTION, MessageLog } from './message-log.ts';
-import { StoreThread } from './store-thread.ts';
-import { Notifications } from './notifications.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
@@ -45,9 +45,9 @@ import { registerHealth } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import { createHttpServer } from './http/server.ts';
 import { createLogger, type Logger, type LogLevel } from './log.ts';
-import { attachRelay, type Relay } from './relay.ts';
-import { DEFAULT_DATA_DIR } from './settings.ts';
-import { Store, type SyncMode } from './store.ts';
+import { attachRelay, type Relay } from './ws/browser-relay.ts';
+import { DEFAULT_DATA_DIR } from './cli/settings.ts';
+import { Store, type SyncMode } from './store/store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
 import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/schema';
@@ -78,7 +78,7 @@ export interface AgentOptions {
 	tcpPort?: number;
 	/** Integration token of the first brand, replacing the config's. */
 	token?: string;
-	/** Announce the screens on UDP (off when absent); see agent/discovery.ts. */
+	/** Announce the screens on UDP (off when absent); see agent/discovery/discovery.ts. */
 	discovery?: { targets: DiscoveryTargets; intervalMs: number } | null;
 	/**
 	 * Admin token for requests not from loopback (none: loopback only): the admin API, customer
@@ -280,11 +280,32 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		sms.forget(screenId);
 	};
 	try {
-		// The TCP listeners open last, once everything a reply needs is loaded and warm: a POS that
-		// connects as soon as the port accepts is answered at once, instead of waiting (hundreds of
-		// milliseconds, seconds on a loaded Pi) behind the HTTP stack's loading and the first
-		// parse's schema compilation (npm run bench -- start measures both).
+		// The TCP listeners open first, once everything a reply needs is loaded and warm (the order
+		// path's schema compiled): a POS's first order is the first thing a screen must answer. The
+		// HTTP stack (Fastify and its plugins, most of the start-up time) loads after, in steps
+		// that yield to the event loop, so an order that comes meanwhile waits for one step at most,
+		// not for the whole stack (npm run bench -- start measures start -> first reply).
 		warmOrderPath();
+		for (const screen of engine.screens.values()) {
+			// A remote screen listens in its own simulator.
+			if (screen.config.deleted || screen.config.remote) continue;
+			const id = screen.config.id;
+			const server = await listenTcpScreen({
+				host: screen.config.tcp.host,
+				port: screen.config.tcp.port,
+				logger,
+				budget,
+				messageTimeoutMs,
+				handle: (text, source, reply, terminator) =>
+					handleTcpMessage(engine, id, text, source, reply, { terminator })
+			}).catch((err: NodeJS.ErrnoException) => {
+				throw new Error(
+					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
+				);
+			});
+			engine.endpoints.set(id, { host: server.host, port: server.port });
+			tcpServers.push(Object.assign(server, { screenId: id }));
+		}
 		http = await createHttpServer({
 			engine,
 			logger,
@@ -343,26 +364,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 					`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`
 				);
 			});
-		for (const screen of engine.screens.values()) {
-			// A remote screen listens in its own simulator.
-			if (screen.config.deleted || screen.config.remote) continue;
-			const id = screen.config.id;
-			const server = await listenTcpScreen({
-				host: screen.config.tcp.host,
-				port: screen.config.tcp.port,
-				logger,
-				budget,
-				messageTimeoutMs,
-				handle: (text, source, reply, terminator) =>
-					handleTcpMessage(engine, id, text, source, reply, { terminator })
-			}).catch((err: NodeJS.ErrnoException) => {
-				throw new Error(
-					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
-				);
-			});
-			engine.endpoints.set(id, { host: server.host, port: server.port });
-			tcpServers.push(Object.assign(server, { screenId: id }));
-		}
 		notifications.start();
 		remotes.attachConfigured();
 		if (listener) listenerPort = await listener.start();

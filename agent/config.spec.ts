@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, loadConfigFile, parseConfig, withTcpOverrides } from './config.ts';
-import { readSettings } from './settings.ts';
+import { readSettings } from './cli/settings.ts';
 
 describe('config', () => {
 	it('embedded defaults: one brand, one active location, two screens on 9104 and 9105', () => {

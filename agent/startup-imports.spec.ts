@@ -14,7 +14,7 @@ const LAZY = ['fastify', '@fastify/static'];
 
 it('loads Fastify only on demand, when the HTTP server is built', async () => {
 	const result = await build({
-		entryPoints: [`${ROOT}/agent/cli.ts`],
+		entryPoints: [`${ROOT}/agent/cli/cli.ts`],
 		bundle: true,
 		write: false,
 		metafile: true,

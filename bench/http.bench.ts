@@ -12,7 +12,7 @@
  *
  * Run: npx tsx bench/http.bench.ts   (last line: the results as JSON)
  * Env: KDS_BENCH_SECONDS (default 5); KDS_BENCH_NODE_ARGS (V8 flags for the agent, default none,
- *      as npm start); KDS_BENCH_SOURCE=1 (run agent/main.ts through tsx instead of the bundle;
+ *      as npm start); KDS_BENCH_SOURCE=1 (run agent/cli/main.ts through tsx instead of the bundle;
  *      also the fallback when package.json has no build:agent script).
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
@@ -291,7 +291,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		);
 		children.push(floor.child);
 		const entry = FROM_SOURCE
-			? ['--import', 'tsx', 'agent/main.ts']
+			? ['--import', 'tsx', 'agent/cli/main.ts']
 			: [...AGENT_NODE_ARGS, 'dist/agent.js'];
 		const agent = await startAgentChild(entry, dataDir);
 		children.push(agent.child);
@@ -310,7 +310,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		const [agentActive, bareActive] = await compare(agentAt, [bare.url], activeRequests);
 
 		const how = FROM_SOURCE
-			? 'agent/main.ts through tsx'
+			? 'agent/cli/main.ts through tsx'
 			: `dist/agent.js with ${AGENT_NODE_ARGS.join(' ') || 'no V8 flags'}`;
 		const row = (name: string, a: Row, b: Row) =>
 			`${name.padEnd(32)} ${fmt(a.perSecond).padStart(7)}  ${fmt(a.p99, 1).padStart(6)}  ${fmt(b.perSecond).padStart(7)}  ${fmt(b.p99, 1).padStart(6)}  ${fmt((a.perSecond / b.perSecond) * 100).padStart(4)}%` +

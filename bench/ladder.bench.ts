@@ -25,7 +25,7 @@ import {
 	summarise,
 	type CannonResult
 } from './http.bench.ts';
-import { ORDERS_TABLE, PUT_ORDER } from '../agent/store.ts';
+import { ORDERS_TABLE, PUT_ORDER } from '../agent/store/store.ts';
 import { compileBenchFile, fmt, ROOT } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
@@ -62,6 +62,11 @@ const CUTS = {
 		what: 'the drain-before-close hook',
 		from: 'registerDrainBeforeClose(app);',
 		to: ''
+	},
+	fastPath: {
+		what: "the order step's fast path (XState's initialTransition and transition instead)",
+		from: /fastPathOf\(orderMachine, \{[^}]*\}\)/,
+		to: 'null'
 	},
 	commit: {
 		what: 'the order commit',
@@ -117,7 +122,7 @@ interface Variant {
 	cuts: Cut[];
 }
 
-const { inspector, sms, validation, budget, drain, commit } = CUTS;
+const { inspector, sms, validation, budget, drain, fastPath, commit } = CUTS;
 const FLOOR_COMMIT: Cut = { what: "the floor's commit", from: 'this.commit(work);', to: '' };
 const VARIANTS: Variant[] = [
 	{
@@ -129,6 +134,7 @@ const VARIANTS: Variant[] = [
 	{ name: 'agent', server: 'agent', cuts: [] },
 	{ name: `without ${budget.what}`, server: 'agent', cuts: [budget] },
 	{ name: `without ${drain.what}`, server: 'agent', cuts: [drain] },
+	{ name: `without ${fastPath.what}`, server: 'agent', cuts: [fastPath] },
 	{ name: `without ${inspector.what}`, server: 'agent', cuts: [inspector] },
 	{ name: `... and ${sms.what}`, server: 'agent', cuts: [inspector, sms] },
 	{ name: `... and ${validation.what}`, server: 'agent', cuts: [inspector, sms, validation] },

@@ -12,7 +12,7 @@ import {
 	type LocationConfig,
 	type ScreenConfig
 } from '../config.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 import type { RemoteScreens } from './remote-screens.ts';
 

@@ -4,7 +4,7 @@
  * when there was none). Nothing is retried and nothing of it is stored here: the remote screen
  * holds what it took, and the central's copy follows from its relay.
  */
-import type { Screen } from '../engine.ts';
+import type { Screen } from '../engine/engine.ts';
 import type { RemoteStatus } from './remote-link.ts';
 
 /** A delivery status entry (contract 2.10), with `message` when a remote screen did not take it. */

@@ -1,7 +1,7 @@
 /** The config's `remote` screens and `adoptDiscovered` locations (docs/fleet.md). */
 import { describe, expect, it } from 'vitest';
 import { parseConfig, withTcpOverrides } from '../config.ts';
-import { readSettings } from '../settings.ts';
+import { readSettings } from '../cli/settings.ts';
 
 const config = (screens: unknown[]) => ({
 	brands: [

@@ -7,9 +7,9 @@ import type { ServerMessage } from '#core/relay';
 import { createScreenState } from '#core/screen';
 import { ManualClock } from '../clock.ts';
 import { parseConfig, DEFAULT_CONFIG } from '../config.ts';
-import { Engine } from '../engine.ts';
+import { Engine } from '../engine/engine.ts';
 import { createLogger } from '../log.ts';
-import { Store } from '../store.ts';
+import { Store } from '../store/store.ts';
 import { ScreenMirror } from './mirror.ts';
 
 function remoteEngine() {

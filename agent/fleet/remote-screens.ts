@@ -7,7 +7,7 @@
  */
 import type { ServerMessage } from '#core/relay';
 import type { ScreenAction } from '#core/screen';
-import type { Engine, Screen } from '../engine.ts';
+import type { Engine, Screen } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 import { ScreenMirror } from './mirror.ts';
 import {

@@ -6,10 +6,10 @@
  * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Engine } from '../engine.ts';
-import type { MessageFilter, MessageLog } from '../message-log.ts';
-import { screenJson } from '../screen-view.ts';
-import type { SmsOutbox } from '../sms.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { MessageFilter, MessageLog } from '../inspector/message-log.ts';
+import { screenJson } from '../inspector/screen-view.ts';
+import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 

@@ -8,8 +8,8 @@ import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
 import type { OrderCommand, TcpCommandName } from '#core/schema';
-import type { Screen } from '../engine.ts';
-import type { MessageLog } from '../message-log.ts';
+import type { Screen } from '../engine/engine.ts';
+import type { MessageLog } from '../inspector/message-log.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {

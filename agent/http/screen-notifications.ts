@@ -3,8 +3,8 @@
  * contract): what notifications left on a screen, and acknowledging a pop-up without a browser.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Engine } from '../engine.ts';
-import { redact, type Notifications } from '../notifications.ts';
+import type { Engine } from '../engine/engine.ts';
+import { redact, type Notifications } from '../notify/notifications.ts';
 
 export function registerScreenNotificationApi(
 	app: FastifyInstance,

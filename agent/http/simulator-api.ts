@@ -3,7 +3,7 @@
  * locations and screens with live order counts, screen settings, and screen actions.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/engine.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
 
 function notFound(what: string) {

@@ -6,7 +6,7 @@
  * Every filter is optional; texts come newest first (at most `limit`, default 200, up to 1000).
  */
 import type { FastifyInstance } from 'fastify';
-import type { SmsOutbox } from '../sms.ts';
+import type { SmsOutbox } from '../notify/sms.ts';
 
 type Query = Partial<Record<'location' | 'order' | 'screen' | 'kind' | 'limit', string>>;
 

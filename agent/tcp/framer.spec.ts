@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer';
 
 const encoder = new TextEncoder();
 const bytes = (text: string): Uint8Array => encoder.encode(text);
@@ -304,6 +304,60 @@ describe('Framer', () => {
 			}
 			expect(most).toBe(max);
 			expect(frames).toEqual([garbage('z'.repeat(max)), msg('{}')]);
+		});
+	});
+
+	describe('too deep', () => {
+		const deep = (depth: number, open = '{"a":', close = '}') =>
+			`${open.repeat(depth)}1${close.repeat(depth)}`;
+		const tooDeep: Frame = { kind: 'too-deep', depth: DEFAULT_MAX_DEPTH + 1 };
+
+		it('frames a message nested exactly DEFAULT_MAX_DEPTH levels, refuses one level more', () => {
+			const ok = deep(DEFAULT_MAX_DEPTH);
+			expect(feed([bytes(`${ok}\n${deep(DEFAULT_MAX_DEPTH + 1, '[', ']')}\n{}`)])).toEqual([
+				msg(ok),
+				eol,
+				tooDeep,
+				eol,
+				msg('{}')
+			]);
+		});
+
+		it('refuses 20,000 levels once, holding nothing, and frames what follows', () => {
+			const framer = new Framer();
+			const frames: Frame[] = [];
+			let most = 0;
+			// In 1 KiB chunks, as a socket delivers it; braces inside strings do not count.
+			const data = bytes(`{"s":"{{{{[[[[","t":${deep(20_000)}}\n{"b":2}\n`);
+			for (let i = 0; i < data.length; i += 1024) {
+				frames.push(...framer.push(data.subarray(i, i + 1024)));
+				most = Math.max(most, framer.buffered);
+			}
+			expect(frames).toEqual([tooDeep, eol, msg('{"b":2}'), eol]);
+			expect(most).toBeLessThan(1024);
+			expect(framer.end()).toEqual([]);
+		});
+
+		it('counts depth in strings never, and resyncs at a raw newline in a string', () => {
+			const quoted = `{"x":"${'{'.repeat(500)}"}`;
+			expect(feed([bytes(`${quoted}\n${'['.repeat(100)}"\n{}`)])).toEqual([
+				msg(quoted),
+				eol,
+				tooDeep,
+				eol,
+				msg('{}')
+			]);
+		});
+
+		it('takes a smaller maxDepth, and rejects a nonsensical one', () => {
+			const framer = new Framer({ maxDepth: 2 });
+			expect(framer.push(bytes('{"a":{"b":1}}{"a":{"b":{"c":1}}}{}'))).toEqual([
+				msg('{"a":{"b":1}}'),
+				{ kind: 'too-deep', depth: 3 },
+				msg('{}')
+			]);
+			expect(() => new Framer({ maxDepth: 0 })).toThrow(RangeError);
+			expect(() => new Framer({ maxDepth: 2.5 })).toThrow(RangeError);
 		});
 	});
 

@@ -10,12 +10,21 @@
  * refuses it once and nothing inside it (an order in an array of orders) takes effect.
  *
  * The scan tracks brace/bracket depth and JSON strings (with backslash escapes), never parses,
- * never re-scans a byte, and holds at most `maxMessageBytes` bytes whatever the peer sends.
+ * never re-scans a byte, and holds at most `maxMessageBytes` bytes whatever the peer sends. A
+ * message nested deeper than `maxDepth` is refused as soon as it goes too deep, like an oversize
+ * one, and never reaches JSON.parse: no order is nested more than a few levels, and parsing
+ * 20,000 levels of `{"a":` costs a megabyte of objects per message.
  * Text is decoded only once a message (or garbage run) is complete, so a chunk may end anywhere,
  * including inside a multi-byte UTF-8 character.
  */
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of objects and arrays in a message. The contract's deepest is the envelope, the
+ * order, its items, an item, its modifiers: 5 levels; 64 leaves room for any extra field a POS
+ * adds.
+ */
+export const DEFAULT_MAX_DEPTH = 64;
 
 export type Frame =
 	/**
@@ -34,12 +43,19 @@ export type Frame =
 	 * (`bytes` is then `maxMessageBytes + 1`); the rest of that object is skipped unbuffered.
 	 */
 	| { kind: 'oversize'; bytes: number }
+	/**
+	 * A message nested deeper than `maxDepth`: reported once, as soon as it goes one level too
+	 * deep (`depth` is then `maxDepth + 1`); the rest of that message is skipped unbuffered.
+	 */
+	| { kind: 'too-deep'; depth: number }
 	/** A newline at depth 0, outside any message. */
 	| { kind: 'eol' };
 
 export interface FramerOptions {
 	/** Largest message accepted, in bytes; also caps the text kept for a garbage run. */
 	maxMessageBytes?: number;
+	/** Deepest nesting of objects and arrays a message may have (DEFAULT_MAX_DEPTH). */
+	maxDepth?: number;
 }
 
 const NL = 0x0a;
@@ -71,6 +87,8 @@ type Mode = typeof IDLE | typeof GARBAGE | typeof MESSAGE | typeof DISCARD | typ
 const RAN_OUT = 0;
 const CLOSED = 1;
 const NEWLINE_IN_STRING = 2;
+const TOO_DEEP = 3;
+type Stop = typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING | typeof TOO_DEEP;
 
 /** A buffer bigger than this is released once its message is done, so idle connections are light. */
 const KEEP_BUFFER_BYTES = 64 * 1024;
@@ -79,6 +97,7 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class Framer {
 	readonly maxMessageBytes: number;
+	readonly maxDepth: number;
 
 	private mode: Mode = IDLE;
 	private depth = 0;
@@ -92,7 +111,7 @@ export class Framer {
 	private buf: Uint8Array | undefined;
 	private bufLen = 0;
 	/** Set by scan(). */
-	private stop: typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING = RAN_OUT;
+	private stop: Stop = RAN_OUT;
 
 	constructor(options: FramerOptions = {}) {
 		const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -100,6 +119,11 @@ export class Framer {
 			throw new RangeError(`maxMessageBytes must be a positive integer, got ${max}`);
 		}
 		this.maxMessageBytes = max;
+		const depth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+		if (!Number.isSafeInteger(depth) || depth < 1) {
+			throw new RangeError(`maxDepth must be a positive integer, got ${depth}`);
+		}
+		this.maxDepth = depth;
 	}
 
 	/** Bytes held for an unfinished message (or garbage run); never more than maxMessageBytes. */
@@ -177,10 +201,16 @@ export class Framer {
 						break;
 					}
 					const to = n - i < room ? n : i + room;
-					const j = this.scan(chunk, i, to);
+					const j = this.scan(chunk, i, to, this.maxDepth);
 					if (this.stop === CLOSED) {
 						frames.push({ kind: 'message', text: this.take(chunk, start, j + 1) });
 						this.mode = IDLE;
+						i = j + 1;
+					} else if (this.stop === TOO_DEEP) {
+						// The byte that opened one level too many is consumed; its depth is counted.
+						frames.push({ kind: 'too-deep', depth: this.maxDepth + 1 });
+						this.release();
+						this.mode = DISCARD;
 						i = j + 1;
 					} else if (this.stop === NEWLINE_IN_STRING) {
 						// Illegal JSON: give up on this message and resync; the newline is an eol.
@@ -194,7 +224,7 @@ export class Framer {
 					break;
 				}
 				case DISCARD: {
-					const j = this.scan(chunk, i, n);
+					const j = this.scan(chunk, i, n, Infinity);
 					if (this.stop === CLOSED) {
 						this.mode = IDLE;
 						i = j + 1;
@@ -238,13 +268,14 @@ export class Framer {
 	/**
 	 * Scans chunk[from, to) inside an object, updating depth and string state. Returns the index of
 	 * the byte that closed the object (stop = CLOSED), of a raw newline inside a string
-	 * (stop = NEWLINE_IN_STRING, the newline not consumed), or `to` (stop = RAN_OUT).
+	 * (stop = NEWLINE_IN_STRING, the newline not consumed), of the byte that opened level
+	 * `maxDepth + 1` (stop = TOO_DEEP, the depth counting it), or `to` (stop = RAN_OUT).
 	 */
-	private scan(chunk: Uint8Array, from: number, to: number): number {
+	private scan(chunk: Uint8Array, from: number, to: number, maxDepth: number): number {
 		let depth = this.depth;
 		let inString = this.inString;
 		let escaped = this.escaped;
-		let stop: typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING = RAN_OUT;
+		let stop: Stop = RAN_OUT;
 		let j = from;
 		for (; j < to; j++) {
 			const b = chunk[j];
@@ -262,7 +293,10 @@ export class Framer {
 			} else if (b === QUOTE) {
 				inString = true;
 			} else if (b === LBRACE || b === LBRACKET) {
-				depth++;
+				if (++depth > maxDepth) {
+					stop = TOO_DEEP;
+					break;
+				}
 			} else if (b === RBRACE || b === RBRACKET) {
 				if (--depth === 0) {
 					stop = CLOSED;

@@ -15,7 +15,7 @@ import {
 	type ParseResult,
 	type TcpCommandName
 } from '#core/schema';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../engine/engine.ts';
 
 /**
  * `reply` gets the contract's reply string (the order id, `Unable to parse data`,

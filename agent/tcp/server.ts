@@ -59,6 +59,13 @@ interface Slot {
 	terminator: string | null;
 }
 
+/** What the log says of a frame refused before parsing. */
+function refusedFrame(frame: Exclude<Frame, { kind: 'message' | 'eol' }>): object {
+	if (frame.kind === 'oversize') return { bytes: frame.bytes };
+	if (frame.kind === 'too-deep') return { depth: frame.depth };
+	return { bytes: frame.text.length };
+}
+
 export function serveConnection(socket: Socket, options: TcpScreenOptions): void {
 	const framer = new Framer({
 		maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
@@ -144,14 +151,12 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 				);
 			} else {
 				options.logger.info(
-					{
-						source,
-						kind: frame.kind,
-						bytes: frame.kind === 'oversize' ? frame.bytes : frame.text.length
-					},
+					{ source, kind: frame.kind, ...refusedFrame(frame) },
 					frame.kind === 'oversize'
 						? 'TCP message over the size limit'
-						: 'TCP bytes that are not JSON'
+						: frame.kind === 'too-deep'
+							? 'TCP message nested too deep'
+							: 'TCP bytes that are not JSON'
 				);
 				slot.reply = UNABLE_TO_PARSE;
 			}

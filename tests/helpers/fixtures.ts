@@ -3,7 +3,7 @@
  * simulator's own suite and for integrators' suites: drive a POS through the real TCP or HTTP
  * interface, then look at the screen the way a cook would.
  *
- *   import { test, expect, screenPage, card, item } from '../helpers/fixtures.ts';
+ *   import { test, expect, screenPage, card, item } from './fixtures.ts';
  *
  *   test('a new order shows', async ({ page, simulator }) => {
  *     await screenPage(page, simulator, 'kds-1');
@@ -13,7 +13,7 @@
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
-import { screenJson } from '../../agent/screen-view.ts';
+import { screenJson } from '../../agent/inspector/screen-view.ts';
 import { sendTcp } from './tcp.ts';
 
 export { expect };

@@ -21,14 +21,14 @@ export interface AgentProcess {
 
 /**
  * Start the simulator's CLI with the given flags and wait for its "ready" banner: from source
- * (agent/main.ts through tsx), or the production bundle (dist/agent.js, made by npm run build).
+ * (agent/cli/main.ts through tsx), or the production bundle (dist/agent.js, made by npm run build).
  */
 export function spawnAgent(
 	args: string[],
 	env: NodeJS.ProcessEnv = {},
 	options: { bundle?: boolean; nodeArgs?: string[] } = {}
 ): Promise<AgentProcess> {
-	const entry = options.bundle ? ['dist/agent.js'] : ['--import', 'tsx', 'agent/main.ts'];
+	const entry = options.bundle ? ['dist/agent.js'] : ['--import', 'tsx', 'agent/cli/main.ts'];
 	const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...args], {
 		cwd: ROOT,
 		env: { ...process.env, ...env },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
-import type { MessageEntry } from '../../agent/message-log.ts';
+import type { MessageEntry } from '../../agent/inspector/message-log.ts';
 import WebSocket from 'ws';
 import { sendTcp } from '../helpers/tcp.ts';
 

@@ -14,10 +14,14 @@ function runDiscover(
 	args: string[],
 	onPort: (port: number) => void = () => {}
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'agent/cli.ts', 'discover', ...args], {
-		cwd: ROOT,
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
+	const child = spawn(
+		process.execPath,
+		['--import', 'tsx', 'agent/cli/cli.ts', 'discover', ...args],
+		{
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe']
+		}
+	);
 	let stdout = '';
 	let stderr = '';
 	child.stdout.on('data', (d) => (stdout += d));
@@ -121,7 +125,16 @@ describe('start-up report', () => {
 	it('off loopback with the demo token, start-up stops with one sentence', async () => {
 		const child = spawn(
 			process.execPath,
-			['--import', 'tsx', 'agent/main.ts', '--memory', '--host', '198.51.100.7', '--tcp-port', '0'],
+			[
+				'--import',
+				'tsx',
+				'agent/cli/main.ts',
+				'--memory',
+				'--host',
+				'198.51.100.7',
+				'--tcp-port',
+				'0'
+			],
 			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }
 		);
 		let stderr = '';

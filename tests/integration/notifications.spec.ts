@@ -21,7 +21,7 @@ import {
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS,
 	type CallbackBody
-} from '../../agent/notifications.ts';
+} from '../../agent/notify/notifications.ts';
 import type { NotificationState, ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 

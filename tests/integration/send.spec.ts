@@ -25,7 +25,7 @@ function run(
 	return new Promise((resolve) => {
 		const child = execFile(
 			process.execPath,
-			['--import', 'tsx', 'agent/cli.ts', 'send', ...args],
+			['--import', 'tsx', 'agent/cli/cli.ts', 'send', ...args],
 			{ cwd: ROOT },
 			(err, stdout, stderr) =>
 				resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../../agent/config.ts';
-import { WEBHOOK_RETRY_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/sms.ts';
+import { WEBHOOK_RETRY_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/sms.ts';
 import type { SmsEntry } from '#core/sms';
 import { sendTcp } from '../helpers/tcp.ts';
 

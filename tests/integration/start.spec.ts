@@ -6,14 +6,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PUT_ORDER, Store } from '../../agent/store.ts';
+import { PUT_ORDER, Store } from '../../agent/store/store.ts';
 import { agentFlags, ROOT, spawnAgent, waitForExit } from '../helpers/process.ts';
 
 function start(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
 		execFile(
 			process.execPath,
-			['--import', 'tsx', 'agent/main.ts', '--http-port', '0', '--tcp-port', '0', ...args],
+			['--import', 'tsx', 'agent/cli/main.ts', '--http-port', '0', '--tcp-port', '0', ...args],
 			{ cwd: ROOT, timeout: 20_000 },
 			(err, stdout, stderr) =>
 				resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })

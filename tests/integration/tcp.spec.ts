@@ -356,6 +356,24 @@ describe('client styles (field notes)', () => {
 		expect(record('BIG')).toBeUndefined();
 	});
 
+	it('a message nested deeper than 64 levels is refused once and the connection goes on', async () => {
+		// A whole order with an extra field nested 20,000 levels: refused while framing, never
+		// parsed (it would otherwise be accepted, the extra field ignored).
+		const withExtra = (id: string, levels: number) =>
+			JSON.stringify({ command: 'create-order', order: order(id) }).replace(
+				/}}$/,
+				`,"extra":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}}`
+			);
+		const bad = withExtra('DEEP', 20_000);
+		// 64 levels in all is still a message: the envelope, the order and 62 levels of extra.
+		const fine = withExtra('DEEP2', 62);
+		expect(await sendTcpRaw(host, port, [`${bad}\n`, `${fine}\n`], { timeoutMs: 10_000 })).toBe(
+			'Unable to parse data\nDEEP2\n'
+		);
+		expect(record('DEEP')).toBeUndefined();
+		expect(record('DEEP2')?.state).toBe('active');
+	});
+
 	it('an idle half-open connection does not block other clients', async () => {
 		const idle = connect({ host, port });
 		await new Promise((r) => idle.once('connect', r));

@@ -3,7 +3,7 @@
  * subscription) and active screens (registered, not deleted).
  */
 import type { FastifyInstance } from 'fastify';
-import type { Engine, Screen } from '../../engine.ts';
+import type { Engine, Screen } from '../../engine/engine.ts';
 import { PATHS } from './paths.ts';
 import type { Tenancy, TenantLocation } from './tenancy.ts';
 

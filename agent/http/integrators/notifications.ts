@@ -7,8 +7,8 @@
  * order is live on none of the named screens.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Engine } from '../../engine.ts';
-import type { Notifications, SendResult } from '../../notifications.ts';
+import type { Engine } from '../../engine/engine.ts';
+import type { Notifications, SendResult } from '../../notify/notifications.ts';
 import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,

@@ -24,7 +24,7 @@ import {
 	CALLBACK_TIMEOUT_MS,
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS
-} from '../../notifications.ts';
+} from '../../notify/notifications.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { NOT_ON_SCREEN, QUEUED } from './notifications.ts';
 import { DELIVERED } from './orders.ts';

@@ -6,14 +6,14 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Engine, Screen } from '../../engine.ts';
+import type { Engine, Screen } from '../../engine/engine.ts';
 import {
 	deliverToRemotes,
 	isRemote,
 	undelivered,
 	type DeliveryStatus
 } from '../../fleet/deliver.ts';
-import type { ScreenBatch } from '../../store.ts';
+import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
 	describe,

@@ -7,7 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BrandConfig, LocationConfig, SimConfig } from '../../config.ts';
-import type { Engine, Screen } from '../../engine.ts';
+import type { Engine, Screen } from '../../engine/engine.ts';
 import { ApiError } from './errors.ts';
 
 export interface TenantLocation {

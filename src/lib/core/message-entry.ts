@@ -1,5 +1,5 @@
 /**
- * One message in the inspector's log, as the agent keeps it (agent/message-log.ts) and the admin
+ * One message in the inspector's log, as the agent keeps it (agent/inspector/message-log.ts) and the admin
  * API and its stream send it to the browser (src/lib/ui/inspector.svelte.ts).
  */
 import type { Finding } from './conformance.ts';

@@ -7,7 +7,7 @@ import {
 	type OrderRecord,
 	type OrderStateName
 } from './order-machine';
-import { createRecord, step, STEP_SHORTCUT, stepViaSnapshot } from './screen';
+import { createRecord, step } from './order-step';
 import type { KdsItem, Order } from './schema';
 
 const T0 = 1_795_338_000_000;
@@ -419,77 +419,5 @@ describe('step() agrees with the live actor', () => {
 		const recalled = step(JSON.parse(JSON.stringify(record)) as OrderRecord, ev.recalled(3));
 		expect(recalled?.state).toBe('cancelled');
 		expect(recalled?.context.recalledAt).toBe(at(3));
-	});
-});
-
-describe('step() equals XState taking the transition', () => {
-	it('takes the shortcut for the current machine', () => {
-		expect(STEP_SHORTCUT).toBe(true);
-	});
-
-	const coursedItems = [
-		item('1', { course: '1' }),
-		item('2', { course: '2', courseStatus: 'hold' }),
-		item('3', { courseStatus: 'hold' })
-	];
-	/** Records in every state, with and without held courses, cancelled before or not. */
-	const records: Array<[string, OrderRecord]> = [];
-	const reach = (label: string, over: Partial<OrderInput>, events: OrderEvent[]) => {
-		let record = createRecord(input(over));
-		for (const e of events) {
-			const next = stepViaSnapshot(record, e);
-			if (!next) throw new Error(`${label}: ${e.type} refused`);
-			record = next;
-		}
-		records.push([label, record]);
-	};
-	for (const held of [false, true]) {
-		const o = { held, order: order({ items: coursedItems }) };
-		const h = held ? 'held' : 'queued';
-		reach(`${h}`, o, []);
-		reach(`${h}, cancelled`, o, [ev.cancelled(1)]);
-		reach(`${h}, cancelled, bumped`, o, [ev.cancelled(1), ev.bumped(2)]);
-		reach(`${h}, cancelled, bumped, recalled`, o, [ev.cancelled(1), ev.bumped(2), ev.recalled(3)]);
-		reach(`${h}, patched`, o, [ev.patched(1, { priority: true })]);
-	}
-	reach('queued, bumped', {}, [ev.bumped(1)]);
-	reach('queued, bumped, recalled', {}, [ev.bumped(1), ev.recalled(2)]);
-	reach('queued, course 2 fired', { order: order({ items: coursedItems }) }, [
-		ev.courseFired(1, '2')
-	]);
-
-	const events: OrderEvent[] = [
-		ev.updated(10, { name: 'B', items: [item('1', { qty: 3 }), item('4')] }),
-		ev.updated(10),
-		ev.patched(10, { priority: true }),
-		ev.patched(10, { itemsToAdd: [item('9')], itemsToRemove: ['1'] }),
-		ev.patched(10, { itemsToUpdate: [item('2', { qty: 5 })] }),
-		ev.cancelled(10),
-		ev.fired(10, 42),
-		ev.bumped(10),
-		ev.recalled(10),
-		ev.courseFired(10, '2'),
-		ev.courseFired(10, ''),
-		ev.courseFired(10, '1'),
-		ev.courseFired(10, '7')
-	];
-	const cases = records.flatMap(([label, record]) =>
-		events.map((e) => [`${label} (${record.state}) + ${e.type}`, record, e] as const)
-	);
-
-	it.each(cases)('%s', (_label, record, event) => {
-		const viaXState = stepViaSnapshot(record, event);
-		const shortcut = step(record, event);
-		expect(shortcut).toStrictEqual(viaXState);
-		// The record it started from is left alone.
-		expect(step(record, event)).toStrictEqual(shortcut);
-	});
-
-	it('covers every state, and events both taken and refused', () => {
-		const states = new Set(records.map(([, r]) => r.state));
-		expect([...states].sort()).toEqual(['active', 'bumped', 'cancelled', 'held']);
-		const outcomes = cases.map(([, r, e]) => stepViaSnapshot(r, e) === null);
-		expect(outcomes).toContain(true);
-		expect(outcomes).toContain(false);
 	});
 });

@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MessageEntry } from '#core/message-entry';
-import type { Logger } from './log.ts';
+import type { Logger } from '../log.ts';
 
 export interface StoreWorkerData {
 	messagesFile: string;
@@ -24,7 +24,9 @@ export interface StoreWorkerData {
 }
 
 export type ToStoreWorker =
-	{ type: 'messages'; entries: MessageEntry[] } | { type: 'clear-messages' } | { type: 'close' };
+	| { type: 'messages'; entries: MessageEntry[]; keepFrom: number }
+	| { type: 'clear-messages' }
+	| { type: 'close' };
 
 const MESSAGES_FILE = 'messages.sqlite';
 /** How long close() waits for the worker to finish its writes. */
@@ -101,8 +103,8 @@ export class StoreThread {
 		}
 	}
 
-	appendMessages(entries: MessageEntry[]): void {
-		this.post({ type: 'messages', entries });
+	appendMessages(entries: MessageEntry[], keepFrom: number): void {
+		this.post({ type: 'messages', entries, keepFrom });
 	}
 
 	clearMessages(): void {

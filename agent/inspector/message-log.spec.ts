@@ -23,7 +23,16 @@ function entry(orderId: string): NewEntry {
 
 function fakeDisk() {
 	const batches: MessageEntry[][] = [];
-	return { batches, appendMessages: (e: MessageEntry[]) => batches.push(e), clearMessages() {} };
+	const keptFrom: number[] = [];
+	return {
+		batches,
+		keptFrom,
+		appendMessages: (e: MessageEntry[], keepFrom: number) => {
+			batches.push(e);
+			keptFrom.push(keepFrom);
+		},
+		clearMessages() {}
+	};
 }
 
 beforeEach(() => vi.useFakeTimers());
@@ -52,6 +61,44 @@ describe('MessageLog on disk', () => {
 		expect(disk.batches[0].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
 		// What the inspector lists is the same newest ten.
 		expect(log.list().map((e) => e.orderId)).toEqual(ids.slice(-10).reverse());
+	});
+});
+
+describe('MessageLog payload budget', () => {
+	const big = (id: string, chars: number): NewEntry => ({
+		...entry(id),
+		raw: id.padEnd(chars, '[')
+	});
+
+	it('keeps the newest entries whose payloads fit the budget, fewer than the retention', () => {
+		const disk = fakeDisk();
+		const log = new MessageLog({ disk, retention: 100, payloadBudget: 10_000 });
+		for (let i = 1; i <= 30; i++) log.record(big(`B${i}`, 3_000));
+		// 3 × 3,000 characters fit in 10,000; a fourth would not.
+		expect(log.list().map((e) => e.orderId)).toEqual(['B30', 'B29', 'B28']);
+		expect(log.get(27)).toBeUndefined();
+		log.flush();
+		// The disk gets only what the log still shows, and may drop everything older.
+		expect(disk.batches[0].map((e) => e.orderId)).toEqual(['B28', 'B29', 'B30']);
+		expect(disk.keptFrom).toEqual([28]);
+		// Small entries fill the room again, up to the retention.
+		for (let i = 1; i <= 150; i++) log.record(entry(`S${i}`));
+		expect(log.list()).toHaveLength(100);
+		expect(log.list().at(-1)!.orderId).toBe('S51');
+	});
+
+	it('always keeps the newest entry, even one larger than the budget', () => {
+		const log = new MessageLog({ retention: 10, payloadBudget: 100 });
+		log.record(entry('A'));
+		log.record(big('B', 5_000));
+		expect(log.list().map((e) => e.orderId)).toEqual(['B']);
+	});
+
+	it('applies the budget to what an earlier run saved', () => {
+		const saved = Array.from({ length: 5 }, (_, i) => ({ ...big(`P${i + 1}`, 400), id: i + 1 }));
+		const log = new MessageLog({ saved, retention: 10, payloadBudget: 1_000 });
+		expect(log.list().map((e) => e.orderId)).toEqual(['P5', 'P4']);
+		expect(log.record(entry('N')).id).toBe(6);
 	});
 });
 

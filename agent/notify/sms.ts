@@ -22,9 +22,9 @@ import {
 	type SmsKind,
 	type SmsStatus
 } from '#core/sms';
-import type { Timer } from './clock.ts';
-import type { Engine, Screen } from './engine.ts';
-import type { Logger } from './log.ts';
+import type { Timer } from '../clock.ts';
+import type { Engine, Screen } from '../engine/engine.ts';
+import type { Logger } from '../log.ts';
 
 /** Webhook forwarding: attempts in all, the wait before each retry, and the per-request limit. */
 export const WEBHOOK_ATTEMPTS = 3;

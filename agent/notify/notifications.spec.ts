@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerMessage } from '#core/relay';
 import type { OrderCommand } from '#core/schema';
-import { ManualClock } from './clock.ts';
-import { DEFAULT_CONFIG, parseConfig } from './config.ts';
-import { Engine } from './engine.ts';
-import { createLogger } from './log.ts';
+import { ManualClock } from '../clock.ts';
+import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
+import { Engine } from '../engine/engine.ts';
+import { createLogger } from '../log.ts';
 import {
 	DEFAULT_EXPIRATION_MS,
 	MAX_POPUPS,
 	Notifications,
 	RETRY_INTERVAL_MS
 } from './notifications.ts';
-import { Store } from './store.ts';
+import { Store } from '../store/store.ts';
 
 const T0 = Date.parse('2026-11-22T18:00:00Z');
 

@@ -9,8 +9,8 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { ClientMessage } from '#core/relay';
 import { SCREEN_ACTIONS } from '#core/screen';
-import type { Engine } from './engine.ts';
-import type { Logger } from './log.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Logger } from '../log.ts';
 
 export interface RelayOptions {
 	heartbeatMs?: number;

@@ -1,10 +1,13 @@
 /**
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discover.ts); anything else starts the
- * simulator (agent/main.ts).
+ * simulator (agent/cli/main.ts).
  */
+// First, before any module builds a schema (see agent/app.ts): the build bundles zod into
+// dist/agent.js, where modules run in the order this entry imports them.
+import 'zod/compile';
 import { readFileSync } from 'node:fs';
-import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from './discover.ts';
+import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from '../discovery/discover.ts';
 import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 

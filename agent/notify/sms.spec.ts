@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Order, OrderCommand } from '#core/schema';
-import { ManualClock } from './clock.ts';
-import { DEFAULT_CONFIG, parseConfig } from './config.ts';
-import { Engine } from './engine.ts';
-import { createLogger } from './log.ts';
+import { ManualClock } from '../clock.ts';
+import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
+import { Engine } from '../engine/engine.ts';
+import { createLogger } from '../log.ts';
 import { SmsOutbox } from './sms.ts';
-import { Store } from './store.ts';
+import { Store } from '../store/store.ts';
 
 const T0 = Date.parse('2026-11-22T09:00:00Z');
 const logger = createLogger('silent');

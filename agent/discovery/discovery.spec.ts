@@ -2,10 +2,10 @@ import { createSocket, type Socket } from 'node:dgram';
 import type { NetworkInterfaceInfo } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeAnnouncement } from '#core/discovery';
-import { startAgent } from './app.ts';
+import { startAgent } from '../app.ts';
 import { parseTargets, planDiscovery, startAnnouncer, type ListeningScreen } from './discovery.ts';
-import { createLogger } from './log.ts';
-import { readSettings } from './settings.ts';
+import { createLogger } from '../log.ts';
+import { readSettings } from '../cli/settings.ts';
 
 const iface = (address: string, netmask: string, internal = false) =>
 	({ address, netmask, family: 'IPv4', internal, mac: '', cidr: null }) as NetworkInterfaceInfo;

@@ -7,9 +7,9 @@
 import { startTime } from '#core/holds';
 import type { OrderRecord } from '#core/order-machine';
 import type { ScreenChange } from '#core/screen';
-import type { Timer } from './clock.ts';
+import type { Timer } from '../clock.ts';
 import type { Engine } from './engine.ts';
-import type { Logger } from './log.ts';
+import type { Logger } from '../log.ts';
 
 export interface HoldReleases {
 	/** When each held order will be fired, by screen and order id (for tests and tools). */

@@ -17,9 +17,9 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationState, Popup, TakeoutStatus } from '#core/relay';
 import type { Retry } from '#core/schema';
 import { isLive } from '#core/screen';
-import type { Timer } from './clock.ts';
-import type { Engine } from './engine.ts';
-import type { Logger } from './log.ts';
+import type { Timer } from '../clock.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Logger } from '../log.ts';
 import {
 	prepareNotificationTables,
 	toDelivery,
@@ -27,7 +27,7 @@ import {
 	type DeliveryRow,
 	type TakeoutKind,
 	type TakeoutRow
-} from './notification-store.ts';
+} from '../store/notification-store.ts';
 
 export type { Delivery, TakeoutKind };
 

@@ -22,12 +22,24 @@ export interface MessageFilter {
 
 /** Where the log is kept on disk (the store's worker thread); without one, memory only. */
 export interface MessageDisk {
-	appendMessages(entries: MessageEntry[]): void;
+	/**
+	 * Write the entries (oldest first); every entry older than `keepFrom` (an id) may go: the log
+	 * no longer shows it.
+	 */
+	appendMessages(entries: MessageEntry[], keepFrom: number): void;
 	clearMessages(): void;
 }
 
 export const DEFAULT_RETENTION = 2000;
 const MAX_PAYLOAD_BYTES = 64 * 1024;
+/**
+ * What all kept payloads together may hold, in characters (8 Mi): the newest entries are kept up
+ * to the retention or this, whichever comes first. Without it, 2000 entries of 64 KiB each (a
+ * client sending deeply nested or padded messages) would hold 128 MiB in this thread, as much
+ * again in the disk's thread and file: more than the pending-bytes budget allows all
+ * connections together. Ordinary orders (1-2 KB) never reach it.
+ */
+export const DEFAULT_PAYLOAD_BUDGET = 8 * 1024 * 1024;
 
 /**
  * A string of its own: V8 keeps a slice as a view of the whole string it came from, so the
@@ -44,10 +56,14 @@ const FLUSH_AFTER_MS = 250;
 
 export class MessageLog {
 	/**
-	 * Oldest first. May hold up to `slack` entries beyond the retention (trimming one entry per
-	 * message would shift the whole array every time); only the newest `retention` are visible.
+	 * Oldest first; the visible ones are those from `first` on. Entries before it are dropped in
+	 * one splice once there are `slack` of them (dropping one per message would shift the whole
+	 * array every time).
 	 */
 	private entries: MessageEntry[];
+	private first = 0;
+	/** Characters of payload (`raw`) of the visible entries. */
+	private payload = 0;
 	private readonly slack: number;
 	private nextId: number;
 	private unsaved: MessageEntry[] = [];
@@ -55,6 +71,7 @@ export class MessageLog {
 	private listeners = new Set<(entry: MessageEntry) => void>();
 	private disk: MessageDisk | null;
 	readonly retention: number;
+	readonly payloadBudget: number;
 
 	constructor(
 		options: {
@@ -62,12 +79,17 @@ export class MessageLog {
 			/** What an earlier run wrote, oldest first. */
 			saved?: MessageEntry[];
 			retention?: number;
+			/** Characters all kept payloads may hold together (DEFAULT_PAYLOAD_BUDGET). */
+			payloadBudget?: number;
 		} = {}
 	) {
 		this.disk = options.disk ?? null;
 		this.retention = options.retention ?? DEFAULT_RETENTION;
+		this.payloadBudget = options.payloadBudget ?? DEFAULT_PAYLOAD_BUDGET;
 		this.slack = Math.max(16, Math.ceil(this.retention / 8));
 		this.entries = (options.saved ?? []).slice(-this.retention);
+		for (const e of this.entries) this.payload += e.raw.length;
+		this.trim();
 		this.nextId = (this.entries.at(-1)?.id ?? 0) + 1;
 	}
 
@@ -79,21 +101,46 @@ export class MessageLog {
 				: entry.raw;
 		const stored: MessageEntry = { ...entry, raw, id: this.nextId++ };
 		this.entries.push(stored);
-		if (this.entries.length > this.retention + this.slack)
-			this.entries.splice(0, this.entries.length - this.retention);
+		this.payload += raw.length;
+		this.trim();
 		for (const listener of this.listeners) listener(stored);
 		if (this.disk) {
 			this.unsaved.push(stored);
+			// Only what is still visible will be handed over (see flush).
 			if (this.unsaved.length > this.retention + this.slack)
-				this.unsaved.splice(0, this.unsaved.length - this.retention);
+				this.unsaved = this.visibleOf(this.unsaved);
 			this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
 		}
 		return stored;
 	}
 
-	/** Index of the oldest visible entry. */
-	private get first(): number {
-		return Math.max(0, this.entries.length - this.retention);
+	/** Hide the oldest entries while over the retention or the payload budget (never the newest). */
+	private trim(): void {
+		const entries = this.entries;
+		while (
+			entries.length - this.first > 1 &&
+			(entries.length - this.first > this.retention || this.payload > this.payloadBudget)
+		) {
+			this.payload -= entries[this.first].raw.length;
+			this.first++;
+		}
+		if (this.first >= this.slack) {
+			entries.splice(0, this.first);
+			this.first = 0;
+		}
+	}
+
+	/** Id of the oldest visible entry (the next id when there is none). */
+	private get oldestId(): number {
+		return this.entries[this.first]?.id ?? this.nextId;
+	}
+
+	/** The entries of `list` (oldest first) that are still visible. */
+	private visibleOf(list: MessageEntry[]): MessageEntry[] {
+		const from = this.oldestId;
+		let i = 0;
+		while (i < list.length && list[i].id < from) i++;
+		return i === 0 ? list : list.slice(i);
 	}
 
 	/** Newest first. */
@@ -126,6 +173,8 @@ export class MessageLog {
 	/** Forget every entry (the reset control). */
 	clear(): void {
 		this.entries = [];
+		this.first = 0;
+		this.payload = 0;
 		this.unsaved = [];
 		this.disk?.clearMessages();
 	}
@@ -135,8 +184,8 @@ export class MessageLog {
 		if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
 		this.flushTimer = undefined;
 		if (!this.disk || this.unsaved.length === 0) return;
-		const batch = this.unsaved;
+		const batch = this.visibleOf(this.unsaved);
 		this.unsaved = [];
-		this.disk.appendMessages(batch.length > this.retention ? batch.slice(-this.retention) : batch);
+		if (batch.length > 0) this.disk.appendMessages(batch, this.oldestId);
 	}
 }

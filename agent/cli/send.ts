@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkConformance, type Finding } from '#core/conformance';
 import { TCP_COMMANDS, type TcpCommandName } from '#core/schema';
-import { sendTcp } from './tcp/client.ts';
-import { DEFAULT_TOKEN } from './config.ts';
+import { sendTcp } from '../tcp/client.ts';
+import { DEFAULT_TOKEN } from '../config.ts';
 import { UsageError } from './settings.ts';
 
 export const SEND_HELP = `Usage:

@@ -4,7 +4,8 @@
  *
  * - The inspector's log (messages.sqlite, its own file, so this thread never waits for the
  *   orders' write lock nor makes the main thread wait for it): entries arrive in batches,
- *   are written in one transaction per batch, and the oldest beyond the retention are dropped.
+ *   are written in one transaction per batch, and those the log no longer shows (beyond the
+ *   retention or its payload budget, message-log.ts) are dropped.
  * - Checkpoints of the orders' WAL (kds.sqlite): a PASSIVE checkpoint every CHECKPOINT_EVERY_MS
  *   copies committed pages into the database file without blocking the main thread's commits,
  *   so that thread never stalls for one (its own automatic checkpoint stays as a backstop).
@@ -27,9 +28,9 @@ messages.pragma('synchronous = OFF');
 messages.exec('CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)');
 const insert = messages.prepare('INSERT OR REPLACE INTO messages (id, entry) VALUES (?, ?)');
 const prune = messages.prepare('DELETE FROM messages WHERE id <= ?');
-const append = messages.transaction((entries: MessageEntry[]) => {
+const append = messages.transaction((entries: MessageEntry[], keepFrom: number) => {
 	for (const e of entries) insert.run(e.id, JSON.stringify(e));
-	prune.run(entries[entries.length - 1].id - retention);
+	prune.run(Math.max(keepFrom - 1, entries[entries.length - 1].id - retention));
 });
 
 const orders = new Database(ordersFile);
@@ -44,7 +45,7 @@ const checkpoints = setInterval(() => {
 parentPort!.on('message', (message: ToStoreWorker) => {
 	switch (message.type) {
 		case 'messages':
-			if (message.entries.length > 0) append(message.entries);
+			if (message.entries.length > 0) append(message.entries, message.keepFrom);
 			break;
 		case 'clear-messages':
 			messages.exec('DELETE FROM messages');

@@ -5,12 +5,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '#core/screen';
 import type { Order, OrderCommand } from '#core/schema';
-import { ManualClock } from './clock.ts';
-import { DEFAULT_CONFIG, parseConfig } from './config.ts';
+import { ManualClock } from '../clock.ts';
+import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from './engine.ts';
-import { startHoldReleases, type HoldReleases } from './holds.ts';
-import { createLogger } from './log.ts';
-import { Store } from './store.ts';
+import { startHoldReleases, type HoldReleases } from './hold-releases.ts';
+import { createLogger } from '../log.ts';
+import { Store } from '../store/store.ts';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-22T09:00:00Z');

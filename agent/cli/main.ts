@@ -1,12 +1,12 @@
 /**
- * The simulator's command line: `npm start` (or `npx tsx agent/main.ts`). See --help.
+ * The simulator's command line: `npm start` (or `npx tsx agent/cli/main.ts`). See --help.
  */
-import { startAgent } from './app.ts';
-import { ConfigError, loadConfigFile } from './config.ts';
-import type { DiscoveryPlan } from './discovery.ts';
-import { createLogger } from './log.ts';
+import { startAgent } from '../app.ts';
+import { ConfigError, loadConfigFile } from '../config.ts';
+import type { DiscoveryPlan } from '../discovery/discovery.ts';
+import { createLogger } from '../log.ts';
 import { DEFAULT_DATA_DIR, HELP, readSettings, UsageError } from './settings.ts';
-import { StoreError } from './store.ts';
+import { StoreError } from '../store/store.ts';
 
 function discoveryLines(plan: DiscoveryPlan, intervalMs: number): string[] {
 	const lines = [

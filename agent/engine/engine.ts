@@ -29,12 +29,12 @@ import {
 	type LocationConfig,
 	type ScreenConfig,
 	type SimConfig
-} from './config.ts';
-import { systemClock, type Clock } from './clock.ts';
-import type { RemoteScreen } from './fleet/remote-screens.ts';
-import type { Logger } from './log.ts';
-import type { MessageLog } from './message-log.ts';
-import type { ScreenBatch, Store } from './store.ts';
+} from '../config.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import type { RemoteScreen } from '../fleet/remote-screens.ts';
+import type { Logger } from '../log.ts';
+import type { MessageLog } from '../inspector/message-log.ts';
+import type { ScreenBatch, Store } from '../store/store.ts';
 
 export type Listener = (message: ServerMessage, encoded: string) => void;
 /** Sees the changes of one screen once they are committed. */
@@ -68,7 +68,7 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	readonly clock: Clock;
-	/** What notifications left on a screen, for its snapshots (set by agent/notifications.ts). */
+	/** What notifications left on a screen, for its snapshots (set by agent/notify/notifications.ts). */
 	notificationState?: (screenId: string) => NotificationState;
 	readonly messages?: MessageLog;
 	private store: Store;

@@ -19,8 +19,8 @@ import {
 } from '#core/view/format';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
-import type { Engine, Screen } from './engine.ts';
-import type { SmsOutbox } from './sms.ts';
+import type { Engine, Screen } from '../engine/engine.ts';
+import type { SmsOutbox } from '../notify/sms.ts';
 
 export interface ItemJson {
 	lineId: string;

@@ -10,7 +10,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { networkInterfaces, type NetworkInterfaceInfo } from 'node:os';
 import { DISCOVERED_TCP_PORT, DISCOVERY_PORT, encodeAnnouncement, isIpv4 } from '#core/discovery';
-import type { Logger } from './log.ts';
+import type { Logger } from '../log.ts';
 
 export interface DiscoveryTarget {
 	host: string;

@@ -3,15 +3,15 @@
  * with one sentence naming the setting, the value and what is expected.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_PORT } from './config.ts';
-import { DEFAULT_DISCOVERY_INTERVAL_S, parseTargets } from './discovery.ts';
-import { LOG_LEVELS, type LogLevel } from './log.ts';
+import { DEFAULT_HTTP_PORT } from '../config.ts';
+import { DEFAULT_DISCOVERY_INTERVAL_S, parseTargets } from '../discovery/discovery.ts';
+import { LOG_LEVELS, type LogLevel } from '../log.ts';
 
 export const DEFAULT_DATA_DIR = 'data';
 
 export const HELP = `kds-sim: a kitchen screen simulator for the KDS integrator interface
 
-Usage: npm start -- [options]      (or: npx tsx agent/main.ts [options])
+Usage: npm start -- [options]      (or: npx tsx agent/cli/main.ts [options])
 
 Options (each also settable by the environment variable shown):
   --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)
