@@ -3,7 +3,9 @@
  * (127.0.0.x, OS-chosen ports), and a central simulator whose location has local screens and
  * remote screens that live in those Pis (docs/fleet.md).
  */
+import { createSocket } from 'node:dgram';
 import { DEFAULT_CONFIG, type SimConfigInput } from '../../agent/config.ts';
+import { discoverableConfig } from './discovery.ts';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 
 export interface PiEndpoint {
@@ -81,5 +83,38 @@ export async function until(check: () => boolean | Promise<boolean>, ms = 5000):
 		if (await check()) return;
 		if (Date.now() > end) throw new Error(`condition not met within ${ms} ms`);
 		await new Promise((r) => setTimeout(r, 50));
+	}
+}
+
+/** A UDP port the OS says is free now (bound, read, released). */
+export async function freeUdpPort(): Promise<number> {
+	const socket = createSocket('udp4');
+	await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+	const { port } = socket.address();
+	await new Promise<void>((r) => socket.close(() => r()));
+	return port;
+}
+
+/**
+ * A Pi announcing its one screen (Fryer, kds-1) to 127.0.0.1:`udpPort` every 100 ms: its HTTP and
+ * its screen's TCP 9104 on one loopback address of its own (127.a.b.c, as a Pi has one LAN
+ * address), drawn at random and retried when taken.
+ */
+export async function startAnnouncingPi(udpPort: number): Promise<RunningAgent> {
+	for (let attempt = 1; ; attempt++) {
+		const octet = () => 1 + Math.floor(Math.random() * 254);
+		const host = `127.${octet()}.${octet()}.${octet()}`;
+		try {
+			return await startAgent({
+				memory: true,
+				httpHost: host,
+				httpPort: 0,
+				logLevel: 'silent',
+				config: discoverableConfig([host], ['Fryer']),
+				discovery: { targets: [{ host: '127.0.0.1', port: udpPort }], intervalMs: 100 }
+			});
+		} catch (err) {
+			if (attempt >= 5 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+		}
 	}
 }

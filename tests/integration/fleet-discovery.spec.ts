@@ -4,49 +4,19 @@
  * adoption on, adds it as a remote screen of its location and takes orders for it; without
  * adoption it only lists it, with the config entry that would add it.
  */
-import { createSocket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../../agent/app.ts';
-import { discoverableConfig } from '../helpers/discovery.ts';
-import { FAST_LINKS, until } from '../helpers/fleet.ts';
+import { FAST_LINKS, freeUdpPort, startAnnouncingPi, until } from '../helpers/fleet.ts';
 
 const running: RunningAgent[] = [];
 afterEach(async () => {
 	await Promise.all(running.splice(0).map((a) => a.close()));
 });
 
-/** A UDP port the OS says is free now (bound, read, released). */
-async function freeUdpPort(): Promise<number> {
-	const socket = createSocket('udp4');
-	await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
-	const { port } = socket.address();
-	await new Promise<void>((r) => socket.close(() => r()));
-	return port;
-}
-
-/**
- * A Pi announcing its one screen to 127.0.0.1:`udpPort` every 100 ms: its HTTP and its screen's
- * TCP 9104 on one loopback address of its own (127.a.b.c, as a Pi has one LAN address).
- */
 async function announcingPi(udpPort: number): Promise<RunningAgent> {
-	for (let attempt = 1; ; attempt++) {
-		const octet = () => 1 + Math.floor(Math.random() * 254);
-		const host = `127.${octet()}.${octet()}.${octet()}`;
-		try {
-			const pi = await startAgent({
-				memory: true,
-				httpHost: host,
-				httpPort: 0,
-				logLevel: 'silent',
-				config: discoverableConfig([host], ['Fryer']),
-				discovery: { targets: [{ host: '127.0.0.1', port: udpPort }], intervalMs: 100 }
-			});
-			running.push(pi);
-			return pi;
-		} catch (err) {
-			if (attempt >= 5 || !/EADDRINUSE/.test((err as Error).message)) throw err;
-		}
-	}
+	const pi = await startAnnouncingPi(udpPort);
+	running.push(pi);
+	return pi;
 }
 
 async function central(udpPort: number, pi: RunningAgent, adopt: boolean) {
