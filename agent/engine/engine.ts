@@ -17,6 +17,7 @@ import {
 	decide,
 	decideAction,
 	lastBumped,
+	queueLength,
 	queueOf,
 	type Decision,
 	type ScreenAction,
@@ -357,6 +358,11 @@ export class Engine {
 	/** Cards on the screen now (active and cancelled), in display order. */
 	queue(screenId: string) {
 		return queueOf(this.mustGet(screenId).state.orders.values());
+	}
+
+	/** How many cards are on the screen now (the home page's counts: no sort). */
+	queueLength(screenId: string): number {
+		return queueLength(this.mustGet(screenId).state.orders.values());
 	}
 
 	subscribe(screenId: string, listener: Listener): () => void {

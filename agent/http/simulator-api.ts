@@ -33,7 +33,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 			entry.screens.push({
 				id: screen.config.id,
 				name: screen.config.name,
-				orderCount: engine.queue(screen.config.id).length,
+				orderCount: engine.queueLength(screen.config.id),
 				tcp: engine.tcpEndpoint(screen.config.id),
 				// A screen another simulator hosts (docs/fleet.md): where, and whether it is current.
 				...(screen.remote && screen.config.remote
