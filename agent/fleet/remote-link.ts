@@ -98,6 +98,7 @@ export class RemoteLink {
 	private retryMs: number;
 	private stopped = true;
 	private answered = true;
+	private lastRefusal: string | null = null;
 
 	constructor(private readonly options: RemoteLinkOptions) {
 		this.retryMs = options.retryMs ?? 500;
@@ -243,6 +244,7 @@ export class RemoteLink {
 				return;
 			}
 			if (message.type === 'snapshot') {
+				this.lastRefusal = null;
 				this.retryMs = this.options.retryMs ?? 500;
 				this.options.onMessage(message);
 				this.setState('live');
@@ -251,6 +253,19 @@ export class RemoteLink {
 			this.options.onMessage(message);
 		});
 		ws.on('pong', () => (this.answered = true));
+		// Refused by the remote agent (403 without its admin token, 404 no such screen): said once.
+		ws.on('unexpected-response', (_req, res) => {
+			const reason = `HTTP ${res.statusCode}`;
+			if (reason !== this.lastRefusal) {
+				this.lastRefusal = reason;
+				this.options.logger.warn(
+					{ remote: this.where, status: res.statusCode },
+					`remote screen's relay refused the connection (${reason}${res.statusCode === 403 ? ': set remote.adminToken to its admin token' : ''})`
+				);
+			}
+			res.resume();
+			ws.terminate();
+		});
 		ws.on('open', () => {
 			this.answered = true;
 			this.pingTimer = setInterval(() => {

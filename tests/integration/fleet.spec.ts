@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { sendTcp } from '../../agent/tcp/client.ts';
-import { piEndpoint, startCentral, startPi, until } from '../helpers/fleet.ts';
+import { startAgent } from '../../agent/app.ts';
+import {
+	centralConfig,
+	FAST_LINKS,
+	piEndpoint,
+	startCentral,
+	startPi,
+	until
+} from '../helpers/fleet.ts';
 import { spawnAgent, waitForExit, type AgentProcess } from '../helpers/process.ts';
 
 const running: RunningAgent[] = [];
@@ -188,6 +196,21 @@ describe('remote screens', () => {
 		expect(await active(central)).toEqual({ 'kds-1': ['U-1'], 'pi-2': [] });
 	});
 
+	it("a Pi's relay that wants its admin token: read only with remote.adminToken", async () => {
+		const options = { adminToken: 'pi-admin-token', trustLoopback: false };
+		const pi = await started(startPi('127.0.0.2', options));
+		const without = await started(startCentral([{ ...piEndpoint(pi), id: 'pi-2', name: 'Fryer' }]));
+		await new Promise((r) => setTimeout(r, 800));
+		expect(without.remotes.get('pi-2')?.state).not.toBe('live');
+		const config = centralConfig([{ ...piEndpoint(pi), id: 'pi-2', name: 'Fryer' }]);
+		const remote = config.brands[0].locations[0].screens[1].remote!;
+		remote.adminToken = 'pi-admin-token';
+		const withToken = await started(
+			startAgent({ memory: true, httpPort: 0, logLevel: 'silent', remoteLink: FAST_LINKS, config })
+		);
+		await until(() => withToken.remotes.get('pi-2')?.state === 'live');
+	});
+
 	it('a Pi killed with kill -9: UNREACHABLE while down; back with its orders, no duplicates', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'kds-fleet-pi-'));
 		dirs.push(dataDir);
@@ -205,7 +228,8 @@ describe('remote screens', () => {
 			'--log-level',
 			'silent'
 		];
-		const first = await spawnAgent(piArgs(0, 0));
+		// The production bundle (npm run build): it starts faster than from source.
+		const first = await spawnAgent(piArgs(0, 0), {}, { bundle: true });
 		processes.push(first);
 		const httpPort = Number(new URL(first.httpUrl).port);
 		const tcp = first.tcp.get('kds-1')!;
@@ -228,7 +252,7 @@ describe('remote screens', () => {
 			status: 'UNREACHABLE'
 		});
 
-		const second = await spawnAgent(piArgs(httpPort, tcp.port));
+		const second = await spawnAgent(piArgs(httpPort, tcp.port), {}, { bundle: true });
 		processes.push(second);
 		await until(() => central.remotes.get('pi-4')?.state === 'live', 10_000);
 		// K-1 survived on the Pi (acknowledged = stored), shown once; K-2 never reached it.
@@ -239,5 +263,5 @@ describe('remote screens', () => {
 		const k3 = await http(central, 'POST', '/integrators/kds-orders', order('K-3'), 'pi-4');
 		expect(k3.status).toBe(201);
 		expect(await active(central)).toEqual({ 'kds-1': ['K-2'], 'pi-4': ['K-1', 'K-3'] });
-	});
+	}, 60_000);
 });
