@@ -265,13 +265,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				)
 			: null;
 	let listenerPort = 0;
-	// A screen is connected while the relay counts a browser on it (attached below, after HTTP).
-	const notifications = new Notifications({
-		engine,
-		database: store.database,
-		logger,
-		connected: (screenId) => relay?.connected(screenId) ?? 0
-	});
+	// Notifications learn from the engine's fan-out when a browser opens a screen; the relay
+	// (attached below, after HTTP) only joins browsers to it and hands pop-up acknowledgements in.
+	const notifications = new Notifications({ engine, database: store.database, logger });
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);
@@ -348,7 +344,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay = attachRelay(http.server, engine, logger, {
 			// The screens' orders carry customer data: the same guard as the routes.
 			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
-			onConnect: (screenId) => notifications.connect(screenId),
 			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
 			unavailable: (screenId) => {
 				const remote = engine.screen(screenId)?.remote;

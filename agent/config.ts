@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { describe, formatErrors, ORDER_MODES, parseWith } from '#core/schema';
 import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';
+import { isHttpUrl } from '#core/url';
 
 const port = () =>
 	z
@@ -110,7 +111,7 @@ const SmsSchema = z
 		received: text().default(DEFAULT_SMS.received),
 		ready: text().default(DEFAULT_SMS.ready),
 		webhookUrl: text()
-			.refine((s) => /^https?:$/.test(URL.parse(s)?.protocol ?? ''), {
+			.refine(isHttpUrl, {
 				error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
 			})
 			.optional()

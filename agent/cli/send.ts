@@ -8,6 +8,7 @@ import { checkConformance, type Finding } from '#core/conformance';
 import { TCP_COMMANDS, type TcpCommandName } from '#core/schema';
 import { sendTcp } from '../tcp/client.ts';
 import { DEFAULT_TOKEN } from '../config.ts';
+import { ORDER_ROUTES } from '../http/integrators/paths.ts';
 import { UsageError } from './settings.ts';
 
 export const SEND_HELP = `Usage:
@@ -25,16 +26,7 @@ Findings that depend on what the screen holds (duplicate or unknown ids, lineIds
 the simulator's inspector; this command checks the message alone.
 `;
 
-const ROUTES: Record<string, { method: string; path: string; command: TcpCommandName }> = {
-	create: { method: 'POST', path: '/integrators/kds-orders', command: 'create-order' },
-	update: { method: 'PUT', path: '/integrators/kds-orders', command: 'update-order' },
-	partial: {
-		method: 'PUT',
-		path: '/integrators/kds-orders/partial',
-		command: 'partial-update-order'
-	},
-	cancel: { method: 'PUT', path: '/integrators/kds-orders/cancel', command: 'cancel-order' }
-};
+const ROUTES: Record<string, (typeof ORDER_ROUTES)[keyof typeof ORDER_ROUTES]> = ORDER_ROUTES;
 
 /** Codes whose verdict needs the screen's state, which a message alone cannot give. */
 const STATE_DEPENDENT = new Set([

@@ -1,15 +1,14 @@
 /**
- * The screens of the simulator and the one path every command takes: decide (shared core),
- * commit (store), apply, publish (relay). TCP, HTTP and the browsers' actions all come through
- * here, so an order created on one interface is updated, cancelled and bumped on any other.
+ * The one path every command takes: decide (shared core), apply in memory, commit (store), then
+ * publish to browsers (browser-fanout.ts), tell the committed-change listeners (hold releases,
+ * SMS, notifications) and acknowledge. TCP, HTTP and the browsers' actions all come through here,
+ * so an order created on one interface is updated, cancelled and bumped on any other.
+ *
+ * Beside it, one module per concern: screens.ts (the configured screens and their state),
+ * browser-fanout.ts (what browsers are sent, and how many show each screen), after-replies.ts
+ * (inspector work that waits until the replies are written).
  */
 import { holdStart } from '#core/holds';
-import {
-	toRelayChange,
-	type NotificationState,
-	type ScreenInfo,
-	type ServerMessage
-} from '#core/relay';
 import type { Order, OrderCommand } from '#core/schema';
 import {
 	applyChanges,
@@ -21,37 +20,21 @@ import {
 	queueOf,
 	type Decision,
 	type ScreenAction,
-	type ScreenChange,
-	type ScreenState
+	type ScreenChange
 } from '#core/screen';
-import {
-	allScreens,
-	type BrandConfig,
-	type LocationConfig,
-	type ScreenConfig,
-	type SimConfig
-} from '../config.ts';
+import type { BrandConfig, LocationConfig, ScreenConfig, SimConfig } from '../config.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import type { RemoteScreen } from '../fleet/remote-screens.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
 import type { ScreenBatch, Store } from '../store/store.ts';
+import { AfterReplies } from './after-replies.ts';
+import { BrowserFanout } from './browser-fanout.ts';
+import { createScreens, type Screen } from './screens.ts';
 
-export type Listener = (message: ServerMessage, encoded: string) => void;
+export type { Screen };
+export type { Listener } from './browser-fanout.ts';
 /** Sees the changes of one screen once they are committed. */
 export type CommittedListener = (screenId: string, changes: readonly ScreenChange[]) => void;
-
-export interface Screen {
-	config: ScreenConfig;
-	location: LocationConfig;
-	brand: BrandConfig;
-	state: ScreenState;
-	/** Sequence number of the last change relayed to browsers. */
-	seq: number;
-	listeners: Set<Listener>;
-	/** Set for a screen another simulator hosts: its state is a copy (agent/fleet). */
-	remote?: RemoteScreen;
-}
 
 export interface EngineOptions {
 	config: SimConfig;
@@ -64,25 +47,24 @@ export interface EngineOptions {
 }
 
 export class Engine {
-	readonly screens = new Map<string, Screen>();
+	readonly screens: Map<string, Screen>;
 	/** Where each screen's TCP listener actually listens (set once listening). */
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	readonly clock: Clock;
-	/** What notifications left on a screen, for its snapshots (set by agent/notify/notifications.ts). */
-	notificationState?: (screenId: string) => NotificationState;
 	readonly messages?: MessageLog;
+	readonly logger: Logger;
+	/** What the browsers showing each screen are sent. */
+	readonly fanout: BrowserFanout;
+	/** Inspector work (findings, log entries): it waits until the replies of the turn are written. */
+	readonly afterReplies = new AfterReplies();
 	private store: Store;
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
 		[];
 	private flushScheduled = false;
-	/** Inspector work (findings, log entries): it waits until the replies of the turn are written. */
-	private afterReplies: Array<() => void> = [];
-	private afterRepliesScheduled = false;
-	readonly logger: Logger;
 	private committedListeners = new Set<CommittedListener>();
-	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private flushedListeners = new Set<() => void>();
+	private screenAddedListeners = new Set<(screen: Screen) => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -90,35 +72,20 @@ export class Engine {
 		this.clock = options.clock ?? systemClock;
 		this.messages = options.messages;
 		this.now = () => this.clock.now();
-		const stored = this.store.load();
-		for (const { brand, location, screen } of allScreens(options.config)) {
-			this.screens.set(screen.id, {
-				config: screen,
-				location,
-				brand,
-				state: createScreenState(stored.get(screen.id) ?? []),
-				seq: 0,
-				listeners: new Set()
-			});
-		}
+		this.screens = createScreens(options.config, this.store.load());
+		this.fanout = new BrowserFanout(this.screens, this.now);
 	}
 
 	/**
-	 * Register a screen after start (a remote screen adopted from discovery); its location's
-	 * config lists it too. Listeners of onScreenAdded (the integrator API) learn of it.
+	 * Register a screen after start (a remote screen adopted from discovery, agent/fleet); its
+	 * location's config lists it too. Listeners of onScreenAdded (the integrator API) learn of it.
 	 */
 	addScreen(brand: BrandConfig, location: LocationConfig, config: ScreenConfig): Screen {
 		if (this.screens.has(config.id)) throw new Error(`Screen ${config.id} exists`);
 		location.screens.push(config);
-		const screen: Screen = {
-			config,
-			location,
-			brand,
-			state: createScreenState(),
-			seq: 0,
-			listeners: new Set()
-		};
+		const screen: Screen = { config, location, brand, state: createScreenState() };
 		this.screens.set(config.id, screen);
+		this.fanout.addChannel(config.id);
 		for (const listener of this.screenAddedListeners) listener(screen);
 		return screen;
 	}
@@ -136,6 +103,23 @@ export class Engine {
 	liveScreen(id: string): Screen | undefined {
 		const screen = this.screens.get(id);
 		return screen && !screen.config.deleted ? screen : undefined;
+	}
+
+	tcpEndpoint(screenId: string): { host: string; port: number } {
+		const screen = this.mustGet(screenId);
+		return (
+			this.endpoints.get(screenId) ?? { host: screen.config.tcp.host, port: screen.config.tcp.port }
+		);
+	}
+
+	/** Cards on the screen now (active and cancelled), in display order. */
+	queue(screenId: string) {
+		return queueOf(this.mustGet(screenId).state.orders.values());
+	}
+
+	/** How many cards are on the screen now (the home page's counts: no sort). */
+	queueLength(screenId: string): number {
+		return queueLength(this.mustGet(screenId).state.orders.values());
 	}
 
 	/** Decide a command on one screen without changing anything. */
@@ -200,7 +184,7 @@ export class Engine {
 			return;
 		}
 		for (const w of work) {
-			for (const { screenId, changes } of w.batches) this.publish(this.mustGet(screenId), changes);
+			for (const { screenId, changes } of w.batches) this.fanout.publish(screenId, changes);
 		}
 		for (const w of work) {
 			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
@@ -209,29 +193,7 @@ export class Engine {
 		for (const w of work) w.done(true);
 		// The replies are written: the inspector's work for them runs now, while the clients read
 		// their replies, rather than before the next commit.
-		this.runAfterReplies();
-	}
-
-	/**
-	 * Run `job` once the replies of this turn are written (see flush): the inspector's work for a
-	 * message, so that it never delays a reply.
-	 */
-	afterReply(job: () => void): void {
-		this.afterReplies.push(job);
-		if (!this.afterRepliesScheduled) {
-			this.afterRepliesScheduled = true;
-			setImmediate(() => {
-				this.afterRepliesScheduled = false;
-				this.runAfterReplies();
-			});
-		}
-	}
-
-	private runAfterReplies(): void {
-		const jobs = this.afterReplies;
-		if (jobs.length === 0) return;
-		this.afterReplies = [];
-		for (const job of jobs) job();
+		this.afterReplies.run();
 	}
 
 	/**
@@ -301,10 +263,7 @@ export class Engine {
 		const stored = this.store.load();
 		for (const screen of this.screens.values()) {
 			screen.state = createScreenState(stored.get(screen.config.id) ?? []);
-			screen.seq += 1;
-			const snapshot = this.snapshot(screen.config.id);
-			const encoded = JSON.stringify(snapshot);
-			for (const listener of screen.listeners) listener(snapshot, encoded);
+			this.fanout.resync(screen.config.id);
 		}
 	}
 
@@ -315,7 +274,7 @@ export class Engine {
 	 */
 	act(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
 		const screen = this.mustGet(screenId);
-		// A remote screen acts itself; its relay then tells what changed.
+		// A remote screen acts itself; its relay then tells what changed (agent/fleet).
 		if (screen.remote) return screen.remote.act(action, orderId, course);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
@@ -323,52 +282,6 @@ export class Engine {
 		if (!changes) return false;
 		this.submit([{ screenId, changes }]);
 		return true;
-	}
-
-	tcpEndpoint(screenId: string): { host: string; port: number } {
-		const screen = this.mustGet(screenId);
-		return (
-			this.endpoints.get(screenId) ?? { host: screen.config.tcp.host, port: screen.config.tcp.port }
-		);
-	}
-
-	info(screen: Screen): ScreenInfo {
-		return {
-			id: screen.config.id,
-			name: screen.config.name,
-			locationId: screen.location.id,
-			locationName: screen.location.name,
-			timezone: screen.location.timezone,
-			settings: screen.config.settings
-		};
-	}
-
-	snapshot(screenId: string): ServerMessage {
-		const screen = this.mustGet(screenId);
-		return {
-			type: 'snapshot',
-			seq: screen.seq,
-			screen: this.info(screen),
-			records: [...screen.state.orders.values()],
-			now: this.now(),
-			...(this.notificationState ? { notifications: this.notificationState(screenId) } : {})
-		};
-	}
-
-	/** Cards on the screen now (active and cancelled), in display order. */
-	queue(screenId: string) {
-		return queueOf(this.mustGet(screenId).state.orders.values());
-	}
-
-	/** How many cards are on the screen now (the home page's counts: no sort). */
-	queueLength(screenId: string): number {
-		return queueLength(this.mustGet(screenId).state.orders.values());
-	}
-
-	subscribe(screenId: string, listener: Listener): () => void {
-		const screen = this.mustGet(screenId);
-		screen.listeners.add(listener);
-		return () => screen.listeners.delete(listener);
 	}
 
 	/** Forget a screen's orders (or every screen's), for tests and the reset control. */
@@ -379,32 +292,7 @@ export class Engine {
 			if (screenId && screen.config.id !== screenId) continue;
 			if (screen.remote) continue; // its orders are the remote simulator's to forget
 			screen.state = createScreenState();
-			screen.seq += 1;
-			const snapshot = this.snapshot(screen.config.id);
-			const encoded = JSON.stringify(snapshot);
-			for (const listener of screen.listeners) listener(snapshot, encoded);
-		}
-	}
-
-	/** Send a message that is not an order change (a pop-up, a notification) to a screen's browsers. */
-	broadcast(screenId: string, message: ServerMessage): void {
-		const screen = this.mustGet(screenId);
-		const encoded = JSON.stringify(message);
-		for (const listener of screen.listeners) listener(message, encoded);
-	}
-
-	private publish(screen: Screen, changes: readonly ScreenChange[]): void {
-		for (const change of changes) {
-			screen.seq += 1;
-			if (screen.listeners.size === 0) continue;
-			const message: ServerMessage = {
-				type: 'change',
-				seq: screen.seq,
-				change: toRelayChange(change),
-				now: this.now()
-			};
-			const encoded = JSON.stringify(message);
-			for (const listener of screen.listeners) listener(message, encoded);
+			this.fanout.resync(screen.config.id);
 		}
 	}
 

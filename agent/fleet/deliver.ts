@@ -5,16 +5,9 @@
  * holds what it took, and the central's copy follows from its relay.
  */
 import type { Screen } from '../engine/engine.ts';
+import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from '../http/integrators/errors.ts';
+import type { DeliveryStatus } from '../http/integrators/responses.ts';
 import type { RemoteStatus } from './remote-link.ts';
-
-/** A delivery status entry (contract 2.10), with `message` when a remote screen did not take it. */
-export interface DeliveryStatus {
-	device: string;
-	status: string;
-	type?: string;
-	/** Simulator extension, non-SUCCESS only: what happened, in one sentence. */
-	message?: string;
-}
 
 export function isRemote(screen: Screen): boolean {
 	return screen.config.remote !== undefined;
@@ -57,32 +50,49 @@ export async function deliverToRemotes(
 	);
 }
 
+/** A refusal instead of a success: what `undelivered` answers. */
+export interface Undelivered {
+	statusCode: number;
+	body: {
+		code: 'DUPLICATE_ORDER_ID' | 'ORDER_DOES_NOT_EXIST' | 'NOT_DELIVERED';
+		message: string;
+		errors?: Array<{ path: string; message: string }>;
+		deliveryStatuses?: DeliveryStatus[];
+	};
+}
+
 /**
  * When no screen took the request, the answer says so instead of a success: every screen
- * refused it the same contract way → that refusal's status (409 duplicate, 404 not found);
- * otherwise 502 NOT_DELIVERED. Null when at least one screen took it (201/200 as usual).
+ * refused it the same contract way → that refusal as a local screen's would be answered (409
+ * duplicate, 404 not found, each screen in `errors`); otherwise 502 NOT_DELIVERED with every
+ * screen's status. Null when at least one screen took it (201/200 as usual).
  */
 export function undelivered(
-	statuses: readonly DeliveryStatus[]
-): { statusCode: number; code: string; message: string } | null {
+	statuses: readonly DeliveryStatus[],
+	orderId: string
+): Undelivered | null {
 	if (statuses.length === 0 || statuses.some((s) => s.status === 'SUCCESS')) return null;
 	const all = (status: string) => statuses.every((s) => s.status === status);
+	const errors = (what: string) =>
+		statuses.map((s) => ({
+			path: 'id',
+			message: `order ${JSON.stringify(orderId)} ${what} screen ${s.device} (its reply)`
+		}));
+	if (all('DUPLICATE_ORDER_ID')) {
+		const body = { code: 'DUPLICATE_ORDER_ID' as const, message: DUPLICATE_MESSAGE };
+		return { statusCode: 409, body: { ...body, errors: errors('is already on') } };
+	}
+	if (all('ORDER_DOES_NOT_EXIST')) {
+		const body = { code: 'ORDER_DOES_NOT_EXIST' as const, message: NOT_FOUND_MESSAGE };
+		return { statusCode: 404, body: { ...body, errors: errors('is not on') } };
+	}
 	const each = statuses.map((s) => `${s.device}: ${s.status}${s.message ? ` (${s.message})` : ''}`);
-	if (all('DUPLICATE_ORDER_ID'))
-		return {
-			statusCode: 409,
-			code: 'DUPLICATE_ORDER_ID',
-			message: 'Could not create resource. Id already exists'
-		};
-	if (all('ORDER_DOES_NOT_EXIST'))
-		return {
-			statusCode: 404,
-			code: 'ORDER_DOES_NOT_EXIST',
-			message: 'Could not update. No resource found'
-		};
 	return {
 		statusCode: 502,
-		code: 'NOT_DELIVERED',
-		message: `No screen took the request: ${each.join('; ')}`
+		body: {
+			code: 'NOT_DELIVERED',
+			message: `No screen took the request: ${each.join('; ')}`,
+			deliveryStatuses: [...statuses]
+		}
 	};
 }

@@ -45,8 +45,8 @@ describe('ScreenMirror', () => {
 		const copy = { state: createScreenState() };
 		const mirror = new ScreenMirror(copy);
 		expect(mirror.synced).toBe(false);
-		const received: ServerMessage[] = [engine.snapshot('kds-1')];
-		engine.subscribe('kds-1', (m) => received.push(m));
+		const received: ServerMessage[] = [engine.fanout.snapshot('kds-1')];
+		engine.fanout.subscribe('kds-1', (m) => received.push(m));
 		await run(engine, create('B'));
 		engine.act('kds-1', 'bump', 'A');
 		await engine.settled();
@@ -63,12 +63,12 @@ describe('ScreenMirror', () => {
 		const copy = { state: createScreenState() };
 		const mirror = new ScreenMirror(copy);
 		const received: ServerMessage[] = [];
-		engine.subscribe('kds-1', (m) => received.push(m));
+		engine.fanout.subscribe('kds-1', (m) => received.push(m));
 		await run(engine, create('A'));
 		await run(engine, create('B'));
 		// No snapshot yet: nothing to apply a change to.
 		expect(mirror.apply(received[0]).kind).toBe('resync');
-		expect(mirror.apply(engine.snapshot('kds-1')).kind).toBe('applied');
+		expect(mirror.apply(engine.fanout.snapshot('kds-1')).kind).toBe('applied');
 		await run(engine, create('C'));
 		await run(engine, create('D'));
 		// C lost: D does not follow on.

@@ -29,14 +29,16 @@ export type LinkState =
  * UNABLE_TO_PARSE_DATA its contract refusals; REFUSED another reply; UNREACHABLE no connection
  * (nothing was written); NO_REPLY written, but no reply came (it may or may not be there).
  */
-export type RemoteStatus =
-	| 'SUCCESS'
-	| 'DUPLICATE_ORDER_ID'
-	| 'ORDER_DOES_NOT_EXIST'
-	| 'UNABLE_TO_PARSE_DATA'
-	| 'REFUSED'
-	| 'UNREACHABLE'
-	| 'NO_REPLY';
+export const REMOTE_FAILURES = [
+	'DUPLICATE_ORDER_ID',
+	'ORDER_DOES_NOT_EXIST',
+	'UNABLE_TO_PARSE_DATA',
+	'REFUSED',
+	'UNREACHABLE',
+	'NO_REPLY'
+] as const;
+
+export type RemoteStatus = 'SUCCESS' | (typeof REMOTE_FAILURES)[number];
 
 export interface RemoteOutcome {
 	status: RemoteStatus;

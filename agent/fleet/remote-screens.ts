@@ -72,16 +72,11 @@ export class RemoteScreens {
 			}
 			if (result.kind === 'ignored') {
 				// Pop-ups and takeout statuses of the remote screen: shown as they are.
-				if (message.type === 'notifications') engine.broadcast(id, message);
+				if (message.type === 'notifications') engine.fanout.send(id, message);
 				return;
 			}
-			screen.seq += 1;
-			const out: ServerMessage =
-				result.change === null
-					? engine.snapshot(id)
-					: { type: 'change', seq: screen.seq, change: result.change, now: engine.now() };
-			const encoded = JSON.stringify(out);
-			for (const listener of screen.listeners) listener(out, encoded);
+			if (result.change === null) engine.fanout.resync(id);
+			else engine.fanout.publishRelayed(id, result.change);
 			for (const orderId of result.ids) {
 				const set = waiters.get(orderId);
 				if (set) for (const wake of set) wake();

@@ -13,6 +13,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { declared } from './responses.ts';
 
 export interface AccessOptions {
 	/** The admin token, for callers that are not on loopback; none: loopback only. */
@@ -148,26 +149,30 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
 		reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(SIGN_IN_PAGE)
 	);
 
-	app.get('/api/access', async (req) => ({
+	app.get('/api/access', declared('GET /api/access'), async (req) => ({
 		granted: access.refusal(req.headers, req.socket.remoteAddress) === null
 	}));
 
-	app.post<{ Body: { token?: unknown } | undefined }>('/api/access', async (req, reply) => {
-		const token = req.body?.token;
-		if (typeof token !== 'string') {
-			return reply.code(422).send({
-				code: 'VALIDATION_FAILED',
-				message: 'token: expected the admin token as a string',
-				errors: [{ path: 'token', message: 'expected the admin token as a string' }]
-			});
+	app.post<{ Body: { token?: unknown } | undefined }>(
+		'/api/access',
+		declared('POST /api/access'),
+		async (req, reply) => {
+			const token = req.body?.token;
+			if (typeof token !== 'string') {
+				return reply.code(422).send({
+					code: 'VALIDATION_FAILED',
+					message: 'token: expected the admin token as a string',
+					errors: [{ path: 'token', message: 'expected the admin token as a string' }]
+				});
+			}
+			const cookie = access.signIn(token);
+			if (cookie === null) {
+				return reply.code(403).send({
+					code: 'ADMIN_ONLY',
+					message: access.refusal({ 'x-admin-token': token }, undefined) ?? 'token: refused'
+				});
+			}
+			return reply.header('set-cookie', cookie).code(204).send();
 		}
-		const cookie = access.signIn(token);
-		if (cookie === null) {
-			return reply.code(403).send({
-				code: 'ADMIN_ONLY',
-				message: access.refusal({ 'x-admin-token': token }, undefined) ?? 'token: refused'
-			});
-		}
-		return reply.header('set-cookie', cookie).code(204).send();
-	});
+	);
 }

@@ -6,12 +6,23 @@
  * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { Engine } from '../engine/engine.ts';
-import type { MessageFilter, MessageLog } from '../inspector/message-log.ts';
+import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
+import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
+import { declared, SEVERITIES } from './responses.ts';
+
+/** GET /api/admin/messages: the log's filters (422 naming the parameter when one is unreadable). */
+const MessageQuerySchema = z.object({
+	screen: textParam(),
+	order: textParam(),
+	severity: choiceParam(SEVERITIES),
+	limit: limitParam(999_999, 200)
+});
 
 export interface AdminOptions {
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
@@ -70,46 +81,40 @@ export function registerAdminApi(
 
 	// Guarded by the access rule of ./access.ts (registered on the server before these routes).
 	app.register(async (admin) => {
-		admin.get('/api/admin/screens', async () =>
+		admin.get('/api/admin/screens', declared('GET /api/admin/screens'), async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
 				.map((s) => screenJson(engine, s, { sms: options.sms }))
 		);
 
-		admin.get<{ Params: { id: string } }>('/api/admin/screens/:id', async (req, reply) => {
-			const screen = engine.liveScreen(req.params.id);
-			if (!screen) {
-				return reply
-					.code(404)
-					.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+		admin.get<{ Params: { id: string } }>(
+			'/api/admin/screens/:id',
+			declared('GET /api/admin/screens/:id'),
+			async (req, reply) => {
+				const screen = engine.liveScreen(req.params.id);
+				if (!screen) {
+					return reply
+						.code(404)
+						.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+				}
+				return screenJson(engine, screen, { sms: options.sms });
 			}
-			return screenJson(engine, screen, { sms: options.sms });
+		);
+
+		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
+			const { screen, order, severity, limit } = parseQuery(MessageQuerySchema, req.query);
+			return messages.list({ screen, orderId: order, severity, limit });
 		});
 
-		admin.get<{
-			Querystring: { screen?: string; order?: string; severity?: string; limit?: string };
-		}>('/api/admin/messages', async (req, reply) => {
-			const { screen, order, severity, limit } = req.query;
-			if (limit !== undefined && !/^[1-9]\d{0,5}$/.test(limit)) {
-				return reply.code(400).send({
-					code: 'BAD_QUERY',
-					message: `limit: expected a whole number from 1 to 999999, got "${limit}"`
-				});
-			}
-			if (severity !== undefined && !['error', 'warning', 'info'].includes(severity)) {
-				return reply.code(400).send({
-					code: 'BAD_QUERY',
-					message: `severity: expected error, warning or info, got "${severity}"`
-				});
-			}
-			const filter: MessageFilter = { screen, orderId: order, limit: limit ? Number(limit) : 200 };
-			if (severity === 'error' || severity === 'warning' || severity === 'info')
-				filter.severity = severity;
-			return messages.list(filter);
-		});
-
-		/** Server-sent events: one `message` event per new entry. */
+		/**
+		 * Server-sent events: one `message` event per new entry, its id the entry's. A client that
+		 * comes back with `Last-Event-ID` (EventSource does by itself) first gets what it missed,
+		 * from the log; when the log no longer holds all of that, a `resync` event instead, and the
+		 * client loads the log again. Each connection starts with a `ready` event whose id is the
+		 * newest entry's, so a client that saw no entry yet also resumes from where it was.
+		 */
 		admin.get('/api/admin/messages/stream', (req, reply) => {
+			const lastEventId = req.headers['last-event-id'];
 			reply.hijack();
 			const res = reply.raw;
 			res.writeHead(200, {
@@ -117,10 +122,15 @@ export function registerAdminApi(
 				'cache-control': 'no-cache',
 				connection: 'keep-alive'
 			});
-			res.write(': connected\n\n');
-			const unsubscribe = messages.subscribe((entry) =>
-				res.write(`data: ${JSON.stringify(entry)}\n\n`)
-			);
+			const send = (entry: MessageEntry) =>
+				res.write(`id: ${entry.id}\ndata: ${JSON.stringify(entry)}\n\n`);
+			if (typeof lastEventId === 'string') {
+				const missed = /^\d{1,15}$/.test(lastEventId) ? messages.since(Number(lastEventId)) : null;
+				if (missed) for (const entry of missed) send(entry);
+				else res.write(`event: resync\ndata: ${JSON.stringify({ lastEventId })}\n\n`);
+			}
+			res.write(`id: ${messages.lastId}\nevent: ready\ndata: ${messages.lastId}\n\n`);
+			const unsubscribe = messages.subscribe(send);
 			const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
 			req.raw.on('close', () => {
 				clearInterval(keepAlive);
@@ -130,6 +140,7 @@ export function registerAdminApi(
 
 		admin.post<{ Params: { id: string }; Body: { payload?: unknown } | undefined }>(
 			'/api/admin/messages/:id/resend',
+			declared('POST /api/admin/messages/:id/resend'),
 			async (req, reply) => {
 				const edited = req.body?.payload;
 				if (edited !== undefined && typeof edited !== 'string') {
@@ -150,6 +161,7 @@ export function registerAdminApi(
 
 		admin.post<{ Body: { screen?: string } | undefined }>(
 			'/api/admin/reset',
+			declared('POST /api/admin/reset'),
 			async (req, reply) => {
 				const screenId = req.body?.screen;
 				if (screenId !== undefined && !engine.screen(screenId)) {

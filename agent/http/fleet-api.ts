@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { HeardScreen } from '../fleet/adopt.ts';
+import { declared } from './responses.ts';
 
 export interface FleetApiOptions {
 	/** What discovery heard (null: this simulator does not listen for discovery). */
@@ -13,7 +14,7 @@ export interface FleetApiOptions {
 }
 
 export function registerFleetApi(app: FastifyInstance, options: FleetApiOptions): void {
-	app.get('/api/discovered', async () => ({
+	app.get('/api/discovered', { ...declared('GET /api/discovered') }, async () => ({
 		listening: options.heard() !== null,
 		adoptingInto: options.adoptingInto,
 		screens: options.heard() ?? []

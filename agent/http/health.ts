@@ -7,22 +7,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import pkg from '../../package.json' with { type: 'json' };
+import type { Health, ScreenListener } from './integrators/responses.ts';
+import { declared } from './responses.ts';
+
+export type { Health, ScreenListener };
 
 export const HEALTH_PATH = '/health';
-
-export interface ScreenListener {
-	id: string;
-	name: string;
-	locationId: string;
-	tcp: { host: string; port: number };
-	listening: boolean;
-}
-
-export interface Health {
-	status: 'ok' | 'unavailable';
-	version: string;
-	screens: ScreenListener[];
-}
 
 export function health(listeners: ScreenListener[]): Health {
 	return {
@@ -34,7 +24,7 @@ export function health(listeners: ScreenListener[]): Health {
 
 /** `listeners` reports each live screen's TCP listener as it is now. */
 export function registerHealth(app: FastifyInstance, listeners: () => ScreenListener[]): void {
-	app.get(HEALTH_PATH, async (_req, reply) => {
+	app.get(HEALTH_PATH, declared('GET /health'), async (_req, reply) => {
 		const body = health(listeners());
 		return reply
 			.code(body.status === 'ok' ? 200 : 503)

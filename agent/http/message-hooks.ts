@@ -3,11 +3,12 @@
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { orderCommandOf } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
-import type { OrderCommand, TcpCommandName } from '#core/schema';
+import type { OrderCommand } from '#core/schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
 
@@ -37,14 +38,6 @@ declare module 'fastify' {
  */
 export const INSPECTOR_EDIT_HEADER = 'x-kds-inspector-edit';
 
-/** The order command each order route carries. */
-const COMMANDS: Record<string, TcpCommandName> = {
-	'POST /integrators/kds-orders': 'create-order',
-	'PUT /integrators/kds-orders': 'update-order',
-	'PUT /integrators/kds-orders/partial': 'partial-update-order',
-	'PUT /integrators/kds-orders/cancel': 'cancel-order'
-};
-
 const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
 
 function targetScreens(req: FastifyRequest): Screen[] {
@@ -52,7 +45,7 @@ function targetScreens(req: FastifyRequest): Screen[] {
 }
 
 function findingsOf(req: FastifyRequest): Finding[] {
-	const command = COMMANDS[routeOf(req)];
+	const command = orderCommandOf(req.method, req.url.split('?')[0]);
 	if (!command || req.body === undefined) return [];
 	return checkConformance({
 		interface: 'http',

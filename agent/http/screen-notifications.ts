@@ -4,7 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
-import { redact, type Notifications } from '../notify/notifications.ts';
+import type { Notifications } from '../notify/notifications.ts';
+import { redact } from '../notify/webhook.ts';
+import { declared } from './responses.ts';
 
 export function registerScreenNotificationApi(
 	app: FastifyInstance,
@@ -14,19 +16,24 @@ export function registerScreenNotificationApi(
 	const unknown = (id: string) => ({ code: 'NOT_FOUND', message: `Unknown screen ${id}` });
 
 	/** Takeout statuses, open pop-ups and the screen's queued deliveries (callback URLs redacted). */
-	app.get<{ Params: { id: string } }>('/api/screens/:id/notifications', async (req, reply) => {
-		const { id } = req.params;
-		if (!engine.screen(id)) return reply.code(404).send(unknown(id));
-		const deliveries = notifications.deliveries(id).map((d) => ({
-			...d,
-			notificationUrl: d.notificationUrl && redact(d.notificationUrl)
-		}));
-		return { ...notifications.state(id), deliveries };
-	});
+	app.get<{ Params: { id: string } }>(
+		'/api/screens/:id/notifications',
+		declared('GET /api/screens/:id/notifications'),
+		async (req, reply) => {
+			const { id } = req.params;
+			if (!engine.screen(id)) return reply.code(404).send(unknown(id));
+			const deliveries = notifications.deliveries(id).map((d) => ({
+				...d,
+				notificationUrl: d.notificationUrl && redact(d.notificationUrl)
+			}));
+			return { ...notifications.state(id), deliveries };
+		}
+	);
 
 	/** As OK on the pop-up: it goes from every browser of the screen. */
 	app.post<{ Params: { id: string; popupId: string } }>(
 		'/api/screens/:id/popups/:popupId/ack',
+		declared('POST /api/screens/:id/popups/:popupId/ack'),
 		async (req, reply) => {
 			const { id, popupId } = req.params;
 			if (!engine.screen(id)) return reply.code(404).send(unknown(id));

@@ -4,14 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
+import { screenInfo } from '../engine/screens.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
+import { declared } from './responses.ts';
 
 function notFound(what: string) {
 	return { code: 'NOT_FOUND', message: what };
 }
 
 export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void {
-	app.get('/api/locations', async () => {
+	app.get('/api/locations', declared('GET /api/locations'), async () => {
 		const byLocation = new Map<
 			string,
 			{ id: string; name: string; brand: string; timezone: string; screens: unknown[] }
@@ -44,23 +46,31 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		return [...byLocation.values()];
 	});
 
-	app.get<{ Params: { id: string } }>('/api/screens/:id', async (req, reply) => {
-		const screen = engine.liveScreen(req.params.id);
-		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
-		return engine.info(screen);
-	});
+	app.get<{ Params: { id: string } }>(
+		'/api/screens/:id',
+		declared('GET /api/screens/:id'),
+		async (req, reply) => {
+			const screen = engine.liveScreen(req.params.id);
+			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+			return screenInfo(screen);
+		}
+	);
 
 	/** Everything the screen holds now: the same snapshot a browser gets on connect. */
-	app.get<{ Params: { id: string } }>('/api/screens/:id/state', async (req, reply) => {
-		const screen = engine.liveScreen(req.params.id);
-		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
-		return engine.snapshot(screen.config.id);
-	});
+	app.get<{ Params: { id: string } }>(
+		'/api/screens/:id/state',
+		declared('GET /api/screens/:id/state'),
+		async (req, reply) => {
+			const screen = engine.liveScreen(req.params.id);
+			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+			return engine.fanout.snapshot(screen.config.id);
+		}
+	);
 
 	app.post<{
 		Params: { id: string };
 		Body: { action?: string; orderId?: string; course?: unknown };
-	}>('/api/screens/:id/actions', async (req, reply) => {
+	}>('/api/screens/:id/actions', declared('POST /api/screens/:id/actions'), async (req, reply) => {
 		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
 		const { action, orderId, course } = req.body ?? {};

@@ -6,40 +6,21 @@
  * Every filter is optional; texts come newest first (at most `limit`, default 200, up to 1000).
  */
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { SmsOutbox } from '../notify/sms.ts';
+import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
+import { declared } from './responses.ts';
 
-type Query = Partial<Record<'location' | 'order' | 'screen' | 'kind' | 'limit', string>>;
+const SmsQuerySchema = z.object({
+	location: textParam(),
+	order: textParam(),
+	screen: textParam(),
+	kind: choiceParam(['received', 'ready']),
+	limit: limitParam(1000, 200)
+});
 
 export function registerSmsApi(app: FastifyInstance, outbox: SmsOutbox): void {
-	app.get<{ Querystring: Query }>('/api/sms', async (req, reply) => {
-		const { location, order, screen, kind, limit } = req.query;
-		const errors: Array<{ path: string; message: string }> = [];
-		if (kind !== undefined && kind !== 'received' && kind !== 'ready') {
-			errors.push({
-				path: 'kind',
-				message: `expected received or ready, got ${JSON.stringify(kind)}`
-			});
-		}
-		const max = limit === undefined ? 200 : Number(limit);
-		if (!Number.isInteger(max) || max < 1 || max > 1000) {
-			errors.push({
-				path: 'limit',
-				message: `expected an integer 1-1000, got ${JSON.stringify(limit)}`
-			});
-		}
-		if (errors.length > 0) {
-			return reply.code(422).send({
-				code: 'VALIDATION_FAILED',
-				message: errors.map((e) => `${e.path}: ${e.message}`).join('; '),
-				errors
-			});
-		}
-		return outbox.list({
-			location,
-			order,
-			screen,
-			kind: kind as 'received' | 'ready' | undefined,
-			limit: max
-		});
-	});
+	app.get('/api/sms', declared('GET /api/sms'), async (req) =>
+		outbox.list(parseQuery(SmsQuerySchema, req.query))
+	);
 }

@@ -120,3 +120,33 @@ describe('MessageLog memory', () => {
 		expect(grown).toBeLessThan(30);
 	});
 });
+
+describe('MessageLog resume (the stream’s Last-Event-ID)', () => {
+	const orderIds = (list: MessageEntry[] | null) => list?.map((e) => e.orderId) ?? null;
+
+	it('gives what came after an id, oldest first; nothing after the newest', () => {
+		const log = new MessageLog({ retention: 10 });
+		expect(log.lastId).toBe(0);
+		expect(log.since(0)).toEqual([]);
+		for (const id of ['A', 'B', 'C']) log.record(entry(id));
+		expect(log.lastId).toBe(3);
+		expect(orderIds(log.since(0))).toEqual(['A', 'B', 'C']);
+		expect(orderIds(log.since(1))).toEqual(['B', 'C']);
+		expect(log.since(3)).toEqual([]);
+	});
+
+	it('says it cannot (null) when some of it was dropped, cleared, or the id was never given', () => {
+		const log = new MessageLog({ retention: 3 });
+		for (const id of ['A', 'B', 'C', 'D', 'E']) log.record(entry(id));
+		// Ids 3 to 5 are held: resuming after 2 misses nothing it lost, after 1 it lost id 2.
+		expect(orderIds(log.since(2))).toEqual(['C', 'D', 'E']);
+		expect(log.since(1)).toBeNull();
+		expect(log.since(6)).toBeNull();
+		expect(log.since(-1)).toBeNull();
+		expect(log.since(2.5)).toBeNull();
+		log.clear();
+		expect(log.since(2)).toBeNull();
+		log.record(entry('F'));
+		expect(orderIds(log.since(5))).toEqual(['F']);
+	});
+});

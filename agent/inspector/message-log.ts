@@ -158,6 +158,27 @@ export class MessageLog {
 		return out;
 	}
 
+	/** The id of the newest entry (0 before the first). */
+	get lastId(): number {
+		return this.nextId - 1;
+	}
+
+	/**
+	 * The entries that came after the one with id `id`, oldest first: what a stream that resumes
+	 * from that id (its Last-Event-ID) missed. Null when the log no longer holds them all (dropped
+	 * by the retention or the payload budget, or cleared), or when this log never gave that id.
+	 */
+	since(id: number): MessageEntry[] | null {
+		if (!Number.isSafeInteger(id) || id < 0 || id > this.lastId || id + 1 < this.oldestId) {
+			return null;
+		}
+		const out: MessageEntry[] = [];
+		for (let i = this.entries.length - 1; i >= this.first && this.entries[i].id > id; i--) {
+			out.push(this.entries[i]);
+		}
+		return out.reverse();
+	}
+
 	get(id: number): MessageEntry | undefined {
 		for (let i = this.entries.length - 1; i >= this.first; i--) {
 			if (this.entries[i].id === id) return this.entries[i];

@@ -115,7 +115,7 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		...cardJson(r, screen, now),
 		findings: findings.get(r.context.id) ?? []
 	});
-	const notifications = engine.notificationState?.(id) ?? { takeout: [], popups: [] };
+	const notifications = engine.fanout.snapshot(id).notifications ?? { takeout: [], popups: [] };
 	const takeout = new Map(notifications.takeout.map((t) => [t.orderId, t]));
 	return {
 		id,

@@ -19,8 +19,8 @@ let clock: ManualClock;
 let store: Store;
 let engine: Engine;
 let notifications: Notifications;
-/** Browsers per screen, as the relay would count them. */
-let browsers: Map<string, number>;
+/** A browser opening a screen, as the relay joins it to the fan-out: returns its leave(). */
+const browse = (screen: string) => engine.fanout.join(screen);
 /** The notification messages the screens' browsers were sent. */
 let sent: Array<{ screen: string; message: ServerMessage }>;
 
@@ -29,19 +29,13 @@ beforeEach(() => {
 	store = new Store({ dataDir: null });
 	const logger = createLogger('silent');
 	engine = new Engine({ config: parseConfig(DEFAULT_CONFIG), store, logger, clock });
-	browsers = new Map();
 	sent = [];
 	for (const screen of ['kds-1', 'kds-2']) {
-		engine.subscribe(screen, (message) => {
+		engine.fanout.subscribe(screen, (message) => {
 			if (message.type === 'notifications') sent.push({ screen, message });
 		});
 	}
-	notifications = new Notifications({
-		engine,
-		database: store.database,
-		logger,
-		connected: (screen) => browsers.get(screen) ?? 0
-	});
+	notifications = new Notifications({ engine, database: store.database, logger });
 	notifications.start();
 });
 afterEach(() => {
@@ -74,7 +68,7 @@ const eta = (orderId: string, minutes: number, screenIds = ['kds-1']) =>
 
 describe('takeout state', () => {
 	it('keeps the first arrival; each ETA replaces the last; both go in the snapshot', async () => {
-		browsers.set('kds-1', 1);
+		browse('kds-1');
 		await create('A');
 		expect(eta('A', 10).screens).toEqual([{ screenId: 'kds-1', outcome: 'delivered' }]);
 		clock.advance(60_000);
@@ -85,7 +79,7 @@ describe('takeout state', () => {
 		expect(notifications.state('kds-1').takeout).toEqual([
 			{ orderId: 'A', arrivedAt: T0 + 60_000, etaAt: T0 + 120_000 + 2 * 60_000 }
 		]);
-		const snapshot = engine.snapshot('kds-1');
+		const snapshot = engine.fanout.snapshot('kds-1');
 		expect(snapshot.type === 'snapshot' && snapshot.notifications).toEqual(
 			notifications.state('kds-1')
 		);
@@ -93,8 +87,8 @@ describe('takeout state', () => {
 	});
 
 	it('is only where the order is live; an order bumped and created again starts afresh', async () => {
-		browsers.set('kds-1', 1);
-		browsers.set('kds-2', 1);
+		browse('kds-1');
+		browse('kds-2');
 		await create('B');
 		expect(arrived('B', ['kds-1', 'kds-2']).screens.map((s) => s.outcome)).toEqual([
 			'delivered',
@@ -126,20 +120,19 @@ describe('queue', () => {
 		clock.advance(2 * RETRY_INTERVAL_MS + 5000);
 		expect(notifications.deliveries()).toMatchObject([{ status: 'pending', attempts: 3 }]);
 
-		browsers.set('kds-1', 1);
-		clock.advance(RETRY_INTERVAL_MS - 5000); // the next retry finds the browser
+		browse('kds-1'); // delivered as the browser opens the screen
+		clock.advance(RETRY_INTERVAL_MS - 5000);
 		expect(notifications.state('kds-1').takeout).toEqual([{ orderId: 'Q', arrivedAt: T0 }]);
 		expect(notifications.deliveries()).toEqual([]); // no callback URL: nothing more owed
 		expect(sent.at(-1)?.message).toMatchObject({ type: 'notifications' });
 	});
 
-	it('connect() delivers at once, oldest first', async () => {
+	it('a browser opening the screen gets what was queued at once, oldest first', async () => {
 		await create('R');
 		eta('R', 10);
 		clock.advance(1000);
 		eta('R', 3);
-		browsers.set('kds-1', 1);
-		notifications.connect('kds-1');
+		browse('kds-1');
 		expect(notifications.state('kds-1').takeout).toEqual([
 			{ orderId: 'R', etaAt: T0 + 1000 + 3 * 60_000 }
 		]);
@@ -153,11 +146,10 @@ describe('queue', () => {
 		expect(notifications.deliveries()).toHaveLength(1);
 		clock.advance(1);
 		expect(notifications.deliveries()).toEqual([]);
-		browsers.set('kds-1', 1);
-		notifications.connect('kds-1');
+		const leave = browse('kds-1');
 		expect(notifications.state('kds-1').takeout).toEqual([]);
 
-		browsers.set('kds-1', 0);
+		leave();
 		arrived('U');
 		notifications.close();
 		clock.advance(DEFAULT_EXPIRATION_MS);

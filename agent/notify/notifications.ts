@@ -1,244 +1,113 @@
 /**
- * Notifications to screens (contract 2.13, 4.4, 6, 8): customer arrived and estimated arrival
- * update for the takeout view, and pop-up messages.
+ * What notifications leave on each screen (contract 2.13, 4.4, 6, 8): the takeout statuses of the
+ * takeout queue (takeout-queue.ts) and the open pop-ups (popups.ts), kept in the agent's SQLite
+ * database, in every snapshot of the screen and sent to its browsers whenever they change.
  *
- * A screen counts as connected while at least one browser shows it. A takeout notification for
- * a screen that is not connected is queued, durably, and retried: at once when a browser
- * connects, and every RETRY_INTERVAL_MS, until it is delivered or its expiration passes
- * (retry.expiration; default two minutes after submission). Then the outcome is posted to
- * retry.notificationUrl, if given, in the background: a callback that is slow, failing or
- * unreachable is timed out, logged and tried at most CALLBACK_ATTEMPTS times, and never holds
- * up anything else. Pop-ups are stored until acknowledged, so a screen that opens later shows
- * them too. Everything (queue, takeout state, pop-ups, callbacks owed) is in the agent's SQLite
- * database and survives a restart; every timer reads the engine's clock.
+ * It depends on the engine and nothing depends back: it adds its part to the fan-out's snapshots
+ * and is told by the fan-out when a browser opens a screen (queued notifications go then). The
+ * relay hands it pop-up acknowledgements through app.ts.
  */
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
-import type { NotificationState, Popup, TakeoutStatus } from '#core/relay';
-import type { Retry } from '#core/schema';
-import { isLive } from '#core/screen';
-import type { Timer } from '../clock.ts';
+import type { NotificationState } from '#core/relay';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
+import { prepareNotificationTables } from '../store/notification-store.ts';
+import { Popups } from './popups.ts';
 import {
-	prepareNotificationTables,
-	toDelivery,
+	TakeoutQueue,
 	type Delivery,
-	type DeliveryRow,
-	type TakeoutKind,
-	type TakeoutRow
-} from '../store/notification-store.ts';
+	type SendOutcome,
+	type SendResult,
+	type TakeoutRequest
+} from './takeout-queue.ts';
 
-export type { Delivery, TakeoutKind };
-
-/** When retry.expiration is absent, retrying stops this long after submission (contract 8). */
-export const DEFAULT_EXPIRATION_MS = 2 * 60_000;
-/** A queued notification is tried this often (and whenever a browser opens the screen). */
-export const RETRY_INTERVAL_MS = 10_000;
-/** A callback that has not answered by then is abandoned (and tried again). */
-export const CALLBACK_TIMEOUT_MS = 5_000;
-/** Tries per callback, and the wait before each try after the first. */
-export const CALLBACK_ATTEMPTS = 3;
-export const CALLBACK_BACKOFF_MS = [2_000, 10_000];
-/** Open pop-ups kept per screen; beyond this the oldest goes. */
-export const MAX_POPUPS = 50;
-
-/** What happened on one screen at send time. */
-export type SendOutcome = 'delivered' | 'queued' | 'absent';
-
-export interface SendResult {
-	notificationId: string;
-	screens: Array<{ screenId: string; outcome: SendOutcome }>;
-}
-
-export interface TakeoutRequest {
-	kind: TakeoutKind;
-	orderId: string;
-	locationId: string;
-	screenIds: readonly string[];
-	/** Estimated arrival update: minutes until the customer is expected. */
-	minutes?: number;
-	retry?: Retry;
-}
-
-/** The body POSTed to retry.notificationUrl once retrying ends on one screen. */
-export interface CallbackBody {
-	notificationId: string;
-	notification: TakeoutKind;
-	orderId: string;
-	locationId: string;
-	deviceId: string;
-	outcome: 'delivered' | 'expired';
-	/** Delivery attempts: the one at send time, each retry, and the one that delivered. */
-	attempts: number;
-	submittedAt: string;
-	finishedAt: string;
-	expiration: string;
-	minutes?: number;
-}
+export type {
+	CallbackBody,
+	Delivery,
+	SendOutcome,
+	SendResult,
+	TakeoutKind,
+	TakeoutRequest
+} from './takeout-queue.ts';
+export { DEFAULT_EXPIRATION_MS, RETRY_INTERVAL_MS } from './takeout-queue.ts';
+export { MAX_POPUPS } from './popups.ts';
 
 export interface NotificationsOptions {
 	engine: Engine;
 	database: Database.Database;
 	logger: Logger;
-	/** Browsers showing a screen now (the relay's count). */
-	connected: (screenId: string) => number;
-	callbackTimeoutMs?: number;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A URL for logs and listings: no credentials, no query (either may hold a secret). */
-export function redact(url: string): string {
-	try {
-		const u = new URL(url);
-		return `${u.origin}${u.pathname}`;
-	} catch {
-		return '(invalid URL)';
-	}
 }
 
 export class Notifications {
 	private readonly engine: Engine;
-	private readonly db: Database.Database;
-	private readonly logger: Logger;
-	private readonly connected: (screenId: string) => number;
-	private readonly callbackTimeoutMs: number;
-	/** Retry and expiration timers of pending deliveries, by delivery id. */
-	private readonly timers = new Map<string, Timer[]>();
-	private readonly callbackTimers = new Map<string, Timer>();
-	private readonly inFlight = new Set<Promise<void>>();
-	private readonly aborts = new Set<AbortController>();
+	private readonly takeoutQueue: TakeoutQueue;
+	private readonly popups: Popups;
+	private readonly unsubscribe: Array<() => void> = [];
 	private closed = false;
-	private readonly sql: ReturnType<typeof prepareNotificationTables>;
 
 	constructor(options: NotificationsOptions) {
 		this.engine = options.engine;
-		this.db = options.database;
-		this.logger = options.logger;
-		this.connected = options.connected;
-		this.callbackTimeoutMs = options.callbackTimeoutMs ?? CALLBACK_TIMEOUT_MS;
-		this.sql = prepareNotificationTables(this.db);
-		this.engine.notificationState = (screenId) => this.state(screenId);
-	}
-
-	private get now(): number {
-		return this.engine.clock.now();
+		const sql = prepareNotificationTables(options.database);
+		this.popups = new Popups(options.database, sql);
+		this.takeoutQueue = new TakeoutQueue({
+			engine: this.engine,
+			database: options.database,
+			sql,
+			logger: options.logger,
+			changed: (screenId) => this.publish(screenId)
+		});
+		this.engine.fanout.addSnapshotPart((screenId) => ({ notifications: this.state(screenId) }));
+		this.unsubscribe.push(
+			this.engine.fanout.onJoin((screenId) => this.takeoutQueue.connect(screenId))
+		);
 	}
 
 	/** Re-arm what the store holds: queued deliveries, their expirations, callbacks still owed. */
 	start(): void {
-		for (const row of this.sql.all.all() as DeliveryRow[]) {
-			const delivery = toDelivery(row);
-			if (delivery.status === 'pending') this.arm(delivery);
-			else if (delivery.callbackDueAt !== null) this.scheduleCallback(delivery);
-			else this.sql.forget.run(delivery.id);
-		}
+		this.takeoutQueue.start();
 	}
 
 	/**
 	 * Customer arrived or estimated arrival update, to the named screens of a location that have
-	 * the order live (on the screen or on hold); the others are `absent` and nothing is done
-	 * there. Delivered now where a browser shows the screen, queued elsewhere.
+	 * the order live (on the screen or on hold); the others are `absent`. Delivered now where a
+	 * browser shows the screen, queued elsewhere.
 	 */
 	takeout(request: TakeoutRequest): SendResult {
-		const at = this.now;
-		const notificationId = randomUUID();
-		const expiration = request.retry?.expiration;
-		const expiresAt = expiration ? Date.parse(expiration) : at + DEFAULT_EXPIRATION_MS;
-		const screens: SendResult['screens'] = [];
-		const queued: Delivery[] = [];
-		this.db.transaction(() => {
-			for (const screenId of request.screenIds) {
-				const record = this.engine.screen(screenId)?.state.orders.get(request.orderId);
-				if (!record || !isLive(record)) {
-					screens.push({ screenId, outcome: 'absent' });
-				} else if (this.connected(screenId) > 0) {
-					this.applyTakeout(screenId, request.kind, request.orderId, at, request.minutes);
-					screens.push({ screenId, outcome: 'delivered' });
-				} else {
-					const row = {
-						id: `${notificationId}:${screenId}`,
-						notification_id: notificationId,
-						kind: request.kind,
-						location_id: request.locationId,
-						screen_id: screenId,
-						order_id: request.orderId,
-						minutes: request.minutes ?? null,
-						notification_url: request.retry?.notificationUrl ?? null,
-						submitted_at: at,
-						expires_at: expiresAt
-					};
-					this.sql.insertDelivery.run(row);
-					queued.push(toDelivery(this.sql.delivery.get(row.id) as DeliveryRow));
-					screens.push({ screenId, outcome: 'queued' });
-				}
-			}
-		})();
-		for (const { screenId, outcome } of screens) {
-			if (outcome === 'delivered') this.publish(screenId);
-		}
-		for (const delivery of queued) this.arm(delivery);
-		if (queued.length > 0) {
-			this.logger.info(
-				{ notificationId, orderId: request.orderId, screens: queued.map((d) => d.screenId) },
-				`${request.kind} queued until ${iso(expiresAt)}: screen not connected`
-			);
-		}
-		return { notificationId, screens };
+		return this.takeoutQueue.send(request);
 	}
 
 	/** A pop-up on each named screen; kept (and shown to browsers that open later) until acknowledged. */
 	message(screenIds: readonly string[], message: string): SendResult {
-		const at = this.now;
-		const id = randomUUID();
-		this.db.transaction(() => {
-			for (const screenId of screenIds) {
-				this.sql.putPopup.run(screenId, id, message, at);
-				this.sql.trimPopups.run(screenId, screenId, MAX_POPUPS);
-			}
-		})();
+		const notificationId = this.popups.add(screenIds, message, this.engine.now());
 		const screens = screenIds.map((screenId) => {
 			this.publish(screenId);
-			const outcome: SendOutcome = this.connected(screenId) > 0 ? 'delivered' : 'queued';
+			const outcome: SendOutcome =
+				this.engine.fanout.viewers(screenId) > 0 ? 'delivered' : 'queued';
 			return { screenId, outcome };
 		});
-		return { notificationId: id, screens };
+		return { notificationId, screens };
 	}
 
 	/** A pop-up was acknowledged on a screen: it goes from every browser of that screen. */
 	acknowledge(screenId: string, popupId: string): boolean {
-		const { changes } = this.sql.ackPopup.run(screenId, popupId);
-		if (changes > 0) this.publish(screenId);
-		return changes > 0;
-	}
-
-	/** A browser opened the screen: deliver what was queued for it, oldest first. */
-	connect(screenId: string): void {
-		if (this.closed) return;
-		const pending = (this.sql.pendingOf.all(screenId) as DeliveryRow[]).map(toDelivery);
-		if (pending.length === 0) return;
-		for (const delivery of pending) this.deliver(delivery, delivery.attempts + 1);
-		this.publish(screenId);
+		const done = this.popups.acknowledge(screenId, popupId);
+		if (done) this.publish(screenId);
+		return done;
 	}
 
 	/** The screen's notification state: what a browser shows on the takeout view and as pop-ups. */
 	state(screenId: string): NotificationState {
-		return {
-			takeout: this.takeoutOf(screenId),
-			popups: this.sql.popupsOf.all(screenId) as Popup[]
-		};
+		return { takeout: this.takeoutQueue.statuses(screenId), popups: this.popups.of(screenId) };
 	}
 
 	/** Queued deliveries and those whose callback is still owed (inspection and tests). */
 	deliveries(screenId?: string): Delivery[] {
-		const all = (this.sql.all.all() as DeliveryRow[]).map(toDelivery);
-		return screenId ? all.filter((d) => d.screenId === screenId) : all;
+		return this.takeoutQueue.deliveries(screenId);
 	}
 
 	/** Resolves once no callback is being posted (tests). */
-	async idle(): Promise<void> {
-		while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+	idle(): Promise<void> {
+		return this.takeoutQueue.idle();
 	}
 
 	/**
@@ -247,252 +116,25 @@ export class Notifications {
 	 * statuses and pop-ups. Browsers showing the screen are told.
 	 */
 	forget(screenId?: string): void {
-		for (const delivery of this.deliveries(screenId)) {
-			for (const t of this.timers.get(delivery.id) ?? []) t.cancel();
-			this.timers.delete(delivery.id);
-			this.callbackTimers.get(delivery.id)?.cancel();
-			this.callbackTimers.delete(delivery.id);
-			this.sql.forget.run(delivery.id);
-		}
+		this.takeoutQueue.forget(screenId);
+		this.popups.forget(screenId);
 		const screens = screenId === undefined ? [...this.engine.screens.keys()] : [screenId];
-		const dropTakeout = this.db.prepare('DELETE FROM takeout_status WHERE screen_id = ?');
-		const dropPopups = this.db.prepare('DELETE FROM popups WHERE screen_id = ?');
-		for (const id of screens) {
-			dropTakeout.run(id);
-			dropPopups.run(id);
-			this.publish(id);
-		}
+		for (const id of screens) this.publish(id);
 	}
 
 	/** Stop every timer and abandon callbacks in flight; what is owed stays in the store. */
 	close(): void {
 		this.closed = true;
-		for (const timers of this.timers.values()) for (const t of timers) t.cancel();
-		this.timers.clear();
-		for (const t of this.callbackTimers.values()) t.cancel();
-		this.callbackTimers.clear();
-		for (const controller of this.aborts) controller.abort(new Error('agent closing'));
+		for (const unsubscribe of this.unsubscribe) unsubscribe();
+		this.takeoutQueue.close();
 	}
 
 	private publish(screenId: string): void {
 		if (this.closed || !this.engine.screen(screenId)) return;
-		this.engine.broadcast(screenId, {
+		this.engine.fanout.send(screenId, {
 			type: 'notifications',
-			now: this.now,
+			now: this.engine.now(),
 			...this.state(screenId)
 		});
-	}
-
-	/** The takeout rows of orders the screen has now; rows left by an earlier order of the same id go. */
-	private takeoutOf(screenId: string): TakeoutStatus[] {
-		const orders = this.engine.screen(screenId)?.state.orders;
-		const out: TakeoutStatus[] = [];
-		for (const row of this.sql.takeoutOf.all(screenId) as TakeoutRow[]) {
-			const record = orders?.get(row.order_id);
-			if (!record || row.updated_at < record.context.receivedAt) {
-				this.sql.dropTakeout.run(screenId, row.order_id);
-				continue;
-			}
-			if (!isLive(record)) continue;
-			const status: TakeoutStatus = { orderId: row.order_id };
-			if (row.arrived_at !== null) status.arrivedAt = row.arrived_at;
-			if (row.eta_at !== null) status.etaAt = row.eta_at;
-			out.push(status);
-		}
-		return out;
-	}
-
-	/**
-	 * The customer arrived (when the POS said so) or is expected `minutes` after the POS said so,
-	 * however late the delivery: the countdown on the screen is the customer's, not the queue's.
-	 */
-	private applyTakeout(
-		screenId: string,
-		kind: TakeoutKind,
-		orderId: string,
-		submittedAt: number,
-		minutes: number | undefined
-	): void {
-		const record = this.engine.screen(screenId)?.state.orders.get(orderId);
-		if (!record) return;
-		const rows = this.sql.takeoutOf.all(screenId) as TakeoutRow[];
-		const found = rows.find((r) => r.order_id === orderId);
-		const current = found && found.updated_at >= record.context.receivedAt ? found : undefined;
-		let arrivedAt = current?.arrived_at ?? null;
-		let etaAt = current?.eta_at ?? null;
-		if (kind === 'customer-arrived') arrivedAt ??= submittedAt;
-		else etaAt = submittedAt + (minutes ?? 0) * 60_000;
-		this.sql.putTakeout.run(screenId, orderId, arrivedAt, etaAt, this.now);
-	}
-
-	/** Retry timer and expiration timer of a queued delivery. */
-	private arm(delivery: Delivery): void {
-		if (this.closed) return;
-		const timers: Timer[] = [];
-		this.timers.set(delivery.id, timers);
-		const expire = () => this.expire(delivery.id);
-		if (delivery.expiresAt <= this.now) {
-			timers.push(this.soon(expire));
-			return;
-		}
-		timers.push(this.engine.clock.at(delivery.expiresAt, expire));
-		const retry = () => {
-			const current = this.pendingDelivery(delivery.id);
-			if (!current || this.now >= current.expiresAt) return;
-			if (this.connected(current.screenId) > 0) {
-				this.deliver(current, current.attempts + 1);
-				this.publish(current.screenId);
-				return;
-			}
-			this.sql.attempted.run(current.attempts + 1, current.id);
-			const next = this.now + RETRY_INTERVAL_MS;
-			if (next < current.expiresAt) timers.push(this.engine.clock.at(next, retry));
-		};
-		const first = this.now + RETRY_INTERVAL_MS;
-		if (first < delivery.expiresAt) timers.push(this.engine.clock.at(first, retry));
-	}
-
-	private pendingDelivery(id: string): Delivery | undefined {
-		const row = this.sql.delivery.get(id) as DeliveryRow | undefined;
-		return row && row.status === 'pending' ? toDelivery(row) : undefined;
-	}
-
-	/** Run `fn` once the current work is done, off the clock (it is due already). */
-	private soon(fn: () => void): Timer {
-		const handle = setImmediate(fn);
-		return { cancel: () => clearImmediate(handle) };
-	}
-
-	private deliver(delivery: Delivery, attempts: number): void {
-		const at = this.now;
-		this.db.transaction(() => {
-			this.applyTakeout(
-				delivery.screenId,
-				delivery.kind,
-				delivery.orderId,
-				delivery.submittedAt,
-				delivery.minutes ?? undefined
-			);
-			this.finish(delivery, 'delivered', attempts, at);
-		})();
-		this.logger.info(
-			{ notificationId: delivery.notificationId, screen: delivery.screenId, attempts },
-			`${delivery.kind} delivered after ${at - delivery.submittedAt} ms`
-		);
-	}
-
-	private expire(id: string): void {
-		const delivery = this.pendingDelivery(id);
-		if (!delivery || this.closed) return;
-		this.finish(delivery, 'expired', delivery.attempts, this.now);
-		this.logger.warn(
-			{ notificationId: delivery.notificationId, screen: delivery.screenId },
-			`${delivery.kind} for order ${delivery.orderId} expired: no browser showed screen ${delivery.screenId} before ${iso(delivery.expiresAt)}`
-		);
-	}
-
-	private finish(
-		delivery: Delivery,
-		status: 'delivered' | 'expired',
-		attempts: number,
-		at: number
-	): void {
-		for (const t of this.timers.get(delivery.id) ?? []) t.cancel();
-		this.timers.delete(delivery.id);
-		const due = delivery.notificationUrl ? at : null;
-		this.sql.finish.run(status, attempts, at, due, delivery.id);
-		if (due === null) {
-			this.sql.forget.run(delivery.id);
-			return;
-		}
-		this.scheduleCallback({
-			...delivery,
-			status,
-			attempts,
-			finishedAt: at,
-			callbackDueAt: due
-		});
-	}
-
-	private scheduleCallback(delivery: Delivery): void {
-		if (this.closed || delivery.callbackDueAt === null) return;
-		const post = () => {
-			this.callbackTimers.delete(delivery.id);
-			const done = this.postCallback(delivery.id).finally(() => this.inFlight.delete(done));
-			this.inFlight.add(done);
-		};
-		const timer =
-			delivery.callbackDueAt <= this.now
-				? this.soon(post)
-				: this.engine.clock.at(delivery.callbackDueAt, post);
-		this.callbackTimers.set(delivery.id, timer);
-	}
-
-	/** One try at posting the outcome; on failure the next try is scheduled, up to the limit. */
-	private async postCallback(id: string): Promise<void> {
-		const row = this.sql.delivery.get(id) as DeliveryRow | undefined;
-		if (!row || this.closed || row.status === 'pending' || !row.notification_url) return;
-		const delivery = toDelivery(row);
-		const url = row.notification_url;
-		const attempt = delivery.callbackAttempts + 1;
-		// Counted before the request: a crash mid-request still uses up a try.
-		this.sql.callbackTried.run(attempt, delivery.callbackDueAt, id);
-		const body: CallbackBody = {
-			notificationId: delivery.notificationId,
-			notification: delivery.kind,
-			orderId: delivery.orderId,
-			locationId: delivery.locationId,
-			deviceId: delivery.screenId,
-			outcome: delivery.status === 'delivered' ? 'delivered' : 'expired',
-			attempts: delivery.attempts,
-			submittedAt: iso(delivery.submittedAt),
-			finishedAt: iso(delivery.finishedAt ?? this.now),
-			expiration: iso(delivery.expiresAt),
-			...(delivery.minutes !== null ? { minutes: delivery.minutes } : {})
-		};
-		const failure = await this.post(url, body);
-		if (this.closed) return;
-		const where = { notificationId: delivery.notificationId, url: redact(url), attempt };
-		if (failure === null) {
-			this.sql.forget.run(id);
-			this.logger.info(where, `notification callback sent (${body.outcome})`);
-			return;
-		}
-		if (attempt >= CALLBACK_ATTEMPTS) {
-			this.sql.forget.run(id);
-			this.logger.error(where, `notification callback given up after ${attempt} tries: ${failure}`);
-			return;
-		}
-		const due = this.now + CALLBACK_BACKOFF_MS[attempt - 1];
-		this.sql.callbackTried.run(attempt, due, id);
-		this.logger.warn(where, `notification callback failed (${failure}); next try at ${iso(due)}`);
-		this.scheduleCallback({ ...delivery, callbackAttempts: attempt, callbackDueAt: due });
-	}
-
-	/** POST JSON; null when the receiver answered 2xx, else why not. */
-	private async post(url: string, body: CallbackBody): Promise<string | null> {
-		const controller = new AbortController();
-		this.aborts.add(controller);
-		const timeout = this.engine.clock.at(this.now + this.callbackTimeoutMs, () =>
-			controller.abort(new Error(`no answer within ${this.callbackTimeoutMs} ms`))
-		);
-		try {
-			// fetch follows redirects only to http(s) URLs; any other scheme is a network error.
-			const res = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', 'user-agent': 'kds-sim' },
-				body: JSON.stringify(body),
-				signal: controller.signal
-			});
-			await res.body?.cancel().catch(() => {});
-			return res.ok ? null : `HTTP ${res.status}`;
-		} catch (err) {
-			const reason = controller.signal.aborted ? controller.signal.reason : err;
-			const cause = (reason as { cause?: { code?: string; message?: string } })?.cause;
-			return cause?.code ?? cause?.message ?? (reason as Error)?.message ?? String(reason);
-		} finally {
-			timeout.cancel();
-			this.aborts.delete(controller);
-		}
 	}
 }

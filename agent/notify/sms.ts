@@ -1,7 +1,8 @@
 /**
  * Customer texts, simulated: "order received" when an order is created, "order ready" when it is
  * bumped, written to an outbox table next to the orders (so they survive a restart), listed by
- * GET /api/sms and the /sms page, and forwarded as JSON to the brand's webhook when one is set.
+ * GET /api/sms and the /sms page, and forwarded as JSON to the brand's webhook when one is set
+ * (through the agent's one webhook sender, webhook.ts: bounded tries, the URL redacted in logs).
  *
  * One order, one pair of texts per location. An order sent to several screens of a location (HTTP
  * fan-out, or the same id over TCP to each) is one customer order: its texts belong to its visit,
@@ -22,14 +23,10 @@ import {
 	type SmsKind,
 	type SmsStatus
 } from '#core/sms';
-import type { Timer } from '../clock.ts';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
+import { WebhookSender } from './webhook.ts';
 
-/** Webhook forwarding: attempts in all, the wait before each retry, and the per-request limit. */
-export const WEBHOOK_ATTEMPTS = 3;
-export const WEBHOOK_RETRY_MS = [2_000, 10_000];
-export const WEBHOOK_TIMEOUT_MS = 5_000;
 /** The outbox keeps the newest texts only. */
 export const OUTBOX_LIMIT = 10_000;
 
@@ -88,8 +85,7 @@ interface QueuedText {
 export class SmsOutbox {
 	private closed = false;
 	private unsubscribe: () => void;
-	private retries = new Set<Timer>();
-	private inFlight = new Set<AbortController>();
+	private webhook: WebhookSender;
 	private insert: Database.Statement;
 	private lastVisit: Database.Statement;
 	private byId: Database.Statement;
@@ -105,6 +101,7 @@ export class SmsOutbox {
 		private db: Database.Database,
 		private logger: Logger
 	) {
+		this.webhook = new WebhookSender({ clock: engine.clock, logger, name: 'SMS webhook' });
 		db.exec(`
 			CREATE TABLE IF NOT EXISTS sms_outbox (
 				id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -196,9 +193,7 @@ export class SmsOutbox {
 	close(): void {
 		this.closed = true;
 		this.unsubscribe();
-		for (const timer of this.retries) timer.cancel();
-		this.retries.clear();
-		for (const controller of this.inFlight) controller.abort();
+		this.webhook.close();
 	}
 
 	private onChanges(screenId: string, changes: readonly ScreenChange[]): void {
@@ -294,7 +289,10 @@ export class SmsOutbox {
 				try {
 					written.push(...this.writeMany([text]));
 				} catch (err) {
-					this.logger.error({ err, screen: text.screenId }, 'a committed-change listener failed');
+					this.logger.error(
+						{ err, screen: text.screenId, id: text.orderId, kind: text.row.kind },
+						'an SMS could not be written to the outbox'
+					);
 				}
 			}
 		}
@@ -305,61 +303,34 @@ export class SmsOutbox {
 		}
 	}
 
-	/** POST the text to its brand's webhook; bounded retries on the engine clock; never throws. */
+	/** POST the text to its brand's webhook (from try `attemptsSoFar + 1`); never throws. */
 	private forward(id: number, attemptsSoFar: number): void {
-		if (this.closed) return;
-		const row = this.byId.get(id) as Row | undefined;
-		const url = row && this.brandWebhook(row.brand);
-		if (!row || !url) {
-			if (row) this.setForward(id, 'failed', attemptsSoFar, 'no webhook configured any more');
-			return;
-		}
-		const attempt = attemptsSoFar + 1;
-		const controller = new AbortController();
-		this.inFlight.add(controller);
-		const timeout = this.engine.clock.at(this.engine.now() + WEBHOOK_TIMEOUT_MS, () =>
-			controller.abort(new Error(`no answer within ${WEBHOOK_TIMEOUT_MS} ms`))
-		);
-		const { forwarded: _f, forwardAttempts: _a, forwardError: _e, ...body } = entryOf(row);
-		fetch(url, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-			signal: controller.signal
-		})
-			.then(async (res) => {
-				await res.arrayBuffer().catch(() => undefined);
-				if (!res.ok) throw new Error(`HTTP ${res.status}`);
-			})
-			.then(
-				() => {
-					if (!this.closed) this.setForward(id, 'delivered', attempt, null);
+		this.webhook.send(
+			{
+				log: { sms: id },
+				prepare: (attempt) => {
+					const row = this.byId.get(id) as Row | undefined;
+					if (!row) return null;
+					const url = this.brandWebhook(row.brand);
+					if (!url) {
+						this.setForward(id, 'failed', attempt - 1, 'no webhook configured any more');
+						return null;
+					}
+					const { forwarded: _f, forwardAttempts: _a, forwardError: _e, ...body } = entryOf(row);
+					return { url, body };
 				},
-				(err: unknown) => {
-					if (this.closed) return;
-					const cause = (err as { cause?: { code?: string } }).cause?.code;
-					const message = controller.signal.aborted
-						? String((controller.signal.reason as Error)?.message ?? 'aborted')
-						: `${(err as Error).message}${cause ? ` (${cause})` : ''}`;
-					const last = attempt >= WEBHOOK_ATTEMPTS;
-					this.logger.warn(
-						{ sms: id, url, attempt, err: message },
-						`SMS webhook failed (attempt ${attempt} of ${WEBHOOK_ATTEMPTS})${last ? '; giving up' : ''}`
-					);
-					this.setForward(id, last ? 'failed' : 'pending', attempt, message);
-					if (last) return;
-					const delay = WEBHOOK_RETRY_MS[Math.min(attempt, WEBHOOK_RETRY_MS.length) - 1];
-					const retry = this.engine.clock.at(this.engine.now() + delay, () => {
-						this.retries.delete(retry);
-						this.forward(id, attempt);
-					});
-					this.retries.add(retry);
-				}
-			)
-			.finally(() => {
-				timeout.cancel();
-				this.inFlight.delete(controller);
-			});
+				settle: (outcome) =>
+					outcome.ok
+						? this.setForward(id, 'delivered', outcome.attempt, null)
+						: this.setForward(
+								id,
+								outcome.retryAt === null ? 'failed' : 'pending',
+								outcome.attempt,
+								outcome.error
+							)
+			},
+			{ attempt: attemptsSoFar + 1 }
+		);
 	}
 
 	private brandWebhook(brandId: string): string | undefined {

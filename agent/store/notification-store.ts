@@ -1,7 +1,8 @@
 /**
  * The notification tables, beside the orders in the agent's SQLite database: the queue of
  * deliveries (one row per notification per screen that no browser showed), the takeout status
- * of orders, and the open pop-ups. Plain statements; the rules are in notifications.ts.
+ * of orders, and the open pop-ups. Plain statements; the rules are in agent/notify/ (takeout-queue.ts,
+ * popups.ts).
  */
 import type Database from 'better-sqlite3';
 
@@ -120,10 +121,14 @@ export type NotificationStatements = Record<
 	| 'takeoutOf'
 	| 'putTakeout'
 	| 'dropTakeout'
+	| 'dropScreenTakeout'
+	| 'dropAllTakeout'
 	| 'popupsOf'
 	| 'putPopup'
 	| 'trimPopups'
-	| 'ackPopup',
+	| 'ackPopup'
+	| 'dropScreenPopups'
+	| 'dropAllPopups',
 	Database.Statement
 >;
 
@@ -162,12 +167,16 @@ export function prepareNotificationTables(db: Database.Database): NotificationSt
 				updated_at = excluded.updated_at`
 		),
 		dropTakeout: db.prepare('DELETE FROM takeout_status WHERE screen_id = ? AND order_id = ?'),
+		dropScreenTakeout: db.prepare('DELETE FROM takeout_status WHERE screen_id = ?'),
+		dropAllTakeout: db.prepare('DELETE FROM takeout_status'),
 		popupsOf: db.prepare('SELECT id, message, at FROM popups WHERE screen_id = ? ORDER BY rowid'),
 		putPopup: db.prepare('INSERT INTO popups (screen_id, id, message, at) VALUES (?, ?, ?, ?)'),
 		trimPopups: db.prepare(
 			`DELETE FROM popups WHERE screen_id = ? AND rowid NOT IN
 				(SELECT rowid FROM popups WHERE screen_id = ? ORDER BY rowid DESC LIMIT ?)`
 		),
-		ackPopup: db.prepare('DELETE FROM popups WHERE screen_id = ? AND id = ?')
+		ackPopup: db.prepare('DELETE FROM popups WHERE screen_id = ? AND id = ?'),
+		dropScreenPopups: db.prepare('DELETE FROM popups WHERE screen_id = ?'),
+		dropAllPopups: db.prepare('DELETE FROM popups')
 	};
 }

@@ -55,7 +55,7 @@ export function handleTcpMessage(
 		orderId: string | null
 	) => {
 		if (!messages) return;
-		engine.afterReply(() => {
+		engine.afterReplies.add(() => {
 			const found = findings(engine, screenId, json, before, parsed);
 			messages.record({
 				at,

@@ -16,8 +16,6 @@ export interface RelayOptions {
 	heartbeatMs?: number;
 	/** Drop a client whose unsent data exceeds this many bytes. */
 	maxBufferedBytes?: number;
-	/** A browser is opening a screen, before its snapshot: what was queued for the screen goes now. */
-	onConnect?: (screenId: string) => void;
 	/** Why this upgrade request may not see the screen; null lets it in (default: everyone). */
 	refusal?: (req: IncomingMessage) => string | null;
 	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
@@ -45,9 +43,8 @@ export function attachRelay(
 		WebSocketServer: typeof WebSocketServer;
 	};
 	const wss = new wsModule.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-	const counts = new Map<string, number>();
-	const sockets = new Map<string, Set<WebSocket>>();
 	const alive = new WeakMap<WebSocket, boolean>();
+	const sockets = new Map<string, Set<WebSocket>>();
 	const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
 
 	server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -81,7 +78,6 @@ export function attachRelay(
 
 	function serve(ws: WebSocket, screenId: string) {
 		alive.set(ws, true);
-		counts.set(screenId, (counts.get(screenId) ?? 0) + 1);
 		let ofScreen = sockets.get(screenId);
 		if (!ofScreen) sockets.set(screenId, (ofScreen = new Set()));
 		ofScreen.add(ws);
@@ -94,11 +90,11 @@ export function attachRelay(
 			}
 			ws.send(encoded);
 		};
-		// Queued notifications are delivered first: this browser's snapshot has them, and only the
-		// browsers already showing the screen need the broadcast.
-		options.onConnect?.(screenId);
-		send(JSON.stringify(engine.snapshot(screenId)));
-		const unsubscribe = engine.subscribe(screenId, (_message, encoded) => send(encoded));
+		// Joining first lets what waits for a browser (queued notifications) be delivered before
+		// the snapshot is taken: this browser's snapshot has it.
+		const leave = engine.fanout.join(screenId);
+		send(JSON.stringify(engine.fanout.snapshot(screenId)));
+		const unsubscribe = engine.fanout.subscribe(screenId, (_message, encoded) => send(encoded));
 		ws.on('message', (data) => {
 			let message: ClientMessage;
 			try {
@@ -110,7 +106,7 @@ export function attachRelay(
 			if (message?.type === 'ping') {
 				send(JSON.stringify({ type: 'pong', now: engine.now() }));
 			} else if (message?.type === 'resync') {
-				send(JSON.stringify(engine.snapshot(screenId)));
+				send(JSON.stringify(engine.fanout.snapshot(screenId)));
 			} else if (message?.type === 'popup.ack' && typeof message.id === 'string') {
 				options.onPopupAck?.(screenId, message.id);
 			} else if (
@@ -142,7 +138,7 @@ export function attachRelay(
 		});
 		ws.on('close', () => {
 			unsubscribe();
-			counts.set(screenId, (counts.get(screenId) ?? 1) - 1);
+			leave();
 			sockets.get(screenId)?.delete(ws);
 		});
 		ws.on('error', (err) => logger.debug({ err, screen: screenId }, 'websocket error'));
@@ -161,7 +157,7 @@ export function attachRelay(
 	heartbeat.unref();
 
 	return {
-		connected: (screenId) => counts.get(screenId) ?? 0,
+		connected: (screenId) => engine.fanout.viewers(screenId),
 		disconnect(screenId) {
 			for (const ws of sockets.get(screenId) ?? []) ws.terminate();
 		},

@@ -386,18 +386,25 @@ describe('message log and findings', () => {
 		expect(entry.editedFrom).toBeUndefined();
 	});
 
-	it('refuses a list query it cannot read, naming the parameter', async () => {
+	it('refuses a list query it cannot read, naming each parameter (422, as a body)', async () => {
 		const limit = await fetch(`${agent.httpUrl}/api/admin/messages?limit=abc`);
-		expect(limit.status).toBe(400);
+		expect(limit.status).toBe(422);
 		expect(await limit.json()).toEqual({
-			code: 'BAD_QUERY',
-			message: 'limit: expected a whole number from 1 to 999999, got "abc"'
+			code: 'VALIDATION_FAILED',
+			message: 'limit: expected a whole number from 1 to 999999, got "abc"',
+			errors: [{ path: 'limit', message: 'expected a whole number from 1 to 999999, got "abc"' }]
 		});
-		const severity = await fetch(`${agent.httpUrl}/api/admin/messages?severity=fatal`);
-		expect(severity.status).toBe(400);
-		expect((await severity.json()).message).toBe(
-			'severity: expected error, warning or info, got "fatal"'
-		);
+		const both = await fetch(`${agent.httpUrl}/api/admin/messages?severity=fatal&limit=0`);
+		expect(both.status).toBe(422);
+		expect(await both.json()).toMatchObject({
+			message:
+				'severity: expected error, warning or info, got "fatal"; limit: expected a whole number from 1 to 999999, got "0"',
+			errors: [{ path: 'severity' }, { path: 'limit' }]
+		});
+		const twice = await fetch(`${agent.httpUrl}/api/admin/messages?screen=kds-1&screen=kds-2`);
+		expect((await twice.json()).message).toBe('screen: expected a string, got an array');
+		const fine = await fetch(`${agent.httpUrl}/api/admin/messages?severity=info&limit=999999`);
+		expect(fine.status).toBe(200);
 	});
 
 	it('streams new entries as server-sent events', async () => {
@@ -407,7 +414,8 @@ describe('message log and findings', () => {
 				let buffer = '';
 				res.on('data', (chunk) => {
 					buffer += chunk;
-					const match = /data: (.*)\n\n/.exec(buffer);
+					// The first entry event (a connection opens with a `ready` event, then entries).
+					const match = /(?:^|\n\n)id: \d+\ndata: (.*)\n\n/.exec(buffer);
 					if (match) {
 						resolve(JSON.parse(match[1]));
 						req.destroy();

@@ -156,6 +156,71 @@ describe('one budget for the bytes of unfinished messages', () => {
 	});
 });
 
+describe('small HTTP bodies (declared length up to 64 KiB)', () => {
+	it('are charged their declared length at once: the newest past the budget is answered 503 BUSY, the older one is served', async () => {
+		const running = await start({ pendingBudgetBytes: 100 * 1024 });
+		const http = httpEndpoint(running.httpUrl);
+		const body = (id: string) =>
+			JSON.stringify({ ...order(id), time: '2026-11-22T18:10:00Z', pad: 'x'.repeat(60 * 1024) });
+		// Each sends its headers and only 10 bytes: 2 × 60 KiB declared is over the 100 KiB budget.
+		const older = await peer(http.host, http.port);
+		await older.write(
+			httpHead(running.httpUrl, Buffer.byteLength(body('D1'))) + body('D1').slice(0, 10)
+		);
+		await settle();
+		const newest = await peer(http.host, http.port);
+		await newest.write(
+			httpHead(running.httpUrl, Buffer.byteLength(body('D2'))) + body('D2').slice(0, 10)
+		);
+		const answer = await newest.whenClosed;
+		expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+		expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+			code: 'BUSY'
+		});
+		expect(older.closed()).toBe(false);
+		// The older one finishes its body and is served; its bytes are released after.
+		await older.write(body('D1').slice(10));
+		await expect.poll(() => older.received()).toMatch(/^HTTP\/1\.1 201 /);
+		const screen = running.engine.screen('kds-1')!;
+		expect([screen.state.orders.has('D1'), screen.state.orders.has('D2')]).toEqual([true, false]);
+		// Nothing is held any more: a third small body is served at once.
+		const res = await fetch(`${running.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-integration-token': running.token,
+				'x-location-id': 'loc-1',
+				'x-device-ids': 'kds-1'
+			},
+			body: body('D3')
+		});
+		expect(res.status).toBe(201);
+	});
+
+	it('a body that comes whole in pieces is served, and one whose client goes away frees its bytes', async () => {
+		const running = await start({ pendingBudgetBytes: 100 * 1024 });
+		const http = httpEndpoint(running.httpUrl);
+		const body = JSON.stringify({
+			...order('P1'),
+			time: '2026-11-22T18:10:00Z',
+			pad: 'y'.repeat(60 * 1024)
+		});
+		const gone = await peer(http.host, http.port);
+		await gone.write(httpHead(running.httpUrl, Buffer.byteLength(body)) + body.slice(0, 100));
+		await settle();
+		gone.socket.destroy();
+		await settle();
+		// Had the first one's 60 KiB stayed charged, this one would be over the budget.
+		const pieces = await peer(http.host, http.port);
+		await pieces.write(httpHead(running.httpUrl, Buffer.byteLength(body)));
+		for (let i = 0; i < body.length; i += 16 * 1024) {
+			await pieces.write(body.slice(i, i + 16 * 1024));
+			await settle(20);
+		}
+		await expect.poll(() => pieces.received()).toMatch(/^HTTP\/1\.1 201 /);
+	});
+});
+
 describe('a slow sender is timed out per message, not only when silent', () => {
 	it('TCP: a message trickled a byte at a time is closed after the message timeout', async () => {
 		const { screens } = await start({ messageTimeoutMs: 600 });

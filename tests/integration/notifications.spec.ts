@@ -16,12 +16,11 @@ import WebSocket from 'ws';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import {
-	CALLBACK_BACKOFF_MS,
-	CALLBACK_TIMEOUT_MS,
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS,
 	type CallbackBody
 } from '../../agent/notify/notifications.ts';
+import { WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/webhook.ts';
 import type { NotificationState, ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 
@@ -616,13 +615,13 @@ describe('callbacks that fail', () => {
 		clock.advance(DEFAULT_EXPIRATION_MS);
 		await expect.poll(() => r.bodies.length).toBe(1);
 		await expect.poll(() => logs.join('')).toMatch(/callback failed \(HTTP 500\)/);
-		clock.advance(CALLBACK_BACKOFF_MS[0] - 1);
+		clock.advance(WEBHOOK_BACKOFF_MS[0] - 1);
 		await settle();
 		expect(r.bodies).toHaveLength(1);
 		clock.advance(1);
 		await expect.poll(() => r.bodies.length).toBe(2);
 		await expect.poll(() => logs.filter((l) => l.includes('callback failed')).length).toBe(2);
-		clock.advance(CALLBACK_BACKOFF_MS[1]);
+		clock.advance(WEBHOOK_BACKOFF_MS[1]);
 		await expect.poll(() => r.bodies.length).toBe(3);
 		await expect.poll(() => logs.join('')).toMatch(/given up after 3 tries: HTTP 500/);
 		clock.advance(10 * 60_000);
@@ -650,14 +649,14 @@ describe('callbacks that fail', () => {
 			.poll(() => grill.shows()?.takeout)
 			.toEqual([{ orderId: 'F-3', arrivedAt: T0 + DEFAULT_EXPIRATION_MS }]);
 
-		clock.advance(CALLBACK_TIMEOUT_MS);
+		clock.advance(WEBHOOK_TIMEOUT_MS);
 		await expect.poll(() => logs.join('')).toMatch(/callback failed \(no answer within 5000 ms\)/);
-		clock.advance(CALLBACK_BACKOFF_MS[0]);
+		clock.advance(WEBHOOK_BACKOFF_MS[0]);
 		await expect.poll(() => r.bodies.length).toBe(2);
 		r.mode = 'ok';
-		clock.advance(CALLBACK_TIMEOUT_MS); // the second try hangs too (it was sent while hanging)
+		clock.advance(WEBHOOK_TIMEOUT_MS); // the second try hangs too (it was sent while hanging)
 		await expect.poll(() => logs.filter((l) => l.includes('callback failed')).length).toBe(2);
-		clock.advance(CALLBACK_BACKOFF_MS[1]);
+		clock.advance(WEBHOOK_BACKOFF_MS[1]);
 		await expect.poll(() => r.bodies.length).toBe(3);
 		await expect.poll(() => logs.join('')).toMatch(/callback sent \(expired\)/);
 	});
@@ -720,7 +719,7 @@ describe('callbacks that fail', () => {
 		// Answered at last: logged as sent, and never posted again.
 		r.release(204);
 		await expect.poll(() => logs.join('')).toMatch(/notification callback sent \(expired\)/);
-		clock.advance(CALLBACK_TIMEOUT_MS + CALLBACK_BACKOFF_MS[0] + CALLBACK_BACKOFF_MS[1]);
+		clock.advance(WEBHOOK_TIMEOUT_MS + WEBHOOK_BACKOFF_MS[0] + WEBHOOK_BACKOFF_MS[1]);
 		await settle();
 		expect(r.bodies.map((b) => [b.orderId, b.outcome])).toEqual([['G-1', 'expired']]);
 		expect(agent.notifications.deliveries()).toEqual([]);
@@ -735,11 +734,11 @@ describe('callbacks that fail', () => {
 		await expect.poll(() => logs.join('')).toMatch(/callback failed \(ECONNREFUSED\)/);
 		await worksAsUsual(expo, 1);
 
-		clock.advance(CALLBACK_BACKOFF_MS[0]);
+		clock.advance(WEBHOOK_BACKOFF_MS[0]);
 		await expect.poll(() => logs.filter((l) => l.includes('callback failed')).length).toBe(2);
 		await worksAsUsual(expo, 2);
 
-		clock.advance(CALLBACK_BACKOFF_MS[1]);
+		clock.advance(WEBHOOK_BACKOFF_MS[1]);
 		await expect.poll(() => logs.join('')).toMatch(/given up after 3 tries: ECONNREFUSED/);
 		await worksAsUsual(expo, 3);
 		expect(agent.notifications.deliveries()).toEqual([]);
@@ -751,9 +750,9 @@ describe('callbacks that fail', () => {
 		await post(ARRIVED, { id: 'F-5', retry: { notificationUrl: url } });
 		clock.advance(DEFAULT_EXPIRATION_MS);
 		await expect.poll(() => logs.join('')).toMatch(/callback failed \(ECONNREFUSED\)/);
-		clock.advance(CALLBACK_BACKOFF_MS[0]);
+		clock.advance(WEBHOOK_BACKOFF_MS[0]);
 		await expect.poll(() => logs.filter((l) => l.includes('callback failed')).length).toBe(2);
-		clock.advance(CALLBACK_BACKOFF_MS[1]);
+		clock.advance(WEBHOOK_BACKOFF_MS[1]);
 		await expect.poll(() => logs.join('')).toMatch(/given up after 3 tries: ECONNREFUSED/);
 		expect(agent.notifications.deliveries()).toEqual([]);
 	});

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../../agent/config.ts';
-import { WEBHOOK_RETRY_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/sms.ts';
+import { WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/webhook.ts';
 import type { SmsEntry } from '#core/sms';
 import { sendTcp } from '../helpers/tcp.ts';
 
@@ -335,9 +335,9 @@ describe('webhook', () => {
 		const refused = expect.stringContaining('ECONNREFUSED');
 		await expect.poll(() => forwardOf('W2')).toEqual(['pending', 1, refused]);
 		// Each retry waits on the engine clock.
-		clock.advance(WEBHOOK_RETRY_MS[0]);
+		clock.advance(WEBHOOK_BACKOFF_MS[0]);
 		await expect.poll(() => forwardOf('W2')).toEqual(['pending', 2, refused]);
-		clock.advance(WEBHOOK_RETRY_MS[1]);
+		clock.advance(WEBHOOK_BACKOFF_MS[1]);
 		await expect.poll(() => forwardOf('W2')).toEqual(['failed', 3, refused]);
 		await expect.poll(() => forwardOf('W3')).toEqual(['failed', 3, refused]);
 		clock.advance(60 * 60_000);
@@ -356,7 +356,7 @@ describe('webhook', () => {
 			.poll(async () => (await outbox())[0].forwardError)
 			.toBe(`no answer within ${WEBHOOK_TIMEOUT_MS} ms`);
 		answer = (_req, res) => res.writeHead(200).end();
-		clock.advance(WEBHOOK_RETRY_MS[0]);
+		clock.advance(WEBHOOK_BACKOFF_MS[0]);
 		await expect.poll(async () => (await outbox())[0].forwarded).toBe('delivered');
 		expect(received).toHaveLength(2);
 	});

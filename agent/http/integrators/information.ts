@@ -4,20 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine, Screen } from '../../engine/engine.ts';
+import { declared } from '../responses.ts';
 import { PATHS } from './paths.ts';
+import type { Device, Location } from './responses.ts';
 import type { Tenancy, TenantLocation } from './tenancy.ts';
 
-export interface DeviceView {
-	id: string;
-	name: string;
-	type: string;
-	version: string;
-	ipAddress: string;
-	/** Simulator extension: the screen's TCP order port (a real screen always uses 9104). */
-	tcpPort: number;
-}
-
-function device(engine: Engine, screen: Screen): DeviceView {
+function device(engine: Engine, screen: Screen): Device {
 	const { host, port } = engine.tcpEndpoint(screen.config.id);
 	return {
 		id: screen.config.id,
@@ -29,7 +21,7 @@ function device(engine: Engine, screen: Screen): DeviceView {
 	};
 }
 
-function location({ config }: TenantLocation) {
+function location({ config }: TenantLocation): Location {
 	const { line1, line2, city, state, zip } = config.address;
 	return {
 		id: config.id,
@@ -45,18 +37,24 @@ export function registerInformationRoutes(
 	engine: Engine,
 	tenancy: Tenancy
 ): void {
-	app.get(PATHS.information, async (req) =>
+	app.get(PATHS.information, declared(`GET ${PATHS.information}`), async (req) =>
 		tenancy.tenant(req.headers).locations.map((l) => ({
 			...location(l),
 			devices: l.screens.map((s) => device(engine, s))
 		}))
 	);
 
-	app.get(PATHS.locations, async (req) => tenancy.tenant(req.headers).locations.map(location));
+	app.get(PATHS.locations, declared(`GET ${PATHS.locations}`), async (req) =>
+		tenancy.tenant(req.headers).locations.map(location)
+	);
 
-	app.get<{ Params: { locationId: string } }>(PATHS.devices, async (req) => {
-		const tenant = tenancy.tenant(req.headers);
-		const found = tenancy.location(tenant, req.params.locationId, 'locationId');
-		return found.screens.map((s) => device(engine, s));
-	});
+	app.get<{ Params: { locationId: string } }>(
+		PATHS.devices,
+		declared(`GET ${PATHS.devices}`),
+		async (req) => {
+			const tenant = tenancy.tenant(req.headers);
+			const found = tenancy.location(tenant, req.params.locationId, 'locationId');
+			return found.screens.map((s) => device(engine, s));
+		}
+	);
 }

@@ -16,29 +16,21 @@ import {
 	type CustomerArrived,
 	type EstimatedArrival
 } from '#core/schema';
+import { declared } from '../responses.ts';
 import { ApiError, NOT_FOUND_MESSAGE } from './errors.ts';
-import { DELIVERED, parseBody } from './orders.ts';
+import { parseBody } from './orders.ts';
 import { PATHS } from './paths.ts';
+import { DELIVERY_STATUS, type NotificationResponse } from './responses.ts';
 import type { Target, Tenancy } from './tenancy.ts';
-
-/** Delivery status of a screen where no browser shows it yet. */
-export const QUEUED = 'QUEUED';
-/** Delivery status of a named screen that does not have the order. */
-export const NOT_ON_SCREEN = 'ORDER_DOES_NOT_EXIST';
-
-const STATUS = { delivered: DELIVERED, queued: QUEUED, absent: NOT_ON_SCREEN } as const;
-
-export interface NotificationResponse {
-	notificationId: string;
-	orderId?: string;
-	deliveryStatuses: Array<{ device: string; status: string }>;
-}
 
 function answer(reply: FastifyReply, result: SendResult, orderId?: string) {
 	const body: NotificationResponse = {
 		notificationId: result.notificationId,
 		...(orderId !== undefined ? { orderId } : {}),
-		deliveryStatuses: result.screens.map((s) => ({ device: s.screenId, status: STATUS[s.outcome] }))
+		deliveryStatuses: result.screens.map((s) => ({
+			device: s.screenId,
+			status: DELIVERY_STATUS[s.outcome]
+		}))
 	};
 	const queued = result.screens.some((s) => s.outcome === 'queued');
 	return reply.code(queued ? 202 : 200).send(body);
@@ -89,26 +81,41 @@ export function registerNotificationRoutes(
 		return answer(reply, result, body.id);
 	}
 
-	app.post(PATHS.customerArrived, { onRequest }, async (req, reply) =>
-		takeout(req, reply, 'customer-arrived', parseBody(CustomerArrivedSchema, req.body, zoneOf(req)))
+	app.post(
+		PATHS.customerArrived,
+		{ onRequest, ...declared(`POST ${PATHS.customerArrived}`) },
+		async (req, reply) =>
+			takeout(
+				req,
+				reply,
+				'customer-arrived',
+				parseBody(CustomerArrivedSchema, req.body, zoneOf(req))
+			)
 	);
 
-	app.post(PATHS.estimatedArrival, { onRequest }, async (req, reply) =>
-		takeout(
-			req,
-			reply,
-			'estimated-arrival-update',
-			parseBody(EstimatedArrivalSchema, req.body, zoneOf(req))
-		)
+	app.post(
+		PATHS.estimatedArrival,
+		{ onRequest, ...declared(`POST ${PATHS.estimatedArrival}`) },
+		async (req, reply) =>
+			takeout(
+				req,
+				reply,
+				'estimated-arrival-update',
+				parseBody(EstimatedArrivalSchema, req.body, zoneOf(req))
+			)
 	);
 
-	app.post(PATHS.sendMessage, { onRequest }, async (req, reply) => {
-		const target = targetOf(req);
-		const { message } = parseBody(SendMessageSchema, req.body);
-		const result = notifications.message(
-			target.screens.map((s) => s.config.id),
-			message
-		);
-		return answer(reply, result);
-	});
+	app.post(
+		PATHS.sendMessage,
+		{ onRequest, ...declared(`POST ${PATHS.sendMessage}`) },
+		async (req, reply) => {
+			const target = targetOf(req);
+			const { message } = parseBody(SendMessageSchema, req.body);
+			const result = notifications.message(
+				target.screens.map((s) => s.config.id),
+				message
+			);
+			return answer(reply, result);
+		}
+	);
 }

@@ -7,12 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
-import {
-	deliverToRemotes,
-	isRemote,
-	undelivered,
-	type DeliveryStatus
-} from '../../fleet/deliver.ts';
+import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts';
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
@@ -26,14 +21,16 @@ import {
 } from '#core/schema';
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
+import { declared } from '../responses.ts';
 import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
-import { PATHS } from './paths.ts';
+import { ORDER_ROUTES, PATHS } from './paths.ts';
+import {
+	DELIVERY_STATUS,
+	type ActiveOrdersEntry,
+	type DeliveryStatus,
+	type OrderResponse
+} from './responses.ts';
 import type { Target, Tenancy } from './tenancy.ts';
-
-/** The delivery status of a screen that took the order. */
-export const DELIVERED = 'SUCCESS';
-
-export type { DeliveryStatus } from '../../fleet/deliver.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -84,7 +81,7 @@ function targetOf(req: FastifyRequest): Target {
 /**
  * Decide on every screen, then commit all or, if any screen refuses, nothing (404). Remote
  * screens (agent/fleet) are judged on their copy while it is current, then sent the command
- * over TCP once; their statuses are what they replied.
+ * over TCP once; their statuses are what they replied. Returns every screen's status.
  */
 async function applyAll(
 	engine: Engine,
@@ -126,21 +123,19 @@ async function applyAll(
 	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
 }
 
-/** 201/200 with the statuses, or the refusal when no screen took it (agent/fleet/deliver.ts). */
+/** 201/200 with every screen's status, or the refusal when no screen took it (fleet/deliver.ts). */
 function answer(reply: FastifyReply, code: number, orderId: string, list: DeliveryStatus[]) {
-	const failed = undelivered(list);
-	if (failed)
-		return reply
-			.code(failed.statusCode)
-			.send({ code: failed.code, message: failed.message, deliveryStatuses: list });
-	return reply.code(code).send({ orderId, deliveryStatuses: list });
+	const failed = undelivered(list, orderId);
+	if (failed) return reply.code(failed.statusCode).send(failed.body);
+	const body: OrderResponse = { orderId, deliveryStatuses: list };
+	return reply.code(code).send(body);
 }
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
 	return screens.map((s) =>
 		withType
-			? { device: s.config.id, status: DELIVERED, type: s.config.type }
-			: { device: s.config.id, status: DELIVERED }
+			? { device: s.config.id, status: DELIVERY_STATUS.delivered, type: s.config.type }
+			: { device: s.config.id, status: DELIVERY_STATUS.delivered }
 	);
 }
 
@@ -153,24 +148,28 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 		done();
 	};
 
-	app.get(PATHS.activeOrders, { onRequest }, async (req) => {
-		await engine.settled();
-		return targetOf(req).screens.map((screen) => {
-			const queue = engine.queue(screen.config.id);
-			return {
-				deviceId: screen.config.id,
-				deviceName: screen.config.name,
-				orderCount: queue.length,
-				// Contract 2.9: the id and name given at create, not the name as updated since.
-				orders: queue.map((r) => ({
-					orderId: r.context.id,
-					orderName: r.context.createdName ?? r.context.fields.name
-				}))
-			};
-		});
-	});
+	app.get(
+		PATHS.activeOrders,
+		{ onRequest, ...declared(`GET ${PATHS.activeOrders}`) },
+		async (req) => {
+			await engine.settled();
+			return targetOf(req).screens.map((screen): ActiveOrdersEntry => {
+				const queue = engine.queue(screen.config.id);
+				return {
+					deviceId: screen.config.id,
+					deviceName: screen.config.name,
+					orderCount: queue.length,
+					// Contract 2.9: the id and name given at create, not the name as updated since.
+					orders: queue.map((r) => ({
+						orderId: r.context.id,
+						orderName: r.context.createdName ?? r.context.fields.name
+					}))
+				};
+			});
+		}
+	);
 
-	app.post(PATHS.orders, { onRequest }, async (req, reply) => {
+	app.post(PATHS.orders, { onRequest, ...declared(`POST ${PATHS.orders}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
 		// Unique per location: a live order (on screen or on hold) on any of its screens blocks it.
@@ -190,29 +189,30 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				}))
 			);
 		}
-		const list = await applyAll(engine, target.screens, { command: 'create-order', order }, true);
+		const command = { command: ORDER_ROUTES.create.command, order };
+		const list = await applyAll(engine, target.screens, command, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
 		return answer(reply, 201, order.id, list);
 	});
 
-	app.put(PATHS.orders, { onRequest }, async (req, reply) => {
+	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
-		const list = await applyAll(engine, target.screens, { command: 'update-order', order }, false);
-		return answer(reply, 200, order.id, list);
-	});
-
-	app.put(PATHS.partial, { onRequest }, async (req, reply) => {
-		const target = targetOf(req);
-		const order = parseOrderBody(req, PartialOrderSchema);
-		const command = { command: 'partial-update-order', order } as const;
+		const command = { command: ORDER_ROUTES.update.command, order };
 		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 
-	app.put(PATHS.cancel, { onRequest }, async (req, reply) => {
+	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
+		const target = targetOf(req);
+		const order = parseOrderBody(req, PartialOrderSchema);
+		const command = { command: ORDER_ROUTES.partial.command, order };
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
+	});
+
+	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
-		const list = await applyAll(engine, target.screens, { command: 'cancel-order', order }, false);
-		return answer(reply, 200, order.id, list);
+		const command = { command: ORDER_ROUTES.cancel.command, order };
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 }

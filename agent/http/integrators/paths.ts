@@ -1,3 +1,5 @@
+import type { TcpCommandName } from '#core/schema';
+
 /**
  * The integrator routes of the contract (sections 4.2-4.4), paths exactly as written there.
  * The router, the 405 answers and the OpenAPI document all read this one table.
@@ -28,6 +30,27 @@ export const METHODS: Record<string, readonly string[]> = {
 	[PATHS.estimatedArrival]: ['POST'],
 	[PATHS.sendMessage]: ['POST']
 };
+
+/**
+ * The order routes by the names `kds-sim send --route` takes, with the order command each
+ * carries: the one map from route to command (the routes, the inspector's findings and the CLI
+ * read it).
+ */
+export const ORDER_ROUTES = {
+	create: { method: 'POST', path: PATHS.orders, command: 'create-order' },
+	update: { method: 'PUT', path: PATHS.orders, command: 'update-order' },
+	partial: { method: 'PUT', path: PATHS.partial, command: 'partial-update-order' },
+	cancel: { method: 'PUT', path: PATHS.cancel, command: 'cancel-order' }
+} as const satisfies Record<string, { method: string; path: string; command: TcpCommandName }>;
+
+const COMMAND_BY_ROUTE = new Map<string, TcpCommandName>(
+	Object.values(ORDER_ROUTES).map((r) => [`${r.method} ${r.path}`, r.command])
+);
+
+/** The order command a request to `path` (no query) with `method` carries, if an order route. */
+export function orderCommandOf(method: string, path: string): TcpCommandName | undefined {
+	return COMMAND_BY_ROUTE.get(`${method} ${path}`);
+}
 
 /** `/a/:b/c` as OpenAPI writes it: `/a/{b}/c`. */
 export function openApiPath(path: string): string {

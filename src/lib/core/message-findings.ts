@@ -7,6 +7,7 @@
  */
 import { describe as show, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
 import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
+import { isHttpUrl } from './url';
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 
@@ -71,15 +72,6 @@ export function orderRules(s: Subject): void {
 function hasError(s: Subject, path: Path): boolean {
 	const at = formatPath(path);
 	return s.report.findings.some((f) => f.severity === 'error' && f.path === at);
-}
-
-function isHttpUrl(text: string): boolean {
-	try {
-		const url = new URL(text);
-		return url.protocol === 'http:' || url.protocol === 'https:';
-	} catch {
-		return false;
-	}
 }
 
 function phoneRules(s: Subject): void {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Outcome } from './outcome';
 import { isIsoDateTime, normaliseDateTime } from './times';
+import { isHttpUrl } from './url';
 
 export const ORDER_MODES = [
 	'For Here',
@@ -566,17 +567,9 @@ export function codePoints(s: string): number {
 
 /** An absolute http: or https: URL: the only kind a callback is posted to. */
 const httpUrl = () =>
-	z.string({ error: (i) => expected('an http(s) URL string', i.input) }).refine(
-		(s) => {
-			try {
-				const url = new URL(s);
-				return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-			} catch {
-				return false;
-			}
-		},
-		{ error: (i) => expected('an http:// or https:// URL', i.input) }
-	);
+	z
+		.string({ error: (i) => expected('an http(s) URL string', i.input) })
+		.refine(isHttpUrl, { error: (i) => expected('an http:// or https:// URL', i.input) });
 
 /** Retry (2.13): where the final outcome is posted, and when retrying stops. */
 export const RetrySchema = z.object({

@@ -1,0 +1,401 @@
+/**
+ * What every JSON route of the agent answers, by status: one table, read by the routes (their
+ * Fastify response schemas, `declared` below), by the OpenAPI document (the integrator routes
+ * and /health; their bodies are written in ./integrators/responses.ts) and by
+ * tests/integration/http-responses.spec.ts, which drives each route through its answers and
+ * checks every real body against the schema declared here for its status.
+ *
+ * The declared schemas do not change what goes on the wire: the routes serialise with
+ * JSON.stringify as they would with no schema (the same bytes, and no cost on the hot routes;
+ * Fastify's schema-built serialiser would silently drop a field a schema does not name, and the
+ * test could no longer see it). Objects are strict, so an undeclared field fails that test.
+ * Parts that are the core's records as they are (order records, order fields) are checked at
+ * their top level only: the core's own tests hold their shape.
+ */
+import type { FastifySerializerCompiler } from 'fastify';
+import { z } from 'zod';
+import type { Finding, Severity } from '#core/conformance';
+import type { MessageEntry } from '#core/message-entry';
+import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
+import type { SmsEntry } from '#core/sms';
+import { ERROR_CODES } from './integrators/errors.ts';
+import { PATHS } from './integrators/paths.ts';
+import {
+	ActiveOrdersEntrySchema,
+	DeviceSchema,
+	ErrorSchema,
+	FieldErrorSchema,
+	HealthSchema,
+	LocationSchema,
+	LocationWithDevicesSchema,
+	NotificationResponseSchema,
+	NotDeliveredSchema,
+	OrderResponseSchema
+} from './integrators/responses.ts';
+
+/** The simulator's and admin API's errors: the integrator API's shape, with their own codes. */
+export const SimulatorErrorSchema = z.strictObject({
+	code: z.enum([...ERROR_CODES, 'NOT_FOUND', 'ACTION_REFUSED', 'ADMIN_ONLY', 'BAD_BODY']),
+	message: z.string(),
+	errors: z.array(FieldErrorSchema).optional()
+});
+
+const OkSchema = z.strictObject({ ok: z.literal(true) });
+
+const TcpEndpointSchema = z.strictObject({ host: z.string(), port: z.int() });
+
+const TimersSchema = z.strictObject({ warnAfter: z.number(), lateAfter: z.number() });
+
+export const ScreenInfoSchema = z.strictObject({
+	id: z.string(),
+	name: z.string(),
+	locationId: z.string(),
+	locationName: z.string(),
+	timezone: z.string(),
+	settings: z.strictObject({
+		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }),
+		autoHoldFutureOrders: z.boolean(),
+		keymap: z.record(z.string(), z.string()),
+		scale: z.number().optional(),
+		modeColors: z.record(z.string(), z.string()).optional()
+	})
+}) satisfies z.ZodType<ScreenInfo>;
+
+const TakeoutStatusSchema = z.strictObject({
+	orderId: z.string(),
+	arrivedAt: z.number().optional(),
+	etaAt: z.number().optional()
+}) satisfies z.ZodType<TakeoutStatus>;
+
+const PopupSchema = z.strictObject({
+	id: z.string(),
+	message: z.string(),
+	at: z.number()
+}) satisfies z.ZodType<Popup>;
+
+const NotificationStateSchema = z.strictObject({
+	takeout: z.array(TakeoutStatusSchema),
+	popups: z.array(PopupSchema)
+});
+
+/** An order record of the core's machine (order-machine.ts), checked at its top level. */
+const OrderRecordSchema = z.strictObject({
+	state: z.string(),
+	context: z.looseObject({ id: z.string() })
+});
+
+export const SnapshotSchema = z.strictObject({
+	type: z.literal('snapshot'),
+	seq: z.int(),
+	screen: ScreenInfoSchema,
+	records: z.array(OrderRecordSchema),
+	now: z.number(),
+	notifications: NotificationStateSchema.optional()
+});
+
+/** Screens heard on the network (agent/fleet/adopt.ts, docs/fleet.md). */
+export const DiscoveredSchema = z.strictObject({
+	listening: z.boolean(),
+	adoptingInto: z.string().nullable(),
+	screens: z.array(
+		z.strictObject({
+			name: z.string(),
+			address: z.string(),
+			version: z.string(),
+			identifier: z.string(),
+			from: z.string(),
+			lastHeard: z.number(),
+			announcing: z.boolean(),
+			screenId: z.string().nullable(),
+			snippet: z.strictObject({
+				id: z.string(),
+				name: z.string(),
+				version: z.string(),
+				tcp: TcpEndpointSchema,
+				remote: z.strictObject({ url: z.string(), screen: z.string() })
+			})
+		})
+	)
+});
+
+export const LocationsSchema = z.array(
+	z.strictObject({
+		id: z.string(),
+		name: z.string(),
+		brand: z.string(),
+		timezone: z.string().describe('IANA zone: the UI shows every time in it.'),
+		screens: z.array(
+			z.strictObject({
+				id: z.string(),
+				name: z.string(),
+				orderCount: z.int(),
+				tcp: TcpEndpointSchema,
+				remote: z
+					.strictObject({
+						url: z.string(),
+						state: z.enum(['live', 'connecting', 'unreachable'])
+					})
+					.optional()
+					.describe('A screen another simulator hosts (docs/fleet.md).')
+			})
+		)
+	})
+);
+
+/** A queued takeout notification of one screen (callback URL redacted). */
+const DeliverySchema = z.strictObject({
+	id: z.string(),
+	notificationId: z.string(),
+	kind: z.enum(['customer-arrived', 'estimated-arrival-update']),
+	locationId: z.string(),
+	screenId: z.string(),
+	orderId: z.string(),
+	minutes: z.int().nullable(),
+	notificationUrl: z.string().nullable(),
+	submittedAt: z.number(),
+	expiresAt: z.number(),
+	status: z.enum(['pending', 'delivered', 'expired']),
+	attempts: z.int(),
+	finishedAt: z.number().nullable(),
+	callbackAttempts: z.int(),
+	callbackDueAt: z.number().nullable()
+});
+
+export const ScreenNotificationsSchema = NotificationStateSchema.extend({
+	deliveries: z.array(DeliverySchema)
+});
+
+export const SmsEntrySchema = z.strictObject({
+	id: z.int(),
+	brand: z.string(),
+	location: z.string(),
+	orderId: z.string(),
+	screen: z.string(),
+	kind: z.enum(['received', 'ready']),
+	to: z.string(),
+	text: z.string(),
+	status: z.enum(['sent', 'undeliverable']),
+	reason: z.string().nullable(),
+	createdAt: z.string(),
+	forwarded: z.enum(['pending', 'delivered', 'failed']).nullable(),
+	forwardAttempts: z.int(),
+	forwardError: z.string().nullable()
+}) satisfies z.ZodType<SmsEntry>;
+
+/** A finding's severities, most severe first. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly Severity[];
+
+const FindingSchema = z.strictObject({
+	severity: z.enum(SEVERITIES),
+	code: z.string(),
+	path: z.string(),
+	message: z.string()
+}) satisfies z.ZodType<Finding>;
+
+export const MessageEntrySchema = z.strictObject({
+	id: z.int(),
+	at: z.number(),
+	interface: z.enum(['tcp', 'http']),
+	source: z.string(),
+	editedFrom: z.int().optional(),
+	screenIds: z.array(z.string()),
+	command: z.string().nullable(),
+	orderId: z.string().nullable(),
+	result: z.string(),
+	reply: z.string().optional(),
+	why: z.string().nullable().optional(),
+	ok: z.boolean(),
+	raw: z.string(),
+	contentType: z.string().nullable().optional(),
+	findings: z.array(FindingSchema)
+}) satisfies z.ZodType<MessageEntry>;
+
+/** An item as the JSON view shows it (agent/screen-view.ts). */
+const ItemJsonSchema = z.strictObject({
+	lineId: z.string(),
+	label: z.string(),
+	name: z.string(),
+	qty: z.number(),
+	mods: z.array(z.strictObject({ name: z.string(), qty: z.number().optional() })),
+	seat: z.string().optional(),
+	specialInstructions: z.string().optional(),
+	courseStatus: z.string().optional(),
+	deleted: z.boolean(),
+	highlighted: z.enum(['added', 'updated']).nullable()
+});
+
+const CardSchema = z.strictObject({
+	id: z.string(),
+	title: z.string(),
+	state: z.string(),
+	mode: z.string(),
+	priority: z.boolean(),
+	cancelled: z.boolean(),
+	recalled: z.boolean(),
+	elapsedMs: z.number(),
+	timer: z.enum(['ok', 'warn', 'late']),
+	/** The order's fields as the core keeps them. */
+	fields: z.looseObject({ name: z.string(), mode: z.string() }),
+	sections: z.array(
+		z.strictObject({
+			label: z.string(),
+			course: z.string().nullable(),
+			status: z.string().nullable(),
+			entries: z.array(
+				z.discriminatedUnion('kind', [
+					z.strictObject({ kind: z.literal('item'), item: ItemJsonSchema }),
+					z.strictObject({
+						kind: z.literal('group'),
+						name: z.string(),
+						note: z.string().nullable(),
+						items: z.array(ItemJsonSchema)
+					})
+				])
+			)
+		})
+	),
+	findings: z.array(FindingSchema.extend({ messageId: z.int() }))
+});
+
+export const ScreenJsonSchema = z.strictObject({
+	id: z.string(),
+	name: z.string(),
+	locationId: z.string(),
+	now: z.number(),
+	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
+	holds: z.array(CardSchema),
+	recall: z.array(
+		z.strictObject({ id: z.string(), title: z.string(), bumpedAt: z.number().optional() })
+	),
+	takeout: z.array(
+		z.strictObject({
+			id: z.string(),
+			title: z.string(),
+			mode: z.string(),
+			held: z.boolean(),
+			vehicle: z.string().nullable(),
+			arrived: z.boolean(),
+			arrivedAt: z.number().nullable(),
+			etaAt: z.number().nullable(),
+			etaInMs: z.number().nullable()
+		})
+	),
+	popups: z.array(PopupSchema),
+	sms: z.array(SmsEntrySchema)
+});
+
+/** Answers of the order writes other than their success; each is the one error shape. */
+const ORDER_WRITE_ERRORS = {
+	400: ErrorSchema,
+	401: ErrorSchema,
+	404: ErrorSchema,
+	413: ErrorSchema,
+	415: ErrorSchema,
+	422: ErrorSchema
+};
+/** No screen took an order write (remote screens, docs/fleet.md): every screen's status. */
+const NOT_DELIVERED = { 502: NotDeliveredSchema };
+const UPDATED = { 200: OrderResponseSchema, ...ORDER_WRITE_ERRORS, ...NOT_DELIVERED };
+const NOTIFIED = { 200: NotificationResponseSchema, 202: NotificationResponseSchema };
+/** A guarded route's refusal of a caller without access (./access.ts). */
+const GUARDED = { 403: SimulatorErrorSchema };
+const UNKNOWN_SCREEN = { 404: SimulatorErrorSchema };
+
+type Responses = Record<number, z.ZodType>;
+
+/**
+ * Every JSON route, `METHOD path` as Fastify writes it, with the body of each status it answers.
+ * (Not here: 405 answers of the integrator paths, which are the Error shape; the SSE stream; the
+ * HTML pages; /openapi.json, validated as a document by http-openapi.spec.ts.)
+ */
+export const ROUTE_RESPONSES = {
+	'GET /health': { 200: HealthSchema, 503: HealthSchema },
+
+	[`GET ${PATHS.activeOrders}` as const]: {
+		200: z.array(ActiveOrdersEntrySchema),
+		400: ErrorSchema,
+		401: ErrorSchema,
+		404: ErrorSchema
+	},
+	[`POST ${PATHS.orders}` as const]: {
+		201: OrderResponseSchema,
+		409: ErrorSchema,
+		...ORDER_WRITE_ERRORS,
+		...NOT_DELIVERED
+	},
+	[`PUT ${PATHS.orders}` as const]: UPDATED,
+	[`PUT ${PATHS.partial}` as const]: UPDATED,
+	[`PUT ${PATHS.cancel}` as const]: UPDATED,
+	[`GET ${PATHS.information}` as const]: {
+		200: z.array(LocationWithDevicesSchema),
+		401: ErrorSchema
+	},
+	[`GET ${PATHS.locations}` as const]: { 200: z.array(LocationSchema), 401: ErrorSchema },
+	[`GET ${PATHS.devices}` as const]: {
+		200: z.array(DeviceSchema),
+		401: ErrorSchema,
+		404: ErrorSchema
+	},
+	[`POST ${PATHS.customerArrived}` as const]: { ...NOTIFIED, ...ORDER_WRITE_ERRORS },
+	[`POST ${PATHS.estimatedArrival}` as const]: { ...NOTIFIED, ...ORDER_WRITE_ERRORS },
+	[`POST ${PATHS.sendMessage}` as const]: { ...NOTIFIED, ...ORDER_WRITE_ERRORS },
+
+	'GET /api/locations': { 200: LocationsSchema },
+	'GET /api/discovered': { 200: DiscoveredSchema },
+	'GET /api/screens/:id': { 200: ScreenInfoSchema, ...UNKNOWN_SCREEN },
+	'GET /api/screens/:id/state': { 200: SnapshotSchema, ...UNKNOWN_SCREEN, ...GUARDED },
+	'POST /api/screens/:id/actions': {
+		200: OkSchema,
+		400: SimulatorErrorSchema,
+		409: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'GET /api/screens/:id/notifications': {
+		200: ScreenNotificationsSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'POST /api/screens/:id/popups/:popupId/ack': { 200: OkSchema, ...UNKNOWN_SCREEN, ...GUARDED },
+	'GET /api/sms': { 200: z.array(SmsEntrySchema), 422: SimulatorErrorSchema, ...GUARDED },
+	'GET /api/access': { 200: z.strictObject({ granted: z.boolean() }) },
+	'POST /api/access': { 403: SimulatorErrorSchema, 422: SimulatorErrorSchema },
+
+	'GET /api/admin/screens': { 200: z.array(ScreenJsonSchema), ...GUARDED },
+	'GET /api/admin/screens/:id': { 200: ScreenJsonSchema, ...UNKNOWN_SCREEN, ...GUARDED },
+	'GET /api/admin/messages': {
+		200: z.array(MessageEntrySchema),
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/messages/:id/resend': {
+		200: z.strictObject({
+			result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
+		}),
+		400: SimulatorErrorSchema,
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/reset': {
+		200: z.strictObject({ reset: z.string().describe('The screen id, or all.') }),
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	}
+} satisfies Record<string, Responses>;
+
+export type RouteKey = keyof typeof ROUTE_RESPONSES;
+
+/** The body as JSON.stringify writes it: a declared schema changes nothing on the wire. */
+const asJson: FastifySerializerCompiler<unknown> = () => JSON.stringify;
+
+/**
+ * Route options declaring what `route` answers (`METHOD path`, a key of the table):
+ * `app.get(path, { ...declared('GET /path') }, handler)`.
+ */
+export function declared<K extends RouteKey>(route: K) {
+	return {
+		schema: { response: ROUTE_RESPONSES[route] as (typeof ROUTE_RESPONSES)[K] },
+		serializerCompiler: asJson
+	};
+}

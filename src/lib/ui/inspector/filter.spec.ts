@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { entry, warning } from './fake-agent';
+import { filterFromParams, filterQuery, matchesFilter } from './filter';
+
+describe('filters', () => {
+	it('read and write the URL query, dropping empty and unknown values', () => {
+		const filter = filterFromParams(new URLSearchParams('order=1042&severity=loud&screen=kds-1'));
+		expect(filter).toEqual({ screen: 'kds-1', order: '1042', severity: '' });
+		expect(filterQuery({ ...filter, severity: 'error' })).toBe(
+			'screen=kds-1&order=1042&severity=error'
+		);
+		expect(filterQuery({ screen: '', order: '', severity: '' })).toBe('');
+	});
+
+	it('match entries as the agent does', () => {
+		const bad = entry(1, { findings: [warning('KDS-FIELD-UNKNOWN', 'x')] });
+		expect(matchesFilter(bad, { screen: 'kds-1', order: 'o-1', severity: 'warning' })).toBe(true);
+		expect(matchesFilter(bad, { screen: 'kds-2', order: '', severity: '' })).toBe(false);
+		expect(matchesFilter(bad, { screen: '', order: 'o-2', severity: '' })).toBe(false);
+		expect(matchesFilter(bad, { screen: '', order: '', severity: 'error' })).toBe(false);
+	});
+});
