@@ -35,6 +35,9 @@ import { SmsOutbox } from './notify/sms.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
 import { Notifications } from './notify/notification-state.ts';
+import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
+import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
+import { registerFleetApi } from './http/fleet-api.ts';
 import { registerScreenNotificationApi } from './http/screen-notifications.ts';
 import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
@@ -99,6 +102,23 @@ export interface AgentOptions {
 	messageTimeoutMs?: number;
 	/** The clock every rule and timer reads; tests pass a ManualClock. */
 	clock?: Clock;
+	/**
+	 * Listen for screens announcing themselves (docs/fleet.md): list them, and adopt them as remote
+	 * screens when `adopt` is set or a location of the config says `adoptDiscovered`. Off when
+	 * absent (unless a location says `adoptDiscovered`: then on 0.0.0.0:28000).
+	 */
+	discoveryListen?: {
+		bind?: string;
+		port?: number;
+		adopt?: boolean;
+		/** HTTP port of the simulators heard (default 8104). */
+		httpPort?: number;
+		/** TCP port of the screens heard (default 9104, what the datagram stands for). */
+		tcpPort?: number;
+		staleMs?: number;
+	} | null;
+	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
+	remoteLink?: RemoteScreensOptions['link'];
 }
 
 export interface RunningScreen {
@@ -125,6 +145,10 @@ export interface RunningAgent {
 	sms: SmsOutbox;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
+	/** The links to screens other simulators host (docs/fleet.md). */
+	remotes: RemoteScreens;
+	/** Screens heard on the network (null: not listening); `port` is the UDP port listened on. */
+	discovered: { listener: DiscoveryListener; port: number } | null;
 	/**
 	 * Start clean: forget the orders, texts, takeout statuses, pop-ups and queued notifications of
 	 * one screen, or of every screen (then also the inspector's message log).
@@ -218,6 +242,29 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	});
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
+	const remotes = new RemoteScreens({
+		engine,
+		logger,
+		link: options.remoteLink,
+		onUnreachable: (screenId) => relay?.disconnect(screenId)
+	});
+	const listen = options.discoveryListen ?? null;
+	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
+	const listener =
+		listen || adoptInto
+			? new DiscoveryListener(
+					{
+						bind: listen?.bind ?? '0.0.0.0',
+						port: listen?.port ?? 28000,
+						adoptInto,
+						httpPort: listen?.httpPort ?? DEFAULT_HTTP_PORT,
+						tcpPort: listen?.tcpPort,
+						staleMs: listen?.staleMs ?? DEFAULT_STALE_MS
+					},
+					{ engine, remotes, logger }
+				)
+			: null;
+	let listenerPort = 0;
 	// Notifications learn from the engine's fan-out when a browser opens a screen; the relay
 	// (attached below, after HTTP) only joins browsers to it and hands pop-up acknowledgements in.
 	const notifications = new Notifications({ engine, database: store.database, logger });
@@ -236,7 +283,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		// not for the whole stack (npm run bench -- start measures start -> first reply).
 		warmOrderPath();
 		for (const screen of engine.screens.values()) {
-			if (screen.config.deleted) continue;
+			// A remote screen listens in its own simulator.
+			if (screen.config.deleted || screen.config.remote) continue;
 			const id = screen.config.id;
 			const server = await listenTcpScreen({
 				host: screen.config.tcp.host,
@@ -281,6 +329,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				(app) => registerIntegratorApi(app, { engine, config, notifications }),
 				(app) => registerScreenNotificationApi(app, engine, notifications),
 				(app) =>
+					registerFleetApi(app, {
+						heard: () => listener?.list() ?? null,
+						adoptingInto: adoptInto?.location.id ?? null
+					}),
+				(app) =>
 					registerAdminApi(app, engine, messages, {
 						sms,
 						reset
@@ -291,7 +344,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay = attachRelay(http.server, engine, logger, {
 			// The screens' orders carry customer data: the same guard as the routes.
 			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
-			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId)
+			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
+			unavailable: (screenId) => {
+				const remote = engine.screen(screenId)?.remote;
+				if (!remote || remote.state === 'live') return null;
+				return `screen ${screenId} lives in another simulator (${remote.link.where}), which is not reachable now`;
+			}
 		});
 		const host = options.httpHost ?? '127.0.0.1';
 		await http
@@ -302,6 +360,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				);
 			});
 		notifications.start();
+		remotes.attachConfigured();
+		if (listener) listenerPort = await listener.start();
 		if (options.discovery) {
 			const { targets, intervalMs } = options.discovery;
 			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
@@ -321,6 +381,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		}
 	} catch (err) {
 		await announcer?.close();
+		listener?.close();
+		remotes.close();
 		notifications.close();
 		relay?.close();
 		await http?.close();
@@ -358,10 +420,14 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		holds,
 		sms,
 		discovery: announcer?.plan ?? null,
+		remotes,
+		discovered: listener ? { listener, port: listenerPort } : null,
 		reset,
 		close() {
 			closed ??= (async () => {
 				await announcer?.close();
+				listener?.close();
+				remotes.close();
 				notifications.close();
 				holds.close();
 				finalRelay.close();

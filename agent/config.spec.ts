@@ -45,6 +45,7 @@ describe('config', () => {
 			address: { line1: '', line2: null, city: '', state: '', zip: '' },
 			timezone: 'UTC',
 			activeSubscription: true,
+			adoptDiscovered: false,
 			screens: undefined
 		});
 		expect(second.number).toBe('2');

@@ -53,6 +53,18 @@ const SettingsSchema = z
 	})
 	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));
 
+/** Where a remote screen's cards are read: the other simulator's HTTP address and screen id. */
+const RemoteSchema = z.object({
+	/** The remote agent's HTTP base URL, e.g. http://192.168.1.50:8104. */
+	url: text().refine((s) => /^https?:$/.test(URL.parse(s)?.protocol ?? ''), {
+		error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
+	}),
+	/** The screen's id in the remote agent (default: the same id). */
+	screen: text().min(1).optional(),
+	/** The remote agent's admin token, needed to read its relay from off its loopback. */
+	adminToken: text().optional()
+});
+
 const ScreenSchema = z.object({
 	id: text().min(1),
 	name: text(),
@@ -60,7 +72,12 @@ const ScreenSchema = z.object({
 	version: text().default('2.21.30'),
 	tcp: z.object({ host: text().default('127.0.0.1'), port: port() }),
 	deleted: z.boolean().default(false),
-	settings: SettingsSchema
+	settings: SettingsSchema,
+	/**
+	 * A screen hosted by another simulator (a Pi): `tcp` is that screen's own TCP endpoint, where
+	 * orders are written; its cards are read from the remote agent's browser relay (docs/fleet.md).
+	 */
+	remote: RemoteSchema.optional()
 });
 
 /** A location's address when the config gives none (the information routes still show one). */
@@ -82,6 +99,8 @@ const LocationSchema = z.object({
 		.default(NO_ADDRESS),
 	timezone: text().default('UTC'),
 	activeSubscription: z.boolean().default(true),
+	/** Screens heard announcing themselves on UDP join this location as remote screens. */
+	adoptDiscovered: z.boolean().default(false),
 	screens: z.array(ScreenSchema)
 });
 
@@ -196,7 +215,8 @@ export function parseConfig(input: unknown, source = 'config'): SimConfig {
 				}
 				screenIds.add(screen.id);
 				const endpoint = `${screen.tcp.host}:${screen.tcp.port}`;
-				if (screen.tcp.port !== 0 && !screen.deleted) {
+				// A remote screen's endpoint is where another simulator listens, not this one.
+				if (screen.tcp.port !== 0 && !screen.deleted && !screen.remote) {
 					if (endpoints.has(endpoint)) {
 						throw new ConfigError(
 							`Invalid ${source}: TCP endpoint ${endpoint} is given to two screens`
@@ -246,6 +266,7 @@ export function withTcpOverrides(config: SimConfig, host?: string, port?: number
 	const copy: SimConfig = structuredClone(config);
 	let next = port;
 	for (const { screen } of allScreens(copy)) {
+		if (screen.remote) continue; // another simulator's endpoint: not ours to move
 		if (host !== undefined) screen.tcp.host = host;
 		if (next !== undefined) {
 			screen.tcp.port = next;

@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.ts';
+import { runFleetBench } from './fleet.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
 import { runOrderStepBench } from './order-step.bench.ts';
@@ -21,11 +22,12 @@ const BENCHES: Record<string, Bench> = {
 	http: runHttpBench,
 	ui: runUiBench,
 	start: runStartBench,
+	fleet: runFleetBench,
 	ladder: runLadderBench,
 	'order-step': runOrderStepBench
 };
 /** What `npm run bench` runs with no names: the targets' benches (ladder, order-step: analyses). */
-const DEFAULTS = ['tcp', 'http', 'ui', 'start'];
+const DEFAULTS = ['tcp', 'http', 'ui', 'start', 'fleet'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in BENCHES));

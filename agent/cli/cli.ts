@@ -8,6 +8,7 @@
 import 'zod/compile';
 import { readFileSync } from 'node:fs';
 import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from '../discovery/discover.ts';
+import { fleetConfig, FLEET_CONFIG_HELP, readFleetArgs } from '../fleet/generate.ts';
 import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 
@@ -42,6 +43,17 @@ if (process.argv[2] === 'send' && wantsHelp(process.argv.slice(3))) {
 		process.stderr.write(
 			`${err instanceof UsageError ? err.message : `kds-sim discover: ${(err as Error).message}`}\n`
 		);
+		process.exit(2);
+	}
+} else if (process.argv[2] === 'fleet-config' && wantsHelp(process.argv.slice(3))) {
+	process.stdout.write(FLEET_CONFIG_HELP);
+} else if (process.argv[2] === 'fleet-config') {
+	try {
+		process.stdout.write(
+			`${JSON.stringify(fleetConfig(readFleetArgs(process.argv.slice(3))), null, '\t')}\n`
+		);
+	} catch (err) {
+		process.stderr.write(`${(err as Error).message}\n`);
 		process.exit(2);
 	}
 } else {

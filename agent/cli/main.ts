@@ -52,6 +52,12 @@ async function main() {
 	}
 	if (agent.discovery)
 		lines.push(...discoveryLines(agent.discovery, settings.discovery!.intervalMs));
+	if (agent.discovered) {
+		const into = agent.discovered.listener.adoptingInto;
+		lines.push(
+			`  listening        for screens on UDP ${agent.discovered.port}: ${into ? `adopted as remote screens of ${into}` : `listed on the home page (--adopt-discovered adds them)`}`
+		);
+	}
 	process.stdout.write(`${lines.join('\n')}\n`);
 
 	let stopping = false;

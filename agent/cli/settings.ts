@@ -26,6 +26,10 @@ Options (each also settable by the environment variable shown):
   --discovery           KDS_DISCOVERY=1  announce each screen on port 9104 over UDP 28000 so a POS can find it (default off)
   --discovery-to <list> KDS_DISCOVERY_TO where: broadcast (each interface's broadcast address; default) or host:port,…
   --discovery-interval <s>  KDS_DISCOVERY_INTERVAL  seconds between announcements (default ${DEFAULT_DISCOVERY_INTERVAL_S})
+  --listen-discovery    KDS_LISTEN_DISCOVERY=1  list the screens heard on UDP 28000 on the home page (default off)
+  --adopt-discovered    KDS_ADOPT_DISCOVERED=1  add the screens heard as remote screens of a location (docs/fleet.md)
+  --listen-discovery-on <host:port>  KDS_LISTEN_DISCOVERY_ON  where to listen (default 0.0.0.0:28000)
+  --adopt-http-port <port>  KDS_ADOPT_HTTP_PORT  HTTP port of the simulators heard (default ${DEFAULT_HTTP_PORT})
   --admin-token <t>     KDS_ADMIN_TOKEN  token for the admin API and customer data from other hosts; a browser signs in at /access (default: loopback only)
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
@@ -89,6 +93,44 @@ function discoverySettings(
 	return { targets, intervalMs: Math.round(seconds * 1000) };
 }
 
+const isOn = (flag: unknown, env: string | undefined, name: string, envName: string) => {
+	if (env !== undefined && env !== '' && !BOOLEAN_ENV.includes(env))
+		invalid(name, envName, env, '1 or 0');
+	return flag === true || env === '1' || env === 'true';
+};
+
+/** --listen-discovery, --adopt-discovered and their two settings (docs/fleet.md); null: off. */
+function listenSettings(
+	parsed: Record<string, unknown>,
+	env: NodeJS.ProcessEnv,
+	pick: (flag: 'listen-discovery-on' | 'adopt-http-port', env: string) => string | undefined
+) {
+	const listen = isOn(
+		parsed['listen-discovery'],
+		env.KDS_LISTEN_DISCOVERY,
+		'--listen-discovery',
+		'KDS_LISTEN_DISCOVERY'
+	);
+	const adopt = isOn(
+		parsed['adopt-discovered'],
+		env.KDS_ADOPT_DISCOVERED,
+		'--adopt-discovered',
+		'KDS_ADOPT_DISCOVERED'
+	);
+	const on = pick('listen-discovery-on', 'KDS_LISTEN_DISCOVERY_ON');
+	const target = on === undefined ? null : parseTargets(on);
+	if (on !== undefined && (target === null || target === 'broadcast' || target.length !== 1))
+		invalid('--listen-discovery-on', 'KDS_LISTEN_DISCOVERY_ON', on, 'one IPv4 host:port');
+	const httpPort = portSetting(
+		'--adopt-http-port',
+		'KDS_ADOPT_HTTP_PORT',
+		pick('adopt-http-port', 'KDS_ADOPT_HTTP_PORT')
+	);
+	if (!listen && !adopt) return null;
+	const where = target && target !== 'broadcast' ? target[0] : undefined;
+	return { adopt, httpPort, bind: where?.host, port: where?.port };
+}
+
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	let parsed;
 	try {
@@ -110,6 +152,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'discovery-to': { type: 'string' },
 				'discovery-interval': { type: 'string' },
 				'inspector-retention': { type: 'string' },
+				'listen-discovery': { type: 'boolean' },
+				'adopt-discovered': { type: 'boolean' },
+				'listen-discovery-on': { type: 'string' },
+				'adopt-http-port': { type: 'string' },
 				'pending-budget-mb': { type: 'string' },
 				'message-timeout': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
@@ -196,6 +242,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	}
 	return {
 		help: parsed.help === true,
+		discoveryListen: listenSettings(parsed, env, pick),
 		token,
 		discovery: discoverySettings(parsed.discovery === true, env.KDS_DISCOVERY, pick),
 		pendingBudgetBytes: budgetMb === undefined ? undefined : Number(budgetMb) * 1024 * 1024,

@@ -8,7 +8,7 @@
  * Other modules add to a snapshot (addSnapshotPart) and learn when a browser opens a screen
  * (onJoin) without the fan-out knowing them: notifications do both.
  */
-import { toRelayChange, type ServerMessage } from '#core/relay';
+import { toRelayChange, type RelayChange, type ServerMessage } from '#core/relay';
 import type { ScreenChange } from '#core/screen';
 import { screenInfo, type Screen } from './screens.ts';
 
@@ -77,6 +77,22 @@ export class BrowserFanout {
 				now: this.now()
 			});
 		}
+	}
+
+	/**
+	 * A change another simulator's relay sent for a remote screen (agent/fleet), numbered here as
+	 * the screen's own changes are: the central's browsers follow the remote screen.
+	 */
+	publishRelayed(screenId: string, change: RelayChange): void {
+		const channel = this.channel(screenId);
+		channel.seq += 1;
+		this.sendTo(channel, { type: 'change', seq: channel.seq, change, now: this.now() });
+	}
+
+	/** A screen registered after start (adopted from discovery) gets its channel. */
+	addChannel(screenId: string): void {
+		if (!this.channels.has(screenId))
+			this.channels.set(screenId, { seq: 0, listeners: new Set(), viewers: 0 });
 	}
 
 	/** A message that is not an order change (a pop-up, a takeout status) to the screen's browsers. */

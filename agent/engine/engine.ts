@@ -16,12 +16,13 @@ import {
 	decide,
 	decideAction,
 	lastBumped,
+	queueLength,
 	queueOf,
 	type Decision,
 	type ScreenAction,
 	type ScreenChange
 } from '#core/screen';
-import type { SimConfig } from '../config.ts';
+import type { BrandConfig, LocationConfig, ScreenConfig, SimConfig } from '../config.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
@@ -63,6 +64,7 @@ export class Engine {
 	private commitScheduled = false;
 	private committedListeners = new Set<CommittedListener>();
 	private commitEndListeners = new Set<() => void>();
+	private screenAddedListeners = new Set<(screen: Screen) => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -72,6 +74,25 @@ export class Engine {
 		this.now = () => this.clock.now();
 		this.screens = createScreens(options.config, this.store.load());
 		this.fanout = new BrowserFanout(this.screens, this.now);
+	}
+
+	/**
+	 * Register a screen after start (a remote screen adopted from discovery, agent/fleet); its
+	 * location's config lists it too. Listeners of onScreenAdded (the integrator API) learn of it.
+	 */
+	addScreen(brand: BrandConfig, location: LocationConfig, config: ScreenConfig): Screen {
+		if (this.screens.has(config.id)) throw new Error(`Screen ${config.id} exists`);
+		location.screens.push(config);
+		const screen: Screen = { config, location, brand, state: createScreenState() };
+		this.screens.set(config.id, screen);
+		this.fanout.addChannel(config.id);
+		for (const listener of this.screenAddedListeners) listener(screen);
+		return screen;
+	}
+
+	onScreenAdded(listener: (screen: Screen) => void): () => void {
+		this.screenAddedListeners.add(listener);
+		return () => this.screenAddedListeners.delete(listener);
 	}
 
 	screen(id: string): Screen | undefined {
@@ -94,6 +115,11 @@ export class Engine {
 	/** Cards on the screen now (active and cancelled), in display order. */
 	queue(screenId: string) {
 		return queueOf(this.mustGet(screenId).state.orders.values());
+	}
+
+	/** How many cards are on the screen now (the home page's counts: no sort). */
+	queueLength(screenId: string): number {
+		return queueLength(this.mustGet(screenId).state.orders.values());
 	}
 
 	/*
@@ -264,6 +290,8 @@ export class Engine {
 	 */
 	runAction(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
 		const screen = this.mustGet(screenId);
+		// A remote screen acts itself; its relay then tells what changed (agent/fleet).
+		if (screen.remote) return screen.remote.act(action, orderId, course);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
 		const changes = decideAction(screen.state, action, id, this.now(), course);
@@ -278,6 +306,7 @@ export class Engine {
 		this.store.clear(screenId);
 		for (const screen of this.screens.values()) {
 			if (screenId && screen.config.id !== screenId) continue;
+			if (screen.remote) continue; // its orders are the remote simulator's to forget
 			screen.state = createScreenState();
 			this.fanout.resync(screen.config.id);
 		}

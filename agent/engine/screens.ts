@@ -12,12 +12,15 @@ import {
 	type ScreenConfig,
 	type SimConfig
 } from '../config.ts';
+import type { RemoteScreen } from '../fleet/remote-screens.ts';
 
 export interface Screen {
 	config: ScreenConfig;
 	location: LocationConfig;
 	brand: BrandConfig;
 	state: ScreenState;
+	/** Set for a screen another simulator hosts: its state is a copy of it (agent/fleet). */
+	remote?: RemoteScreen;
 }
 
 /** Every configured screen (deleted ones too), with the orders the store kept for it. */

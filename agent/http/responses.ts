@@ -29,6 +29,7 @@ import {
 	LocationSchema,
 	LocationWithDevicesSchema,
 	NotificationResponseSchema,
+	NotDeliveredSchema,
 	OrderResponseSchema
 } from './integrators/responses.ts';
 
@@ -99,6 +100,31 @@ export const SnapshotSchema = z.strictObject({
 	notifications: NotificationStateSchema.optional()
 });
 
+/** Screens heard on the network (agent/fleet/adopt.ts, docs/fleet.md). */
+export const DiscoveredSchema = z.strictObject({
+	listening: z.boolean(),
+	adoptingInto: z.string().nullable(),
+	screens: z.array(
+		z.strictObject({
+			name: z.string(),
+			address: z.string(),
+			version: z.string(),
+			identifier: z.string(),
+			from: z.string(),
+			lastHeard: z.number(),
+			announcing: z.boolean(),
+			screenId: z.string().nullable(),
+			snippet: z.strictObject({
+				id: z.string(),
+				name: z.string(),
+				version: z.string(),
+				tcp: TcpEndpointSchema,
+				remote: z.strictObject({ url: z.string(), screen: z.string() })
+			})
+		})
+	)
+});
+
 export const LocationsSchema = z.array(
 	z.strictObject({
 		id: z.string(),
@@ -110,7 +136,14 @@ export const LocationsSchema = z.array(
 				id: z.string(),
 				name: z.string(),
 				orderCount: z.int(),
-				tcp: TcpEndpointSchema
+				tcp: TcpEndpointSchema,
+				remote: z
+					.strictObject({
+						url: z.string(),
+						state: z.enum(['live', 'connecting', 'unreachable'])
+					})
+					.optional()
+					.describe('A screen another simulator hosts (docs/fleet.md).')
 			})
 		)
 	})
@@ -264,7 +297,9 @@ const ORDER_WRITE_ERRORS = {
 	415: ErrorSchema,
 	422: ErrorSchema
 };
-const UPDATED = { 200: OrderResponseSchema, ...ORDER_WRITE_ERRORS };
+/** No screen took an order write (remote screens, docs/fleet.md): every screen's status. */
+const NOT_DELIVERED = { 502: NotDeliveredSchema };
+const UPDATED = { 200: OrderResponseSchema, ...ORDER_WRITE_ERRORS, ...NOT_DELIVERED };
 const NOTIFIED = { 200: NotificationResponseSchema, 202: NotificationResponseSchema };
 /** A guarded route's refusal of a caller without access (./access.ts). */
 const GUARDED = { 403: SimulatorErrorSchema };
@@ -289,7 +324,8 @@ export const ROUTE_RESPONSES = {
 	[`POST ${PATHS.orders}` as const]: {
 		201: OrderResponseSchema,
 		409: ErrorSchema,
-		...ORDER_WRITE_ERRORS
+		...ORDER_WRITE_ERRORS,
+		...NOT_DELIVERED
 	},
 	[`PUT ${PATHS.orders}` as const]: UPDATED,
 	[`PUT ${PATHS.partial}` as const]: UPDATED,
@@ -309,6 +345,7 @@ export const ROUTE_RESPONSES = {
 	[`POST ${PATHS.sendMessage}` as const]: { ...NOTIFIED, ...ORDER_WRITE_ERRORS },
 
 	'GET /api/locations': { 200: LocationsSchema },
+	'GET /api/discovered': { 200: DiscoveredSchema },
 	'GET /api/screens/:id': { 200: ScreenInfoSchema, ...UNKNOWN_SCREEN },
 	'GET /api/screens/:id/state': { 200: SnapshotSchema, ...UNKNOWN_SCREEN, ...GUARDED },
 	'POST /api/screens/:id/actions': {

@@ -33,8 +33,12 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 			entry.screens.push({
 				id: screen.config.id,
 				name: screen.config.name,
-				orderCount: engine.queue(screen.config.id).length,
-				tcp: engine.tcpEndpoint(screen.config.id)
+				orderCount: engine.queueLength(screen.config.id),
+				tcp: engine.tcpEndpoint(screen.config.id),
+				// A screen another simulator hosts (docs/fleet.md): where, and whether it is current.
+				...(screen.remote && screen.config.remote
+					? { remote: { url: screen.config.remote.url, state: screen.remote.state } }
+					: {})
 			});
 		}
 		return [...byLocation.values()];

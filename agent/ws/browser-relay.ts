@@ -20,11 +20,15 @@ export interface RelayOptions {
 	refusal?: (req: IncomingMessage) => string | null;
 	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
 	onPopupAck?: (screenId: string, popupId: string) => void;
+	/** Why this screen cannot be shown now (a remote screen not reachable); null: it can. */
+	unavailable?: (screenId: string) => string | null;
 }
 
 export interface Relay {
 	/** Browsers showing this screen now. */
 	connected(screenId: string): number;
+	/** Close every browser of this screen (they reconnect, and see why if they cannot). */
+	disconnect(screenId: string): void;
 	close(): void;
 }
 
@@ -40,6 +44,7 @@ export function attachRelay(
 	};
 	const wss = new wsModule.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
 	const alive = new WeakMap<WebSocket, boolean>();
+	const sockets = new Map<string, Set<WebSocket>>();
 	const maxBuffered = options.maxBufferedBytes ?? 16 * 1024 * 1024;
 
 	server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -60,11 +65,22 @@ export function attachRelay(
 			);
 			return;
 		}
+		const down = options.unavailable?.(screenId) ?? null;
+		if (down !== null) {
+			const body = JSON.stringify({ code: 'SCREEN_UNREACHABLE', message: down });
+			socket.end(
+				`HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+			);
+			return;
+		}
 		wss.handleUpgrade(req, socket, head, (ws) => serve(ws, screenId));
 	});
 
 	function serve(ws: WebSocket, screenId: string) {
 		alive.set(ws, true);
+		let ofScreen = sockets.get(screenId);
+		if (!ofScreen) sockets.set(screenId, (ofScreen = new Set()));
+		ofScreen.add(ws);
 		ws.on('pong', () => alive.set(ws, true));
 		const send = (encoded: string) => {
 			if (ws.bufferedAmount > maxBuffered) {
@@ -123,6 +139,7 @@ export function attachRelay(
 		ws.on('close', () => {
 			unsubscribe();
 			leave();
+			sockets.get(screenId)?.delete(ws);
 		});
 		ws.on('error', (err) => logger.debug({ err, screen: screenId }, 'websocket error'));
 	}
@@ -141,6 +158,9 @@ export function attachRelay(
 
 	return {
 		connected: (screenId) => engine.fanout.viewers(screenId),
+		disconnect(screenId) {
+			for (const ws of sockets.get(screenId) ?? []) ws.terminate();
+		},
 		close() {
 			clearInterval(heartbeat);
 			for (const ws of wss.clients) ws.terminate();

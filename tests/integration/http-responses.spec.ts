@@ -9,6 +9,7 @@
  */
 import Fastify from 'fastify';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -372,6 +373,76 @@ describe('GET /health', () => {
 		await app.close();
 		expect(res.statusCode).toBe(503);
 		check('GET /health', 503, res.json());
+	});
+});
+
+describe('remote screens (docs/fleet.md)', () => {
+	it('an order write no screen took: 502 with every screen status; the screen marked remote', async () => {
+		// A remote screen whose simulator is not there: nothing listens on its endpoint.
+		const closed = await new Promise<number>((resolve) => {
+			const probe = createTcpServer().listen(0, '127.0.0.1', () => {
+				const { port } = probe.address() as { port: number };
+				probe.close(() => resolve(port));
+			});
+		});
+		const fleet = await start({
+			remoteLink: { retryMs: 100, maxRetryMs: 200, connectTimeoutMs: 500 },
+			discoveryListen: { bind: '127.0.0.1', port: 0 },
+			config: {
+				brands: [
+					{
+						id: 'b',
+						name: 'Brand',
+						token: 'fleet-token-1',
+						locations: [
+							{
+								id: 'loc-1',
+								name: 'Kitchen',
+								screens: [
+									{
+										id: 'pi-1',
+										name: 'Fryer',
+										tcp: { host: '127.0.0.1', port: closed },
+										remote: { url: `http://127.0.0.1:${closed}` }
+									}
+								]
+							}
+						]
+					}
+				]
+			}
+		});
+		try {
+			const headers = {
+				'x-integration-token': 'fleet-token-1',
+				'x-location-id': 'loc-1',
+				'x-device-ids': 'pi-1'
+			};
+			const routes = [
+				['POST /integrators/kds-orders', order('R-1')],
+				['PUT /integrators/kds-orders', order('R-1')],
+				['PUT /integrators/kds-orders/partial', { id: 'R-1', name: 'Kim' }],
+				['PUT /integrators/kds-orders/cancel', { id: 'R-1' }]
+			] as const;
+			for (const [route, body] of routes) {
+				const res = await call(route, { on: fleet, headers, body });
+				expect(res.status, route).toBe(502);
+				expect(res.body.code).toBe('NOT_DELIVERED');
+				expect(res.body.deliveryStatuses[0]).toMatchObject({
+					device: 'pi-1',
+					status: 'UNREACHABLE'
+				});
+			}
+			const [location] = (await call('GET /api/locations', { on: fleet })).body;
+			expect(location.screens[0].remote).toEqual({
+				url: `http://127.0.0.1:${closed}`,
+				state: expect.stringMatching(/^(connecting|unreachable)$/)
+			});
+			const heard = await call('GET /api/discovered', { on: fleet });
+			expect(heard.body).toEqual({ listening: true, adoptingInto: null, screens: [] });
+		} finally {
+			await fleet.close();
+		}
 	});
 });
 

@@ -23,7 +23,9 @@ export const ERROR_CODES = [
 	'BAD_REQUEST',
 	'REQUEST_TIMEOUT',
 	'BUSY',
-	'INTERNAL_ERROR'
+	'INTERNAL_ERROR',
+	/** No screen took an order write: remote screens unreachable or refusing (docs/fleet.md). */
+	'NOT_DELIVERED'
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -39,6 +39,7 @@ import {
 	LocationSchema,
 	LocationWithDevicesSchema,
 	NotificationResponseSchema,
+	NotDeliveredSchema,
 	OrderResponseSchema
 } from './responses.ts';
 
@@ -77,6 +78,11 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['Costs', CostsSchema, 'Order costs (2.4).'],
 	['DeliveryService', DeliveryServiceSchema, 'Delivery service (2.5).'],
 	['OrderResponse', OrderResponseSchema, 'Answer to create, update, partial update and cancel.'],
+	[
+		'NotDelivered',
+		NotDeliveredSchema,
+		'502 of an order write: no screen took it (remote screens unreachable or refusing; docs/fleet.md).'
+	],
 	['Retry', RetrySchema, 'Retry (2.13): where the outcome is posted and when retrying stops.'],
 	['CustomerArrived', CustomerArrivedSchema, 'Customer arrived (2.13).'],
 	['EstimatedArrival', EstimatedArrivalSchema, 'Estimated arrival update (2.13).'],
@@ -198,6 +204,14 @@ const ORDER_NOT_FOUND = {
 		description:
 			'No live order with this id on one of the screens (ORDER_DOES_NOT_EXIST; nothing changed on any screen), or a bad location or screen (LOCATION_NOT_FOUND, DEVICE_NOT_FOUND).',
 		content: json(ref('Error'), { code: 'ORDER_DOES_NOT_EXIST', message: NOT_FOUND_MESSAGE })
+	}
+};
+/** 502 of an order write: remote screens (docs/fleet.md) only. */
+const NOT_DELIVERED = {
+	'502': {
+		description:
+			'No screen took the request: every named screen is a remote screen that could not be reached or refused it (NOT_DELIVERED); deliveryStatuses says what each answered. Nothing was retried.',
+		content: json(ref('NotDelivered'))
 	}
 };
 const UPDATED = {
@@ -342,14 +356,15 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 								code: 'DUPLICATE_ORDER_ID',
 								message: DUPLICATE_MESSAGE
 							})
-						}
+						},
+						...NOT_DELIVERED
 					},
 					'The id must be unique at the location. All screens take the order, or none does.'
 				),
 				put: orderWrite(
 					'Replace an order (full update)',
 					'Order',
-					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
 					'Send every field. Items whose lineId is absent are flagged deleted; new lineIds add items.'
 				)
 			},
@@ -357,7 +372,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 				put: orderWrite(
 					'Change some fields of an order (partial update)',
 					'PartialOrder',
-					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
 					'Only id is required; a field sent as null or left out is unchanged.'
 				)
 			},
@@ -365,7 +380,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 				put: orderWrite(
 					'Cancel an order',
 					'CancelOrder',
-					{ ...UPDATED, ...ORDER_NOT_FOUND },
+					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
 					'The card shows a red banner. Cancelling an order already cancelled or bumped changes nothing and answers 200.'
 				)
 			},

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
+import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts';
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
@@ -77,22 +78,49 @@ function targetOf(req: FastifyRequest): Target {
 	return req.kdsTarget as Target;
 }
 
-/** Decide on every screen, then commit all or, if any screen refuses, nothing (404). */
-async function applyAll(engine: Engine, screens: Screen[], command: OrderCommand): Promise<void> {
+/**
+ * Decide on every screen, then commit all or, if any screen refuses, nothing (404). Remote
+ * screens (agent/fleet) are judged on their copy while it is current, then sent the command
+ * over TCP once; their statuses are what they replied. Returns every screen's status.
+ */
+async function applyAll(
+	engine: Engine,
+	screens: Screen[],
+	command: OrderCommand,
+	withType: boolean
+): Promise<DeliveryStatus[]> {
 	const at = engine.now();
 	const batches: ScreenBatch[] = [];
 	const missing: string[] = [];
+	const remotes: Screen[] = [];
 	for (const screen of screens) {
+		const remote = isRemote(screen);
+		if (remote) remotes.push(screen);
+		// A remote screen's copy judges only while current (the remote's reply has the last word).
+		if (remote && (command.command === 'create-order' || screen.remote?.state !== 'live')) continue;
 		const decision = engine.decide(screen.config.id, command, at);
-		if (decision.ok) batches.push({ screenId: screen.config.id, changes: decision.changes });
-		else missing.push(screen.config.id);
+		if (!decision.ok) missing.push(screen.config.id);
+		else if (!remote) batches.push({ screenId: screen.config.id, changes: decision.changes });
 	}
 	if (missing.length > 0) {
 		// Creates were checked against the whole location before, so only updates get here.
 		await engine.settled();
 		throw orderNotOnScreens(command.order.id, missing);
 	}
-	await engine.commit(batches);
+	const [, remoteStatuses] = await Promise.all([
+		engine.commit(batches),
+		deliverToRemotes(remotes, command.command, command.order, withType)
+	]);
+	const byDevice = new Map(remoteStatuses.map((s) => [s.device, s]));
+	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
+}
+
+/** 201/200 with every screen's status, or the refusal when no screen took it (fleet/deliver.ts). */
+function answer(reply: FastifyReply, code: number, orderId: string, list: DeliveryStatus[]) {
+	const failed = undelivered(list, orderId);
+	if (failed) return reply.code(failed.statusCode).send(failed.body);
+	const body: OrderResponse = { orderId, deliveryStatuses: list };
+	return reply.code(code).send(body);
 }
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
@@ -133,11 +161,6 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 		}
 	);
 
-	const answer = (order: { id: string }, target: Target): OrderResponse => ({
-		orderId: order.id,
-		deliveryStatuses: statuses(target.screens, false)
-	});
-
 	app.post(PATHS.orders, { onRequest, ...declared(`POST ${PATHS.orders}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
@@ -158,33 +181,30 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 				}))
 			);
 		}
-		await applyAll(engine, target.screens, { command: ORDER_ROUTES.create.command, order });
+		const command = { command: ORDER_ROUTES.create.command, order };
+		const list = await applyAll(engine, target.screens, command, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
-		const created: OrderResponse = {
-			orderId: order.id,
-			deliveryStatuses: statuses(target.screens, true)
-		};
-		return reply.code(201).send(created);
+		return answer(reply, 201, order.id, list);
 	});
 
-	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req) => {
+	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
-		await applyAll(engine, target.screens, { command: ORDER_ROUTES.update.command, order });
-		return answer(order, target);
+		const command = { command: ORDER_ROUTES.update.command, order };
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 
-	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req) => {
+	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
-		await applyAll(engine, target.screens, { command: ORDER_ROUTES.partial.command, order });
-		return answer(order, target);
+		const command = { command: ORDER_ROUTES.partial.command, order };
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 
-	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req) => {
+	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
-		await applyAll(engine, target.screens, { command: ORDER_ROUTES.cancel.command, order });
-		return answer(order, target);
+		const command = { command: ORDER_ROUTES.cancel.command, order };
+		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
 	});
 }

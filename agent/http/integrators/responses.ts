@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { FieldError } from '#core/schema';
+import { REMOTE_FAILURES } from '../../fleet/remote-link.ts';
 import { ERROR_CODES } from './errors.ts';
 
 /**
@@ -26,8 +27,12 @@ export const DELIVERY_STATUS = {
 
 export type DeliveryOutcome = keyof typeof DELIVERY_STATUS;
 
-/** The statuses an order write answers (every screen took it, or the request was refused). */
-export const ORDER_DELIVERY_STATUSES = [DELIVERY_STATUS.delivered] as const;
+/**
+ * The statuses an order write answers: a local screen took it or the request was refused as a
+ * whole; a remote screen (docs/fleet.md) also answers what its TCP reply said, or that it could
+ * not be reached.
+ */
+export const ORDER_DELIVERY_STATUSES = [DELIVERY_STATUS.delivered, ...REMOTE_FAILURES] as const;
 
 const NOTIFICATION_STATUS_TEXT: Record<DeliveryOutcome, string> = {
 	delivered: 'shown now.',
@@ -39,8 +44,14 @@ export const DeliveryStatusSchema = z.strictObject({
 	device: z.string().describe('Screen id.'),
 	status: z
 		.enum(ORDER_DELIVERY_STATUSES)
-		.describe(`Result on that screen: "${DELIVERY_STATUS.delivered}".`),
-	type: z.string().optional().describe('Device type; in the create response only.')
+		.describe(
+			`Result on that screen: "${DELIVERY_STATUS.delivered}"; a remote screen's refusal or UNREACHABLE / NO_REPLY (docs/fleet.md).`
+		),
+	type: z.string().optional().describe('Device type; in the create response only.'),
+	message: z
+		.string()
+		.optional()
+		.describe('Simulator extension, remote screens: what happened, when not SUCCESS.')
 });
 
 export const OrderResponseSchema = z.strictObject({
@@ -132,6 +143,11 @@ export const ErrorSchema = z.strictObject({
 	code: z.enum(ERROR_CODES).describe('Stable machine-readable code.'),
 	message: z.string().describe('What was wrong, where, and what would be right.'),
 	errors: z.array(FieldErrorSchema).optional().describe('Each offending field.')
+});
+
+/** 502: no screen took an order write (remote screens, docs/fleet.md); what each one said. */
+export const NotDeliveredSchema = ErrorSchema.extend({
+	deliveryStatuses: z.array(DeliveryStatusSchema).describe('One entry per screen named.')
 });
 
 export type DeliveryStatus = z.infer<typeof DeliveryStatusSchema>;

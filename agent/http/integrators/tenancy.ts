@@ -66,6 +66,13 @@ export class Tenancy {
 				});
 			}
 			this.knownDigests.set(brand.token, digest(brand.token));
+			// Screens added while running (adopted from discovery, agent/fleet/adopt.ts).
+			engine.onScreenAdded((screen) => {
+				const location = locations.find((l) => l.config === screen.location);
+				if (!location || screen.config.deleted) return;
+				location.screens.push(screen);
+				location.screenById.set(screen.config.id, screen);
+			});
 			this.tenants.push({
 				digest: digest(brand.token),
 				tenant: { brand, locations, locationById: new Map(locations.map((l) => [l.config.id, l])) }

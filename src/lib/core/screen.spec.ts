@@ -10,6 +10,7 @@ import {
 	holdsOf,
 	isLive,
 	lastBumped,
+	queueLength,
 	queueOf,
 	RECALL_LIMIT,
 	type DecideOptions,
@@ -553,5 +554,19 @@ describe('lastBumped', () => {
 		expect(lastBumped(screen)).toBe('A');
 		act(screen, 'recall', 'A');
 		expect(lastBumped(screen)).toBe('B');
+	});
+});
+
+describe('queueLength', () => {
+	it('counts the cards queueOf shows: active and cancelled, not held or bumped', () => {
+		const screen = createScreenState();
+		run(screen, cmd.create('A'));
+		run(screen, cmd.create('B'));
+		run(screen, cmd.create('C'));
+		run(screen, cmd.create('H'), HOLD);
+		run(screen, cmd.cancel('B'));
+		act(screen, 'bump', 'C');
+		expect(ids(queueOf(screen.orders.values()))).toEqual(['A', 'B']);
+		expect(queueLength(screen.orders.values())).toBe(2);
 	});
 });

@@ -303,11 +303,22 @@ export function compareQueue(a: OrderRecord, b: OrderRecord): number {
 	return pb - pa || a.context.seq - b.context.seq;
 }
 
+/** A card on the screen: an active or cancelled order (held and bumped ones are not). */
+export const isOnScreen = (r: OrderRecord): boolean =>
+	r.state === 'active' || r.state === 'cancelled';
+
 /** The cards on the screen, in display order. */
 export function queueOf(records: Iterable<OrderRecord>): OrderRecord[] {
 	const visible: OrderRecord[] = [];
-	for (const r of records) if (r.state === 'active' || r.state === 'cancelled') visible.push(r);
+	for (const r of records) if (isOnScreen(r)) visible.push(r);
 	return visible.sort(compareQueue);
+}
+
+/** How many cards are on the screen (queueOf's length, without sorting them). */
+export function queueLength(records: Iterable<OrderRecord>): number {
+	let n = 0;
+	for (const r of records) if (isOnScreen(r)) n += 1;
+	return n;
 }
 
 /** The holds list, oldest first. */

@@ -6,6 +6,27 @@ export interface ScreenSummary {
 	/** Cards on the screen now (active and cancelled orders). */
 	orderCount: number;
 	tcp: { host: string; port: number };
+	/** A screen another simulator hosts (docs/fleet.md): where, and whether its copy is current. */
+	remote?: { url: string; state: 'live' | 'connecting' | 'unreachable' };
+}
+
+/** A screen heard announcing itself on the network (GET /api/discovered). */
+export interface HeardScreen {
+	name: string;
+	address: string;
+	version: string;
+	identifier: string;
+	announcing: boolean;
+	/** The remote screen it was adopted as, or null. */
+	screenId: string | null;
+	/** The config entry (a location's `screens[]`) that adds it as a remote screen. */
+	snippet: object;
+}
+
+export interface DiscoveredList {
+	listening: boolean;
+	adoptingInto: string | null;
+	screens: HeardScreen[];
 }
 
 export interface LocationSummary {
