@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { orderEvents } from '../../../tests/helpers/order-events.ts';
 import { createActor } from 'xstate';
 import {
 	orderMachine,
@@ -36,26 +37,7 @@ function start(over: Partial<OrderInput> = {}) {
 	return createActor(orderMachine, { input: input(over) }).start();
 }
 
-const ev = {
-	updated: (m: number, o: Partial<Order> = {}): OrderEvent => ({
-		type: 'order.updated',
-		order: order(o),
-		at: at(m)
-	}),
-	patched: (
-		m: number,
-		patch: Omit<Extract<OrderEvent, { type: 'order.patched' }>['patch'], 'id'>
-	) => ({ type: 'order.patched', patch: { id: 'A-1', ...patch }, at: at(m) }) as OrderEvent,
-	cancelled: (m: number): OrderEvent => ({ type: 'order.cancelled', at: at(m) }),
-	fired: (m: number, seq: number): OrderEvent => ({ type: 'order.fired', at: at(m), seq }),
-	bumped: (m: number): OrderEvent => ({ type: 'order.bumped', at: at(m) }),
-	recalled: (m: number): OrderEvent => ({ type: 'order.recalled', at: at(m) }),
-	courseFired: (m: number, course: string): OrderEvent => ({
-		type: 'course.fired',
-		course,
-		at: at(m)
-	})
-};
+const ev = orderEvents(order, at);
 
 const TAGS = ['held', 'visible', 'cancelled', 'done'] as const;
 

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { orderEvents } from '../../../tests/helpers/order-events.ts';
 import { orderMachine, type OrderEvent, type OrderInput, type OrderRecord } from './order-machine';
 import {
 	createRecord,
@@ -23,8 +24,7 @@ import {
 	parseTcpValue,
 	parseWith,
 	type KdsItem,
-	type Order,
-	type PartialOrder
+	type Order
 } from './schema';
 
 const SAMPLES = new URL('../../../tests/fixtures/samples/', import.meta.url);
@@ -152,27 +152,7 @@ describe('createRecord equals the machine initial snapshot', () => {
 
 const at = (minutes: number) => T0 + minutes * 60_000;
 const order = (over: Partial<Order> = {}): Order => ({ ...base, ...over });
-const ev = {
-	updated: (m: number, o: Partial<Order> = {}): OrderEvent => ({
-		type: 'order.updated',
-		order: order(o),
-		at: at(m)
-	}),
-	patched: (m: number, patch: Omit<PartialOrder, 'id'>): OrderEvent => ({
-		type: 'order.patched',
-		patch: { id: base.id, ...patch },
-		at: at(m)
-	}),
-	cancelled: (m: number): OrderEvent => ({ type: 'order.cancelled', at: at(m) }),
-	fired: (m: number, seq: number): OrderEvent => ({ type: 'order.fired', at: at(m), seq }),
-	bumped: (m: number): OrderEvent => ({ type: 'order.bumped', at: at(m) }),
-	recalled: (m: number): OrderEvent => ({ type: 'order.recalled', at: at(m) }),
-	courseFired: (m: number, course: string): OrderEvent => ({
-		type: 'course.fired',
-		course,
-		at: at(m)
-	})
-};
+const ev = orderEvents(order, at);
 
 describe('step() equals XState taking the transition', () => {
 	const coursedItems = [

@@ -7,6 +7,18 @@ it('merges lists newest first, each entry once, bounded', () => {
 	expect(merged.map((e) => e.id)).toEqual([5, 4, 3]);
 });
 
+/** A feed that loaded and went live, then lost its connection (EventSource is reconnecting). */
+async function liveThenDropped(answer: (url: string) => Response) {
+	const agent = fakeAgent(answer);
+	const feed = new MessageFeed(agent.options);
+	feed.setFilter({ screen: '', order: '', severity: '' });
+	const source = agent.sources[0];
+	source.open();
+	await vi.waitFor(() => expect(feed.status).toBe('live'));
+	source.drop();
+	return { agent, feed, source };
+}
+
 describe('MessageFeed', () => {
 	beforeEach(() => vi.useFakeTimers());
 	afterEach(() => vi.useRealTimers());
@@ -74,13 +86,7 @@ describe('MessageFeed', () => {
 	});
 
 	it('after a dropped connection resumes from the stream alone: the agent replays what was missed', async () => {
-		const agent = fakeAgent(() => json([entry(1)]));
-		const feed = new MessageFeed(agent.options);
-		feed.setFilter({ screen: '', order: '', severity: '' });
-		const source = agent.sources[0];
-		source.open();
-		await vi.waitFor(() => expect(feed.status).toBe('live'));
-		source.drop();
+		const { agent, feed, source } = await liveThenDropped(() => json([entry(1)]));
 		expect(feed.status).toBe('reconnecting');
 		source.open();
 		// What the agent replays from Last-Event-ID comes as ordinary events.
@@ -95,13 +101,7 @@ describe('MessageFeed', () => {
 
 	it('loads again when the agent says resync (it no longer holds all that was missed)', async () => {
 		let log = [entry(1)];
-		const agent = fakeAgent(() => json(log));
-		const feed = new MessageFeed(agent.options);
-		feed.setFilter({ screen: '', order: '', severity: '' });
-		const source = agent.sources[0];
-		source.open();
-		await vi.waitFor(() => expect(feed.status).toBe('live'));
-		source.drop();
+		const { agent, feed, source } = await liveThenDropped(() => json(log));
 		log = [entry(9), entry(8)];
 		source.open();
 		source.resync();
