@@ -1,8 +1,9 @@
 /** What an order write answers when remote screens did not take it (docs/fleet.md). */
 import { describe, expect, it } from 'vitest';
+import type { DeliveryStatus } from '../http/integrators/responses.ts';
 import { toTcpOrder, undelivered } from './deliver.ts';
 
-const status = (device: string, s: string, message?: string) => ({
+const status = (device: string, s: DeliveryStatus['status'], message?: string) => ({
 	device,
 	status: s,
 	...(message ? { message } : {})
