@@ -34,7 +34,7 @@ import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts'
 import { SmsOutbox } from './notify/sms.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
-import { Notifications } from './notify/notifications.ts';
+import { Notifications } from './notify/notification-state.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
 import { registerFleetApi } from './http/fleet-api.ts';

@@ -6,34 +6,33 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { describe, formatErrors, ORDER_MODES, parseWith } from '#core/schema';
-import { HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
+import { formatErrors, ORDER_MODES, parseWith, showValue } from '#core/schema';
+import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';
 import { isHttpUrl } from '#core/url';
 
 const port = () =>
 	z
-		.number({ error: (i) => `expected a port number 0-65535, got ${describe(i.input)}` })
+		.number({ error: (i) => `expected a port number 0-65535, got ${showValue(i.input)}` })
 		.int({ error: 'expected a port number 0-65535' })
 		.min(0, { error: 'expected a port number 0-65535' })
 		.max(65535, { error: 'expected a port number 0-65535' });
-const text = () => z.string({ error: (i) => `expected a string, got ${describe(i.input)}` });
+const text = () => z.string({ error: (i) => `expected a string, got ${showValue(i.input)}` });
 const seconds = () =>
-	z.number({ error: (i) => `expected a number of seconds, got ${describe(i.input)}` }).positive();
+	z.number({ error: (i) => `expected a number of seconds, got ${showValue(i.input)}` }).positive();
 
 const TimersSchema = z.object({ warnAfter: seconds(), lateAfter: seconds() });
 
 const SettingsSchema = z
 	.object({
 		autoHoldFutureOrders: z.boolean().default(false),
-		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }).default({
-			warnAfter: 300,
-			lateAfter: 480
-		}),
+		timers: TimersSchema.extend({ byMode: z.record(z.string(), TimersSchema).optional() }).default(
+			() => ({ ...DEFAULT_TIMERS })
+		),
 		keymap: z.record(z.string(), z.string()).default({}),
 		/** Card type size times the size for the window (browser: screenMetrics). */
 		scale: z
-			.number({ error: (i) => `expected a number, got ${describe(i.input)}` })
+			.number({ error: (i) => `expected a number, got ${showValue(i.input)}` })
 			.min(MIN_SCALE, { error: `expected a scale from ${MIN_SCALE} to ${MAX_SCALE}` })
 			.max(MAX_SCALE, { error: `expected a scale from ${MIN_SCALE} to ${MAX_SCALE}` })
 			.optional(),
@@ -46,19 +45,19 @@ const SettingsSchema = z
 					ctx.addIssue({
 						code: 'custom',
 						path: [mode],
-						message: `expected an order mode (${ORDER_MODES.join(', ')}), got ${describe(mode)}`
+						message: `expected an order mode (${ORDER_MODES.join(', ')}), got ${showValue(mode)}`
 					});
 				}
 			})
 			.optional()
 	})
-	.default({ autoHoldFutureOrders: false, timers: { warnAfter: 300, lateAfter: 480 }, keymap: {} });
+	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));
 
 /** Where a remote screen's cards are read: the other simulator's HTTP address and screen id. */
 const RemoteSchema = z.object({
 	/** The remote agent's HTTP base URL, e.g. http://192.168.1.50:8104. */
 	url: text().refine((s) => /^https?:$/.test(URL.parse(s)?.protocol ?? ''), {
-		error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
+		error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
 	}),
 	/** The screen's id in the remote agent (default: the same id). */
 	screen: text().min(1).optional(),
@@ -112,7 +111,7 @@ const SmsSchema = z
 		ready: text().default(DEFAULT_SMS.ready),
 		webhookUrl: text()
 			.refine(isHttpUrl, {
-				error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
+				error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
 			})
 			.optional()
 	})

@@ -69,6 +69,11 @@ const CUTS = {
 		from: /fastPathOf\(orderMachine, \{[^}]*\}\)/,
 		to: 'null'
 	},
+	responses: {
+		what: 'the declared response schemas (agent/http/responses.ts)',
+		from: /schema: \{ response: ROUTE_RESPONSES\[route\] \},\s*serializerCompiler: \w+/,
+		to: ''
+	},
 	commit: {
 		what: 'the order commit',
 		from: 'this.store.commit(work.flatMap((w) => w.batches));',
@@ -123,7 +128,7 @@ interface Variant {
 	cuts: Cut[];
 }
 
-const { inspector, sms, validation, budget, drain, fastPath, commit } = CUTS;
+const { inspector, sms, validation, budget, drain, fastPath, responses, commit } = CUTS;
 const FLOOR_COMMIT: Cut = { what: "the floor's commit", from: 'this.commit(work);', to: '' };
 const VARIANTS: Variant[] = [
 	{
@@ -135,6 +140,7 @@ const VARIANTS: Variant[] = [
 	{ name: 'agent', server: 'agent', cuts: [] },
 	{ name: `without ${budget.what}`, server: 'agent', cuts: [budget] },
 	{ name: `without ${drain.what}`, server: 'agent', cuts: [drain] },
+	{ name: `without ${responses.what}`, server: 'agent', cuts: [responses] },
 	{ name: `without ${fastPath.what}`, server: 'agent', cuts: [fastPath] },
 	{ name: `without ${inspector.what}`, server: 'agent', cuts: [inspector] },
 	{ name: `... and ${sms.what}`, server: 'agent', cuts: [inspector, sms] },

@@ -361,7 +361,7 @@ async function newOrderLatency(agent: RunningAgent, page: Page, session: TcpSess
 		if (reply !== id) throw new Error(`create-order ${id}: ${reply}`);
 		const seen = await page.evaluate<Appearance>(`window.__kdsBench.seen(${JSON.stringify(id)})`);
 		if (i >= 0) samples.push({ ...seen, sent, replied });
-		if (!agent.engine.act(SCREEN, 'bump', id)) throw new Error(`bump ${id} refused`);
+		if (!agent.engine.runAction(SCREEN, 'bump', id)) throw new Error(`bump ${id} refused`);
 		await page.evaluate(`window.__kdsBench.gone(${JSON.stringify(id)})`);
 	}
 	await page.evaluate('window.__kdsBench.stopAppear()');

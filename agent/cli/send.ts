@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkConformance, type Finding } from '#core/conformance';
-import { TCP_COMMANDS, type TcpCommandName } from '#core/schema';
+import { TCP_COMMANDS, UNABLE_TO_PARSE, type TcpCommandName } from '#core/schema';
+import { REJECT_CODES } from '#core/screen';
 import { sendTcp } from '../tcp/client.ts';
 import { DEFAULT_TOKEN } from '../config.ts';
 import { ORDER_ROUTES } from '../http/integrators/paths.ts';
@@ -38,11 +39,8 @@ const STATE_DEPENDENT = new Set([
 	'KDS-UPDATE-FIELD-CLEARED'
 ]);
 
-const TCP_FAILURES = new Set([
-	'Unable to parse data',
-	'DUPLICATE_ORDER_ID',
-	'ORDER_DOES_NOT_EXIST'
-]);
+/** The replies of a screen that refused the message (anything else is the order's id). */
+const TCP_FAILURES = new Set<string>([UNABLE_TO_PARSE, ...REJECT_CODES]);
 
 export interface SendOutcome {
 	ok: boolean;

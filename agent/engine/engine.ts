@@ -61,10 +61,11 @@ export class Engine {
 	private store: Store;
 	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
 		[];
-	private flushScheduled = false;
+	private commitScheduled = false;
 	private committedListeners = new Set<CommittedListener>();
 	private flushedListeners = new Set<() => void>();
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
+	private commitEndListeners = new Set<() => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -121,6 +122,18 @@ export class Engine {
 	queueLength(screenId: string): number {
 		return queueLength(this.mustGet(screenId).state.orders.values());
 	}
+	/*
+	 * The entry points, by what differs:
+	 * - decide: judge a command on one screen; nothing changes (the HTTP fan-out decides on every
+	 *   screen first, then commits);
+	 * - commit: apply changes decided elsewhere and commit them, as one unit (a promise);
+	 * - runCommand: decide and commit one command on one screen (the TCP path; a callback, no
+	 *   promise per message);
+	 * - runAction: a screen action (bump, recall, fire, fire-course), from a browser, the
+	 *   simulator API or the hold release timer.
+	 * settled / afterCommits wait for what was submitted before; onCommitted / onCommitEnd see
+	 * every commit.
+	 */
 
 	/** Decide a command on one screen without changing anything. */
 	decide(screenId: string, command: OrderCommand, at = this.now()): Decision {
@@ -141,21 +154,24 @@ export class Engine {
 	 * `done(true)`. If the commit fails, memory is reloaded from the store, browsers resync, and
 	 * `done(false)` tells the caller that nothing was acknowledged.
 	 */
-	submit(batches: readonly ScreenBatch[], done: (committed: boolean) => void = () => {}): void {
+	private enqueue(
+		batches: readonly ScreenBatch[],
+		done: (committed: boolean) => void = () => {}
+	): void {
 		const nonEmpty = batches.filter((b) => b.changes.length > 0);
 		for (const { screenId, changes } of nonEmpty)
 			applyChanges(this.mustGet(screenId).state, changes);
 		this.pending.push({ batches: nonEmpty, done });
-		if (!this.flushScheduled) {
-			this.flushScheduled = true;
-			setImmediate(() => this.flush());
+		if (!this.commitScheduled) {
+			this.commitScheduled = true;
+			setImmediate(() => this.commitPending());
 		}
 	}
 
-	/** As submit, as a promise; rejects when the store could not commit. */
-	apply(batches: readonly ScreenBatch[]): Promise<void> {
+	/** Apply changes decided elsewhere and commit them (see enqueue); rejects when the store could not commit. */
+	commit(batches: readonly ScreenBatch[]): Promise<void> {
 		return new Promise((resolve, reject) =>
-			this.submit(batches, (ok) =>
+			this.enqueue(batches, (ok) =>
 				ok ? resolve() : reject(new Error('The store could not commit'))
 			)
 		);
@@ -166,12 +182,12 @@ export class Engine {
 	 * on the current state must not be answered before the acknowledgement of what made it so.
 	 */
 	settled(): Promise<void> {
-		return new Promise((resolve) => this.afterPending(resolve));
+		return new Promise((resolve) => this.afterCommits(resolve));
 	}
 
 	/** Commit everything submitted so far, then relay and acknowledge it. */
-	flush(): void {
-		this.flushScheduled = false;
+	private commitPending(): void {
+		this.commitScheduled = false;
 		const work = this.pending;
 		if (work.length === 0) return;
 		this.pending = [];
@@ -189,7 +205,7 @@ export class Engine {
 		for (const w of work) {
 			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
 		}
-		this.notifyFlushed();
+		this.notifyCommitEnd();
 		for (const w of work) w.done(true);
 		// The replies are written: the inspector's work for them runs now, while the clients read
 		// their replies, rather than before the next commit.
@@ -210,17 +226,17 @@ export class Engine {
 	 * the commit is acknowledged: for side effects that batch what the listeners decided (the
 	 * SMS outbox writes its texts here, so no acknowledged order can lose its text).
 	 */
-	onFlushed(listener: () => void): () => void {
-		this.flushedListeners.add(listener);
-		return () => this.flushedListeners.delete(listener);
+	onCommitEnd(listener: () => void): () => void {
+		this.commitEndListeners.add(listener);
+		return () => this.commitEndListeners.delete(listener);
 	}
 
-	private notifyFlushed(): void {
-		for (const listener of this.flushedListeners) {
+	private notifyCommitEnd(): void {
+		for (const listener of this.commitEndListeners) {
 			try {
 				listener();
 			} catch (err) {
-				this.logger.error({ err }, 'a flush listener failed');
+				this.logger.error({ err }, 'a commit-end listener failed');
 			}
 		}
 	}
@@ -237,24 +253,24 @@ export class Engine {
 	}
 
 	/** Run one command on one screen: the TCP path. `done` gets the decision once committed. */
-	execute(
+	runCommand(
 		screenId: string,
 		command: OrderCommand,
 		done: (decision: Decision | null) => void
 	): void {
 		const decision = this.decide(screenId, command);
 		if (!decision.ok || decision.changes.length === 0) {
-			this.afterPending(() => done(decision));
+			this.afterCommits(() => done(decision));
 			return;
 		}
-		this.submit([{ screenId, changes: decision.changes }], (ok) => done(ok ? decision : null));
+		this.enqueue([{ screenId, changes: decision.changes }], (ok) => done(ok ? decision : null));
 	}
 
 	/**
 	 * Run `fn` after everything submitted so far is committed: an answer that depends on the
 	 * current state (a rejection) must not overtake the acknowledgement of what made it so.
 	 */
-	afterPending(fn: () => void): void {
+	afterCommits(fn: () => void): void {
 		if (this.pending.length === 0) fn();
 		else this.pending.push({ batches: [], done: () => fn() });
 	}
@@ -272,7 +288,7 @@ export class Engine {
 	 * holds list; also the hold release timer) or fire-course (`course` of the order).
 	 * Returns false when the order is unknown or its state refuses the action.
 	 */
-	act(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
+	runAction(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
 		const screen = this.mustGet(screenId);
 		// A remote screen acts itself; its relay then tells what changed (agent/fleet).
 		if (screen.remote) return screen.remote.act(action, orderId, course);
@@ -280,13 +296,13 @@ export class Engine {
 		if (id === undefined) return false;
 		const changes = decideAction(screen.state, action, id, this.now(), course);
 		if (!changes) return false;
-		this.submit([{ screenId, changes }]);
+		this.enqueue([{ screenId, changes }]);
 		return true;
 	}
 
 	/** Forget a screen's orders (or every screen's), for tests and the reset control. */
 	reset(screenId?: string): void {
-		this.flush();
+		this.commitPending();
 		this.store.clear(screenId);
 		for (const screen of this.screens.values()) {
 			if (screenId && screen.config.id !== screenId) continue;

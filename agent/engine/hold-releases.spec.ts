@@ -53,7 +53,7 @@ afterEach(() => {
 
 function run(command: OrderCommand): Promise<void> {
 	return new Promise((resolve, reject) =>
-		engine.execute('kds-1', command, (d) => (d?.ok ? resolve() : reject(new Error(String(d)))))
+		engine.runCommand('kds-1', command, (d) => (d?.ok ? resolve() : reject(new Error(String(d)))))
 	);
 }
 const stateOf = (id: string) => engine.screen('kds-1')?.state.orders.get(id)?.state;
@@ -70,7 +70,7 @@ describe('hold release timers', () => {
 
 	it('a held order with no start time (held by other means) waits for a hand fire', async () => {
 		const input = { order: order('H'), at: T0, seq: 1, held: true };
-		await engine.apply([
+		await engine.commit([
 			{
 				screenId: 'kds-1',
 				changes: [{ type: 'order.created', input, record: createRecord(input) }]

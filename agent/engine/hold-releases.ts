@@ -37,7 +37,7 @@ export function startHoldReleases(engine: Engine, logger: Logger): HoldReleases 
 
 	function fire(screenId: string, orderId: string): void {
 		cancel(keyOf(screenId, orderId));
-		if (engine.act(screenId, 'fire', orderId)) {
+		if (engine.runAction(screenId, 'fire', orderId)) {
 			logger.debug({ screen: screenId, id: orderId }, 'held order released');
 		}
 	}

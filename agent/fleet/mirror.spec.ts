@@ -35,7 +35,7 @@ const create = (id: string) => ({
 });
 
 async function run(engine: Engine, command: ReturnType<typeof create>) {
-	await new Promise<void>((resolve) => engine.execute('kds-1', command, () => resolve()));
+	await new Promise<void>((resolve) => engine.runCommand('kds-1', command, () => resolve()));
 }
 
 describe('ScreenMirror', () => {
@@ -48,9 +48,9 @@ describe('ScreenMirror', () => {
 		const received: ServerMessage[] = [engine.fanout.snapshot('kds-1')];
 		engine.fanout.subscribe('kds-1', (m) => received.push(m));
 		await run(engine, create('B'));
-		engine.act('kds-1', 'bump', 'A');
+		engine.runAction('kds-1', 'bump', 'A');
 		await engine.settled();
-		engine.act('kds-1', 'recall');
+		engine.runAction('kds-1', 'recall');
 		await engine.settled();
 		for (const m of received) expect(mirror.apply(m).kind).toBe('applied');
 		expect(mirror.synced).toBe(true);

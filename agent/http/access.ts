@@ -13,6 +13,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { validationError } from './integrators/errors.ts';
 import { declared } from './responses.ts';
 
 export interface AccessOptions {
@@ -159,11 +160,8 @@ export function registerAccess(app: FastifyInstance, access: Access): void {
 		async (req, reply) => {
 			const token = req.body?.token;
 			if (typeof token !== 'string') {
-				return reply.code(422).send({
-					code: 'VALIDATION_FAILED',
-					message: 'token: expected the admin token as a string',
-					errors: [{ path: 'token', message: 'expected the admin token as a string' }]
-				});
+				const message = 'expected the admin token as a string';
+				throw validationError([{ path: 'token', message }], `token: ${message}`);
 			}
 			const cookie = access.signIn(token);
 			if (cookie === null) {

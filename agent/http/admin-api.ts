@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { SEVERITIES } from '#core/conformance';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
@@ -14,7 +15,7 @@ import type { SmsOutbox } from '../notify/sms.ts';
 import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
-import { declared, SEVERITIES } from './responses.ts';
+import { declared, unknownScreen } from './responses.ts';
 
 /** GET /api/admin/messages: the log's filters (422 naming the parameter when one is unreadable). */
 const MessageQuerySchema = z.object({
@@ -93,9 +94,7 @@ export function registerAdminApi(
 			async (req, reply) => {
 				const screen = engine.liveScreen(req.params.id);
 				if (!screen) {
-					return reply
-						.code(404)
-						.send({ code: 'NOT_FOUND', message: `Unknown screen ${req.params.id}` });
+					return reply.code(404).send(unknownScreen(req.params.id));
 				}
 				return screenJson(engine, screen, { sms: options.sms });
 			}
@@ -165,7 +164,7 @@ export function registerAdminApi(
 			async (req, reply) => {
 				const screenId = req.body?.screen;
 				if (screenId !== undefined && !engine.screen(screenId)) {
-					return reply.code(404).send({ code: 'NOT_FOUND', message: `Unknown screen ${screenId}` });
+					return reply.code(404).send(unknownScreen(screenId));
 				}
 				await options.reset(screenId);
 				return { reset: screenId ?? 'all' };

@@ -4,7 +4,7 @@
  * the one error shape of ./integrators/errors.ts. For the simulator's and admin API's list routes.
  */
 import { z } from 'zod';
-import { describe, formatErrors, parseWith } from '#core/schema';
+import { formatErrors, parseWith, showValue } from '#core/schema';
 import { validationError } from './integrators/errors.ts';
 
 /** The query, read with `schema`; throws the 422 answer when a parameter breaks it. */
@@ -22,7 +22,7 @@ export function choiceParam<const T extends readonly [string, ...string[]]>(valu
 	const names =
 		values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 	return z
-		.enum(values, { error: (issue) => `expected ${names}, got ${describe(issue.input)}` })
+		.enum(values, { error: (issue) => `expected ${names}, got ${showValue(issue.input)}` })
 		.optional();
 }
 
@@ -30,7 +30,7 @@ export function choiceParam<const T extends readonly [string, ...string[]]>(valu
 export function limitParam(max: number, fallback: number) {
 	const what = `a whole number from 1 to ${max}`;
 	return z
-		.string({ error: (issue) => `expected ${what}, got ${describe(issue.input)}` })
+		.string({ error: (issue) => `expected ${what}, got ${showValue(issue.input)}` })
 		.optional()
 		.transform((text, ctx) => {
 			if (text === undefined) return fallback;
@@ -39,7 +39,7 @@ export function limitParam(max: number, fallback: number) {
 			ctx.addIssue({
 				code: 'custom',
 				input: text,
-				message: `expected ${what}, got ${describe(text)}`
+				message: `expected ${what}, got ${showValue(text)}`
 			});
 			return z.NEVER;
 		});

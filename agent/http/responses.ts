@@ -14,7 +14,7 @@
  */
 import type { FastifySerializerCompiler } from 'fastify';
 import { z } from 'zod';
-import type { Finding, Severity } from '#core/conformance';
+import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import type { SmsEntry } from '#core/sms';
@@ -39,6 +39,13 @@ export const SimulatorErrorSchema = z.strictObject({
 	message: z.string(),
 	errors: z.array(FieldErrorSchema).optional()
 });
+
+type SimulatorError = z.infer<typeof SimulatorErrorSchema>;
+
+/** The 404 of a simulator or admin route given a screen id that is not configured. */
+export function unknownScreen(id: string): SimulatorError {
+	return { code: 'NOT_FOUND', message: `Unknown screen ${id}` };
+}
 
 const OkSchema = z.strictObject({ ok: z.literal(true) });
 
@@ -181,9 +188,6 @@ export const SmsEntrySchema = z.strictObject({
 	forwardAttempts: z.int(),
 	forwardError: z.string().nullable()
 }) satisfies z.ZodType<SmsEntry>;
-
-/** A finding's severities, most severe first. */
-export const SEVERITIES = ['error', 'warning', 'info'] as const satisfies readonly Severity[];
 
 const FindingSchema = z.strictObject({
 	severity: z.enum(SEVERITIES),

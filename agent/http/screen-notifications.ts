@@ -4,24 +4,22 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
-import type { Notifications } from '../notify/notifications.ts';
+import type { Notifications } from '../notify/notification-state.ts';
 import { redact } from '../notify/webhook.ts';
-import { declared } from './responses.ts';
+import { declared, unknownScreen } from './responses.ts';
 
 export function registerScreenNotificationApi(
 	app: FastifyInstance,
 	engine: Engine,
 	notifications: Notifications
 ): void {
-	const unknown = (id: string) => ({ code: 'NOT_FOUND', message: `Unknown screen ${id}` });
-
 	/** Takeout statuses, open pop-ups and the screen's queued deliveries (callback URLs redacted). */
 	app.get<{ Params: { id: string } }>(
 		'/api/screens/:id/notifications',
 		declared('GET /api/screens/:id/notifications'),
 		async (req, reply) => {
 			const { id } = req.params;
-			if (!engine.screen(id)) return reply.code(404).send(unknown(id));
+			if (!engine.screen(id)) return reply.code(404).send(unknownScreen(id));
 			const deliveries = notifications.deliveries(id).map((d) => ({
 				...d,
 				notificationUrl: d.notificationUrl && redact(d.notificationUrl)
@@ -36,7 +34,7 @@ export function registerScreenNotificationApi(
 		declared('POST /api/screens/:id/popups/:popupId/ack'),
 		async (req, reply) => {
 			const { id, popupId } = req.params;
-			if (!engine.screen(id)) return reply.code(404).send(unknown(id));
+			if (!engine.screen(id)) return reply.code(404).send(unknownScreen(id));
 			if (!notifications.acknowledge(id, popupId)) {
 				return reply.code(404).send({
 					code: 'NOT_FOUND',

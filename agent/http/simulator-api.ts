@@ -6,11 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { screenInfo } from '../engine/screens.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
-import { declared } from './responses.ts';
-
-function notFound(what: string) {
-	return { code: 'NOT_FOUND', message: what };
-}
+import { formatErrors } from '#core/schema';
+import { validationError } from './integrators/errors.ts';
+import { declared, unknownScreen } from './responses.ts';
 
 export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void {
 	app.get('/api/locations', declared('GET /api/locations'), async () => {
@@ -51,7 +49,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		declared('GET /api/screens/:id'),
 		async (req, reply) => {
 			const screen = engine.liveScreen(req.params.id);
-			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+			if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
 			return screenInfo(screen);
 		}
 	);
@@ -62,7 +60,7 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		declared('GET /api/screens/:id/state'),
 		async (req, reply) => {
 			const screen = engine.liveScreen(req.params.id);
-			if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+			if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
 			return engine.fanout.snapshot(screen.config.id);
 		}
 	);
@@ -72,15 +70,11 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 		Body: { action?: string; orderId?: string; course?: unknown };
 	}>('/api/screens/:id/actions', declared('POST /api/screens/:id/actions'), async (req, reply) => {
 		const screen = engine.liveScreen(req.params.id);
-		if (!screen) return reply.code(404).send(notFound(`Unknown screen ${req.params.id}`));
+		if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
 		const { action, orderId, course } = req.body ?? {};
 		if (!(SCREEN_ACTIONS as readonly unknown[]).includes(action)) {
 			const expected = `expected one of ${SCREEN_ACTIONS.join(', ')}`;
-			return reply.code(422).send({
-				code: 'VALIDATION_FAILED',
-				message: `action: ${expected}`,
-				errors: [{ path: 'action', message: expected }]
-			});
+			throw validationError([{ path: 'action', message: expected }], `action: ${expected}`);
 		}
 		const name = action as ScreenAction;
 		if (name === 'fire-course' && (typeof course !== 'string' || typeof orderId !== 'string')) {
@@ -90,14 +84,10 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 					? []
 					: [{ path: 'course', message: "expected a string (the course; '' for no course)" }])
 			];
-			return reply.code(422).send({
-				code: 'VALIDATION_FAILED',
-				message: errors.map((e) => `${e.path}: ${e.message}`).join('; '),
-				errors
-			});
+			throw validationError(errors, formatErrors(errors));
 		}
 		const fired = typeof course === 'string' ? course : undefined;
-		if (!engine.act(screen.config.id, name, orderId, fired)) {
+		if (!engine.runAction(screen.config.id, name, orderId, fired)) {
 			const what =
 				name === 'fire-course'
 					? `course ${JSON.stringify(fired)} of order ${orderId}`

@@ -36,9 +36,9 @@ function open(clock: ManualClock) {
 	const engine = new Engine({ config: parseConfig(DEFAULT_CONFIG), store, logger, clock });
 	const outbox = new SmsOutbox(engine, store.database, logger);
 	const run = (command: OrderCommand) =>
-		new Promise<void>((resolve) => engine.execute('kds-1', command, () => resolve()));
+		new Promise<void>((resolve) => engine.runCommand('kds-1', command, () => resolve()));
 	const act = async (action: 'bump' | 'recall', id: string) => {
-		expect(engine.act('kds-1', action, id)).toBe(true);
+		expect(engine.runAction('kds-1', action, id)).toBe(true);
 		await engine.settled();
 	};
 	return {
@@ -59,7 +59,7 @@ describe('SMS outbox', () => {
 		const sim = open(new ManualClock(T0));
 		const rows = sim.store.database.prepare('SELECT order_id, kind FROM sms_outbox');
 		const onDiskAtAck = await new Promise<unknown[]>((resolve) =>
-			sim.engine.execute('kds-1', { command: 'create-order', order: order('A1') }, () =>
+			sim.engine.runCommand('kds-1', { command: 'create-order', order: order('A1') }, () =>
 				resolve(rows.all())
 			)
 		);

@@ -159,7 +159,7 @@ export class SmsOutbox {
 		const unsubscribeCommitted = engine.onCommitted((screenId, changes) =>
 			this.onChanges(screenId, changes)
 		);
-		const unsubscribeFlushed = engine.onFlushed(() => this.write());
+		const unsubscribeFlushed = engine.onCommitEnd(() => this.write());
 		this.unsubscribe = () => {
 			unsubscribeCommitted();
 			unsubscribeFlushed();
@@ -244,7 +244,7 @@ export class SmsOutbox {
 
 	/**
 	 * Decide the text now; write it with every other text of the same commit in one transaction
-	 * when the engine has run its committed-change listeners (onFlushed), before it acknowledges
+	 * when the engine has run its committed-change listeners (onCommitEnd), before it acknowledges
 	 * the command that caused it. Texts are only decided by those listeners, so outside a commit
 	 * the queue is always empty.
 	 */

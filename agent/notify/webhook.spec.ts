@@ -12,7 +12,7 @@ import { ManualClock } from '../clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from '../engine/engine.ts';
 import { Store } from '../store/store.ts';
-import { Notifications } from './notifications.ts';
+import { Notifications } from './notification-state.ts';
 import { SmsOutbox } from './sms.ts';
 import {
 	redact,
@@ -174,7 +174,7 @@ describe('its users', () => {
 			items: []
 		};
 		await new Promise((resolve) =>
-			engine.execute('kds-1', { command: 'create-order', order }, resolve)
+			engine.runCommand('kds-1', { command: 'create-order', order }, resolve)
 		);
 		await expect.poll(() => receiver.bodies.length).toBe(1);
 		await expect.poll(() => outbox.list()[0].forwardAttempts).toBe(1);
@@ -209,7 +209,7 @@ describe('its users', () => {
 			items: []
 		};
 		await new Promise((resolve) =>
-			engine.execute('kds-1', { command: 'create-order', order }, resolve)
+			engine.runCommand('kds-1', { command: 'create-order', order }, resolve)
 		);
 		const sent = notifications.takeout({
 			kind: 'customer-arrived',

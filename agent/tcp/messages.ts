@@ -90,11 +90,11 @@ export function handleTcpMessage(
 			typeof raw?.command === 'string' ? raw.command : null,
 			typeof idGuess === 'string' ? idGuess : null
 		);
-		engine.afterPending(() => reply(UNABLE_TO_PARSE));
+		engine.afterCommits(() => reply(UNABLE_TO_PARSE));
 		return;
 	}
 	const { command } = parsed.value;
-	engine.execute(screenId, parsed.value, (decision) => {
+	engine.runCommand(screenId, parsed.value, (decision) => {
 		if (!decision) return reply(null);
 		engine.logger.debug(
 			{ screen: screenId, source, command, id: decision.id },

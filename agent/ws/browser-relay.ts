@@ -114,7 +114,7 @@ export function attachRelay(
 				(SCREEN_ACTIONS as readonly string[]).includes(message.action) &&
 				(message.action !== 'fire-course' || typeof message.course === 'string')
 			) {
-				const ok = engine.act(screenId, message.action, message.orderId, message.course);
+				const ok = engine.runAction(screenId, message.action, message.orderId, message.course);
 				if (!ok) {
 					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
 					send(

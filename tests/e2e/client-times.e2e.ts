@@ -5,26 +5,14 @@
  * the time as given would show the pickup hours off.
  */
 import { card, expect, screenPage, test } from '../helpers/fixtures.ts';
+import { wallTime } from '../helpers/wall-time.ts';
 
 test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-US' });
 
 const CHICAGO = 'America/Chicago';
 
 /** The wall time in Chicago at `ms`, as `YYYY-MM-DDTHH:MM:SS` (what a naive isoformat prints). */
-function chicagoWall(ms: number): string {
-	return new Intl.DateTimeFormat('sv-SE', {
-		timeZone: CHICAGO,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-		hourCycle: 'h23'
-	})
-		.format(ms)
-		.replace(' ', 'T');
-}
+const chicagoWall = (ms: number) => wallTime(ms, CHICAGO);
 
 /** The clock the card shows for `ms` in Chicago, as the screen formats it. */
 function chicagoClock(ms: number): string {

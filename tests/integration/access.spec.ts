@@ -7,18 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const ADMIN = 'admin-secret-lan';
 
 const start = (options: AgentOptions) =>
-	startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	startTestAgent({
 		...options
 	});
 

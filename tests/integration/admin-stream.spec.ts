@@ -5,7 +5,8 @@
  */
 import { request, type ClientRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { sendTcp } from '../helpers/tcp.ts';
 
 interface SseEvent {
@@ -103,16 +104,10 @@ const orderIdsOf = (events: SseEvent[]) =>
 let agent: RunningAgent;
 let tcp: { host: string; port: number };
 const streamUrl = () => `${agent.httpUrl}/api/admin/messages/stream`;
-const send = async (id: string) =>
-	expect(await sendTcp(tcp.host, tcp.port, order(id))).toBe(id);
+const send = async (id: string) => expect(await sendTcp(tcp.host, tcp.port, order(id))).toBe(id);
 
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	agent = await startTestAgent({
 		inspectorRetention: 5
 	});
 	tcp = agent.screens[0].tcp;

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { MessageEntry } from '../../agent/inspector/message-log.ts';
 import WebSocket from 'ws';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -23,15 +24,7 @@ const HEADERS = {
 };
 
 /** An agent in memory on ports the OS picks, no UI, no logs. */
-const quietAgent = (options: AgentOptions = {}) =>
-	startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
-		...options
-	});
+const quietAgent = (options: AgentOptions = {}) => startTestAgent(options);
 
 let agent: RunningAgent;
 let tcp: { host: string; port: number };
@@ -438,7 +431,7 @@ describe('JSON view of the screens', () => {
 		await sendTcp(tcp.host, tcp.port, sample('tcp-update-full.json'));
 		await sendTcp(tcp.host, tcp.port, sample('tcp-update-partial.json'));
 		await sendTcp(tcp.host, tcp.port, sample('tcp-bare-legacy.json'));
-		agent.engine.act('kds-1', 'bump', '1003');
+		agent.engine.runAction('kds-1', 'bump', '1003');
 		await agent.engine.settled();
 		const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json();
 		expect(
@@ -719,12 +712,8 @@ describe('admin guard', () => {
 
 describe('the log on disk', () => {
 	const inDataDir = (dataDir: string) =>
-		startAgent({
+		startTestAgent({
 			dataDir,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent',
 			inspectorRetention: 2
 		});
 

@@ -11,11 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { RECALL_LIMIT } from '#core/screen';
 import { sendTcp } from '../helpers/tcp.ts';
-
-const quiet: AgentOptions = { httpPort: 0, tcpPort: 0, uiDir: null, logLevel: 'silent' };
 
 const order = (id: string, name = `Guest ${id}`, lineIds = ['1', '2']) => ({
 	id,
@@ -47,7 +46,7 @@ async function http(agent: RunningAgent, method: string, path: string, body?: ob
 describe('contract decisions', () => {
 	let agent: RunningAgent;
 	beforeAll(async () => {
-		agent = await startAgent({ ...quiet, memory: true });
+		agent = await startTestAgent();
 	});
 	afterAll(() => agent.close());
 	afterEach(() => agent.reset());
@@ -93,7 +92,7 @@ describe('contract decisions', () => {
 		const screenId = agent.screens[0].id;
 		for (let i = 0; i <= RECALL_LIMIT; i++) {
 			expect(await send('create-order', order(`B${i}`))).toBe(`B${i}`);
-			expect(agent.engine.act(screenId, 'bump', `B${i}`)).toBe(true);
+			expect(agent.engine.runAction(screenId, 'bump', `B${i}`)).toBe(true);
 		}
 		// B0 was pushed out by the 51st bump; B1 is the oldest still in the recall list.
 		expect(record('B0')).toBeUndefined();
@@ -120,7 +119,7 @@ describe('1. active orders answer the id and name given at create', () => {
 	it('after a full and a partial update renamed the order, and after a restart', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'kds-active-'));
 		dirs.push(dataDir);
-		let agent = await startAgent({ ...quiet, dataDir });
+		let agent = await startTestAgent({ dataDir });
 		const send = client(agent);
 		expect(await send('create-order', order('N1', 'Maria'))).toBe('N1');
 		expect(await send('create-order', order('N2', 'Sam'))).toBe('N2');
@@ -142,7 +141,7 @@ describe('1. active orders answer the id and name given at create', () => {
 			agent.engine.screen(agent.screens[0].id)!.state.orders.get('N1')?.context.fields.name
 		).toBe('Maria G.');
 		await agent.close();
-		agent = await startAgent({ ...quiet, dataDir });
+		agent = await startTestAgent({ dataDir });
 		try {
 			expect(await active()).toEqual(expected);
 		} finally {
@@ -153,9 +152,7 @@ describe('1. active orders answer the id and name given at create', () => {
 
 describe('3. a config with only ids, names, tokens and TCP ports', () => {
 	it('starts, and the information routes show the defaults', async () => {
-		const agent = await startAgent({
-			...quiet,
-			memory: true,
+		const agent = await startTestAgent({
 			tcpPort: undefined,
 			config: {
 				brands: [

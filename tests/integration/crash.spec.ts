@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { CallbackBody } from '../../agent/notify/notifications.ts';
+import type { CallbackBody } from '../../agent/notify/notification-state.ts';
 import type { OrderRecord } from '#core/order-machine';
 import type { ServerMessage } from '#core/relay';
 import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';

@@ -144,7 +144,7 @@ describe('remote screens', () => {
 		}
 		expect((await active(central))['pi-2']).toEqual(['B-1', 'B-2']);
 
-		expect(pi.engine.act('kds-1', 'bump', 'B-1')).toBe(true);
+		expect(pi.engine.runAction('kds-1', 'bump', 'B-1')).toBe(true);
 		await until(async () => (await active(central))['pi-2'].length === 1);
 		expect((await active(central))['pi-2']).toEqual(['B-2']);
 

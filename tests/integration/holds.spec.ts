@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import type { ServerMessage } from '#core/relay';
@@ -35,12 +36,7 @@ let agent: RunningAgent;
 let clock: ManualClock;
 
 async function start(options: AgentOptions = {}): Promise<RunningAgent> {
-	return startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	return startTestAgent({
 		config: holdConfig(),
 		clock,
 		...options

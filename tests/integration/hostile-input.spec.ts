@@ -4,19 +4,14 @@
  * worded as "what to fix" sentences with field paths on every route that takes a body.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { MessageEntry } from '#core/message-entry';
 import { sendTcp, sendTcpRaw } from '../helpers/tcp.ts';
 
 let agent: RunningAgent;
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 });
 afterAll(() => agent.close());
 beforeEach(() => agent.reset());

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { createRecord } from '#core/screen';
 import type { Order } from '#core/schema';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -84,12 +85,7 @@ const sample = (name: string) =>
 
 let agent: RunningAgent;
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	agent = await startTestAgent({
 		config: CONFIG
 	});
 });
@@ -278,7 +274,7 @@ describe('POST /integrators/kds-orders (create)', () => {
 
 	it('409 when the id is on hold at the location', async () => {
 		const input = { order: order('H1') as Order, at: 1, seq: 1, held: true };
-		await agent.engine.apply([
+		await agent.engine.commit([
 			{
 				screenId: 'a1-expo',
 				changes: [{ type: 'order.created', input, record: createRecord(input) }]
@@ -331,7 +327,7 @@ describe('POST /integrators/kds-orders (create)', () => {
 
 	it('an id whose order was bumped can be created again', async () => {
 		await call('POST', ORDERS, { body: order('B1') });
-		expect(agent.engine.act('a1-grill', 'bump', 'B1')).toBe(true);
+		expect(agent.engine.runAction('a1-grill', 'bump', 'B1')).toBe(true);
 		const res = await call('POST', ORDERS, { body: order('B1', { name: 'Again' }) });
 		expect(res.status).toBe(201);
 		expect(record('a1-grill', 'B1')?.state).toBe('active');
@@ -424,7 +420,7 @@ describe('PUT /integrators/kds-orders/cancel', () => {
 		await call('POST', ORDERS, { body: order('C2') });
 		await call('PUT', CANCEL, { body: { id: 'C2' } });
 		expect((await call('PUT', CANCEL, { body: { id: 'C2' } })).status).toBe(200);
-		agent.engine.act('a1-grill', 'bump', 'C2');
+		agent.engine.runAction('a1-grill', 'bump', 'C2');
 		expect((await call('PUT', CANCEL, { body: { id: 'C2' } })).status).toBe(200);
 		expect(record('a1-grill', 'C2')?.state).toBe('bumped');
 	});
@@ -449,7 +445,7 @@ describe('GET /integrators/kds-orders/active', () => {
 		await call('POST', ORDERS, { devices: 'a1-grill', body: order('A3', { priority: true }) });
 		await call('PUT', PARTIAL, { devices: 'a1-grill', body: { id: 'A1', name: 'Renamed' } });
 		await call('POST', ORDERS, { devices: 'a1-grill', body: order('A4') });
-		agent.engine.act('a1-grill', 'bump', 'A4');
+		agent.engine.runAction('a1-grill', 'bump', 'A4');
 
 		const res = await call('GET', ACTIVE, { devices: 'a1-grill,a1-expo' });
 		expect(res.status).toBe(200);
@@ -519,7 +515,7 @@ describe('one store with the TCP interface', () => {
 		expect((await call('PUT', CANCEL, { devices: 'a1-expo', body: { id: 'T2' } })).status).toBe(
 			200
 		);
-		expect(agent.engine.act('a1-expo', 'bump', 'T2')).toBe(true);
+		expect(agent.engine.runAction('a1-expo', 'bump', 'T2')).toBe(true);
 		expect(
 			(await call<ActiveEntry[]>('GET', ACTIVE, { devices: 'a1-expo' })).body[0].orderCount
 		).toBe(0);

@@ -4,7 +4,8 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { CancelOrderSchema, HttpOrderSchema, PartialOrderSchema } from '#core/schema';
 
 let agent: RunningAgent;
@@ -23,13 +24,7 @@ interface Document {
 let doc: Document;
 
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 	doc = await (await fetch(`${agent.httpUrl}/openapi.json`)).json();
 });
 afterAll(() => agent.close());

@@ -8,26 +8,21 @@
  * route the same schema.
  */
 import Fastify from 'fastify';
-import { createServer } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
 import { registerHealth } from '../../agent/http/health.ts';
 import { METHODS } from '../../agent/http/integrators/paths.ts';
-import { COMPONENTS } from '../../agent/http/integrators/openapi.ts';
+import { CallbackSchema, COMPONENTS } from '../../agent/http/integrators/openapi.ts';
 import { ROUTE_RESPONSES, type RouteKey } from '../../agent/http/responses.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 
 const ADMIN = 'admin-token-responses';
-const start = (options: Parameters<typeof startAgent>[0] = {}) =>
-	startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
-		...options
-	});
+const start = startTestAgent;
 
 let agent: RunningAgent;
 /** Off loopback in effect: loopback is not trusted, so a caller without the token is refused. */
@@ -208,12 +203,31 @@ describe('integrator API', () => {
 		const headers = { ...TOKEN(), 'x-device-ids': 'kds-1,kds-2' };
 		await call(ORDERS, { headers, body: order('N-1') });
 		await call(ORDERS, { headers: TOKEN(), body: order('N-2') });
-		// No browser: queued on both screens.
-		expect((await call(ARRIVED, { headers, body: { id: 'N-1' } })).status).toBe(202);
+		// No browser: queued on both screens; the outcome is posted once a browser opens one.
+		const callbacks: unknown[] = [];
+		const receiver = createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk) => (text += chunk));
+			req.on('end', () => {
+				callbacks.push(JSON.parse(text));
+				res.writeHead(204).end();
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const { port } = receiver.address() as AddressInfo;
+		const retry = { notificationUrl: `http://127.0.0.1:${port}/outcome` };
+		expect((await call(ARRIVED, { headers, body: { id: 'N-1', retry } })).status).toBe(202);
 		expect((await call(ETA, { headers, body: { id: 'N-1', minutes: 5 } })).status).toBe(202);
 		expect((await call(MESSAGE, { headers, body: { message: 'Rush' } })).status).toBe(202);
 		await browser('kds-1');
 		await browser('kds-2');
+		await expect.poll(() => callbacks.length).toBe(2);
+		receiver.close();
+		for (const body of callbacks) {
+			const result = CallbackSchema.safeParse(body);
+			expect(result.success ? [] : result.error.issues).toEqual([]);
+		}
+		expect(callbacks).toMatchObject([{ outcome: 'delivered' }, { outcome: 'delivered' }]);
 		// N-2 is on kds-1 only: SUCCESS there, ORDER_DOES_NOT_EXIST on kds-2.
 		const partly = await call(ARRIVED, { headers, body: { id: 'N-2' } });
 		expect(partly.status).toBe(200);
@@ -366,7 +380,7 @@ describe('remote screens (docs/fleet.md)', () => {
 	it('an order write no screen took: 502 with every screen status; the screen marked remote', async () => {
 		// A remote screen whose simulator is not there: nothing listens on its endpoint.
 		const closed = await new Promise<number>((resolve) => {
-			const probe = createServer().listen(0, '127.0.0.1', () => {
+			const probe = createTcpServer().listen(0, '127.0.0.1', () => {
 				const { port } = probe.address() as { port: number };
 				probe.close(() => resolve(port));
 			});

@@ -8,7 +8,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { DRAIN_LIMIT_BYTES } from '../../agent/http/drain.ts';
 import { HTTP_BODY_LIMIT } from '../../agent/http/server.ts';
 
@@ -16,13 +17,7 @@ let agent: RunningAgent;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 	headers = {
 		'x-integration-token': agent.token,
 		'x-location-id': 'loc-1',
@@ -114,13 +109,7 @@ describe('a trailing slash on a path of the UI', () => {
 			join(uiDir, 'handler.js'),
 			'export const handler = (req, res) => res.end(`ui ${req.url}`);\n'
 		);
-		const withUi = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir,
-			logLevel: 'silent'
-		});
+		const withUi = await startTestAgent({ uiDir });
 		try {
 			for (const path of ['/screens/kds-1/', '/screens/kds-1', '/inspector/', '/']) {
 				expect(await (await fetch(`${withUi.httpUrl}${path}`)).text()).toBe(`ui ${path}`);

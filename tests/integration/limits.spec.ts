@@ -6,7 +6,8 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { sendTcp } from '../helpers/tcp.ts';
 
 const MiB = 1024 * 1024;
@@ -20,12 +21,7 @@ afterEach(async () => {
 });
 
 async function start(options: { pendingBudgetBytes?: number; messageTimeoutMs?: number }) {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	agent = await startTestAgent({
 		...options
 	});
 	return agent;

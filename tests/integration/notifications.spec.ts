@@ -13,13 +13,14 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import {
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS,
 	type CallbackBody
-} from '../../agent/notify/notifications.ts';
+} from '../../agent/notify/notification-state.ts';
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/webhook.ts';
 import type { NotificationState, ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
@@ -82,11 +83,7 @@ let logs: string[];
 async function start(options: AgentOptions = {}): Promise<RunningAgent> {
 	logs = [];
 	const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-	const started = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
+	const started = await startTestAgent({
 		config: CONFIG,
 		logger,
 		clock,
@@ -364,7 +361,7 @@ describe('customer arrived and estimated arrival update', () => {
 
 	it('a bumped order is not live: 404', async () => {
 		await createOrder('C-4');
-		agent.engine.act('a1-grill', 'bump', 'C-4');
+		agent.engine.runAction('a1-grill', 'bump', 'C-4');
 		await agent.engine.settled();
 		expect((await post(ARRIVED, { id: 'C-4' })).status).toBe(404);
 	});

@@ -4,19 +4,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { ServerMessage } from '#core/relay';
 import { sendTcp } from '../helpers/tcp.ts';
 
 let agent: RunningAgent;
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 });
 afterAll(() => agent.close());
 beforeEach(() => agent.engine.reset());

@@ -4,7 +4,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import { sendTcp, TcpSession } from '../helpers/tcp.ts';
 import { failNextCommit } from './store-faults.ts';
@@ -35,13 +35,8 @@ describe('several screens on one host', () => {
 			}>;
 			a.tcp = { host: '127.0.0.2', port };
 			b.tcp = { host: '127.0.0.3', port };
-			const agent = await startAgent({
-				memory: true,
-				httpPort: 0,
-				uiDir: null,
-				config,
-				logLevel: 'silent'
-			});
+			// The config's own ports: every screen listens on the same port, on its own address.
+			const agent = await startTestAgent({ tcpPort: undefined, config });
 			try {
 				expect(agent.screens.map((s) => `${s.tcp.host}:${s.tcp.port}`)).toEqual([
 					`127.0.0.2:${port}`,
@@ -57,18 +52,12 @@ describe('several screens on one host', () => {
 	);
 
 	it('a TCP port already taken is refused at start-up with one sentence', async () => {
-		const first = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent'
-		});
+		const first = await startTestAgent();
 		try {
 			const taken = first.screens[0].tcp.port;
-			await expect(
-				startAgent({ memory: true, httpPort: 0, tcpPort: taken, uiDir: null, logLevel: 'silent' })
-			).rejects.toThrow(`Cannot listen for screen kds-1 on TCP 127.0.0.1:${taken}: EADDRINUSE`);
+			await expect(startTestAgent({ tcpPort: taken })).rejects.toThrow(
+				`Cannot listen for screen kds-1 on TCP 127.0.0.1:${taken}: EADDRINUSE`
+			);
 		} finally {
 			await first.close();
 		}
@@ -77,13 +66,7 @@ describe('several screens on one host', () => {
 
 describe('when the store cannot commit', () => {
 	it('acknowledges nothing: the connection closes without a reply and the order is not shown', async () => {
-		const agent = await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			uiDir: null,
-			logLevel: 'silent'
-		});
+		const agent = await startTestAgent();
 		try {
 			const { host, port } = agent.screens[0].tcp;
 			expect(await sendTcp(host, port, order('OK1'))).toBe('OK1');

@@ -6,7 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../../agent/config.ts';
 import { WEBHOOK_BACKOFF_MS, WEBHOOK_TIMEOUT_MS } from '../../agent/notify/webhook.ts';
@@ -33,12 +34,7 @@ let agent: RunningAgent;
 let clock: ManualClock;
 
 function start(options: AgentOptions = {}): Promise<RunningAgent> {
-	return startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent',
+	return startTestAgent({
 		config: smsConfig(),
 		clock,
 		...options

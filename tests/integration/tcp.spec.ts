@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startAgent, type RunningAgent } from '../../agent/app.ts';
+import type { RunningAgent } from '../../agent/app.ts';
+import { startTestAgent } from '../helpers/test-agent.ts';
 import type { Order } from '#core/schema';
 import { createRecord } from '#core/screen';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
@@ -18,13 +19,7 @@ let host: string;
 let port: number;
 
 beforeAll(async () => {
-	agent = await startAgent({
-		memory: true,
-		httpPort: 0,
-		tcpPort: 0,
-		uiDir: null,
-		logLevel: 'silent'
-	});
+	agent = await startTestAgent();
 	({ host, port } = agent.screens[0].tcp);
 });
 afterAll(() => agent.close());
@@ -68,7 +63,7 @@ describe('state table (contract section 3) over TCP', () => {
 			held: true
 		};
 		const screenId = agent.screens[0].id;
-		await agent.engine.apply([
+		await agent.engine.commit([
 			{ screenId, changes: [{ type: 'order.created', input, record: createRecord(input) }] }
 		]);
 		expect(record('H1')?.state).toBe('held');
@@ -168,7 +163,7 @@ describe('state table (contract section 3) over TCP', () => {
 
 	it('cancel of a bumped order is ignored (answers the id); updating it answers ORDER_DOES_NOT_EXIST', async () => {
 		await send('create-order', order('B1'));
-		expect(agent.engine.act(agent.screens[0].id, 'bump', 'B1')).toBe(true);
+		expect(agent.engine.runAction(agent.screens[0].id, 'bump', 'B1')).toBe(true);
 		expect(await send('cancel-order', { id: 'B1' })).toBe('B1');
 		expect(record('B1')?.state).toBe('bumped');
 		expect(await send('update-order', order('B1'))).toBe('ORDER_DOES_NOT_EXIST');

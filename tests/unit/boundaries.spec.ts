@@ -77,14 +77,54 @@ describe('module boundaries', () => {
 		});
 	}
 
-	it('the core relative imports stay inside the core', () => {
+	it('the core relative imports stay inside the core (its specs may use the test helpers)', () => {
+		const inside = (file: string, target: string) =>
+			target.startsWith(new URL('src/lib/core/', root).pathname) ||
+			(isSpec(file) && target.startsWith(new URL('tests/helpers/', root).pathname));
 		const escaping = parts[0].files.flatMap((file) =>
 			importsOf(file)
 				.filter((specifier) => specifier.startsWith('.'))
 				.map((specifier) => new URL(specifier, new URL(file, root)).pathname)
-				.filter((target) => !target.startsWith(new URL('src/lib/core/', root).pathname))
+				.filter((target) => !inside(file, target))
 				.map((target) => `${file} reaches ${target}`)
 		);
 		expect(escaping).toEqual([]);
 	});
+});
+
+/**
+ * Inside the agent, dependencies run one way: the engine (the commit path, its screens and its
+ * fan-out to browsers) knows none of the modules that use it; notifications and SMS subscribe to
+ * it and know no transport; the WebSocket relay knows no notification; only the CLI starts the
+ * agent (app.ts, the composition root, wires the rest). Specs may reach further.
+ */
+const agentLayers: Array<{ folder: string; mayNotReach: string[] }> = [
+	{ folder: 'engine', mayNotReach: ['notify', 'ws', 'http', 'tcp', 'cli', 'discovery', 'app.ts'] },
+	{ folder: 'store', mayNotReach: ['engine', 'notify', 'ws', 'http', 'tcp', 'cli', 'app.ts'] },
+	{ folder: 'notify', mayNotReach: ['ws', 'http', 'tcp', 'cli', 'app.ts'] },
+	{ folder: 'ws', mayNotReach: ['notify', 'http', 'tcp', 'cli', 'app.ts'] },
+	{ folder: 'tcp', mayNotReach: ['notify', 'ws', 'http', 'cli', 'app.ts'] },
+	{ folder: 'inspector', mayNotReach: ['ws', 'http', 'tcp', 'cli', 'app.ts'] }
+];
+
+describe('agent layers', () => {
+	const agentRoot = new URL('agent/', root).pathname;
+	for (const { folder, mayNotReach } of agentLayers) {
+		it(`agent/${folder}/ reaches none of ${mayNotReach.join(', ')}`, () => {
+			const files = tracked.filter((f) => f.startsWith(`agent/${folder}/`) && !isSpec(f));
+			expect(files.length).toBeGreaterThan(0);
+			const reached = files.flatMap((file) =>
+				importsOf(file)
+					.filter((specifier) => specifier.startsWith('.'))
+					.map((specifier) =>
+						new URL(specifier, new URL(file, root)).pathname.slice(agentRoot.length)
+					)
+					.filter((target) =>
+						mayNotReach.some((name) => target === name || target.startsWith(`${name}/`))
+					)
+					.map((target) => `${file} reaches agent/${target}`)
+			);
+			expect(reached).toEqual([]);
+		});
+	}
 });

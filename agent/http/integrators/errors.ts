@@ -52,6 +52,19 @@ export class ApiError extends Error {
 	}
 }
 
+/** 404 for an order that is live on none of `screenIds` (an update, or a takeout notification). */
+export function orderNotOnScreens(orderId: string, screenIds: string[]): ApiError {
+	return new ApiError(
+		404,
+		'ORDER_DOES_NOT_EXIST',
+		NOT_FOUND_MESSAGE,
+		screenIds.map((screen) => ({
+			path: 'id',
+			message: `order ${JSON.stringify(orderId)} is not on screen ${screen}`
+		}))
+	);
+}
+
 /** 422 for a body that is JSON but breaks the schema; the message names every field. */
 export function validationError(errors: FieldError[], message: string): ApiError {
 	return new ApiError(422, 'VALIDATION_FAILED', message, errors);

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { SimConfig } from '../../config.ts';
 import type { Engine } from '../../engine/engine.ts';
-import type { Notifications } from '../../notify/notifications.ts';
+import type { Notifications } from '../../notify/notification-state.ts';
 import { registerDocs } from './docs.ts';
 import { createErrorHandler } from './errors.ts';
 import { registerInformationRoutes } from './information.ts';

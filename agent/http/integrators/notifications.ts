@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Engine } from '../../engine/engine.ts';
-import type { Notifications, SendResult } from '../../notify/notifications.ts';
+import type { Notifications, SendResult } from '../../notify/notification-state.ts';
 import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
@@ -17,7 +17,7 @@ import {
 	type EstimatedArrival
 } from '#core/schema';
 import { declared } from '../responses.ts';
-import { ApiError, NOT_FOUND_MESSAGE } from './errors.ts';
+import { orderNotOnScreens } from './errors.ts';
 import { parseBody } from './orders.ts';
 import { PATHS } from './paths.ts';
 import { DELIVERY_STATUS, type NotificationResponse } from './responses.ts';
@@ -68,14 +68,9 @@ export function registerNotificationRoutes(
 		});
 		if (result.screens.every((s) => s.outcome === 'absent')) {
 			await engine.settled();
-			throw new ApiError(
-				404,
-				'ORDER_DOES_NOT_EXIST',
-				NOT_FOUND_MESSAGE,
-				result.screens.map((s) => ({
-					path: 'id',
-					message: `order ${JSON.stringify(body.id)} is not on screen ${s.screenId}`
-				}))
+			throw orderNotOnScreens(
+				body.id,
+				result.screens.map((s) => s.screenId)
 			);
 		}
 		return answer(reply, result, body.id);

@@ -20,7 +20,11 @@ import {
 	RetrySchema,
 	SendMessageSchema
 } from '#core/schema';
-import { DEFAULT_EXPIRATION_MS, RETRY_INTERVAL_MS } from '../../notify/notifications.ts';
+import {
+	DEFAULT_EXPIRATION_MS,
+	RETRY_INTERVAL_MS,
+	type CallbackBody
+} from '../../notify/takeout-queue.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { openApiPath, PATHS } from './paths.ts';
@@ -40,7 +44,7 @@ import {
 } from './responses.ts';
 
 // The body POSTed to retry.notificationUrl (agent/notifications.ts builds it).
-const CallbackSchema = z.object({
+export const CallbackSchema = z.strictObject({
 	notificationId: z.string(),
 	notification: z.enum(['customer-arrived', 'estimated-arrival-update']),
 	orderId: z.string(),
@@ -58,7 +62,7 @@ const CallbackSchema = z.object({
 	finishedAt: z.string().describe('ISO 8601: when it was delivered or expired.'),
 	expiration: z.string().describe('ISO 8601: retry.expiration, or submission + 2 minutes.'),
 	minutes: z.int().optional().describe('Estimated arrival update only.')
-});
+}) satisfies z.ZodType<CallbackBody>;
 /** The named schemas of the document: id, zod schema, description. */
 export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['Order', HttpOrderSchema, 'An order (contract 2.1): body of create and full update.'],

@@ -11,18 +11,18 @@ import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts'
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
-	describe,
 	formatErrors,
 	HttpOrderSchema,
 	parseWith,
 	PartialOrderSchema,
 	type OrderCommand,
+	showValue,
 	type ReadOptions
 } from '#core/schema';
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
 import { declared } from '../responses.ts';
-import { ApiError, DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE, validationError } from './errors.ts';
+import { ApiError, DUPLICATE_MESSAGE, orderNotOnScreens, validationError } from './errors.ts';
 import { ORDER_ROUTES, PATHS } from './paths.ts';
 import {
 	DELIVERY_STATUS,
@@ -52,7 +52,7 @@ export function parseBody<S extends z.ZodType>(
 	if (body === undefined)
 		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
 	if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-		const message = `expected a JSON object, got ${describe(body)}`;
+		const message = `expected a JSON object, got ${showValue(body)}`;
 		throw validationError([{ path: '', message }], `body: ${message}`);
 	}
 	const parsed = parseWith(schema, body, [], options);
@@ -105,18 +105,10 @@ async function applyAll(
 	if (missing.length > 0) {
 		// Creates were checked against the whole location before, so only updates get here.
 		await engine.settled();
-		throw new ApiError(
-			404,
-			'ORDER_DOES_NOT_EXIST',
-			NOT_FOUND_MESSAGE,
-			missing.map((device) => ({
-				path: 'id',
-				message: `order ${JSON.stringify(command.order.id)} is not on screen ${device}`
-			}))
-		);
+		throw orderNotOnScreens(command.order.id, missing);
 	}
 	const [, remoteStatuses] = await Promise.all([
-		engine.apply(batches),
+		engine.commit(batches),
 		deliverToRemotes(remotes, command.command, command.order, withType)
 	]);
 	const byDevice = new Map(remoteStatuses.map((s) => [s.device, s]));

@@ -133,14 +133,7 @@ export class Tenancy {
 	/** x-device-ids: one screen id, a comma-separated list, or `all`. */
 	private devices(location: TenantLocation, value: string | undefined): Screen[] {
 		const hint = `see GET /integrators/kds-information/locations/${location.config.id}/devices`;
-		if (value === undefined) {
-			throw new ApiError(
-				400,
-				'MISSING_HEADER',
-				`x-device-ids: required (a screen id, several separated by commas, or all; ${hint})`
-			);
-		}
-		if (value.toLowerCase() === 'all') {
+		if (value?.toLowerCase() === 'all') {
 			if (location.screens.length === 0) {
 				throw new ApiError(
 					404,
@@ -151,7 +144,7 @@ export class Tenancy {
 			return location.screens;
 		}
 		const ids = new Set<string>();
-		for (const part of value.split(',')) {
+		for (const part of value?.split(',') ?? []) {
 			const id = part.trim();
 			if (id) ids.add(id);
 		}

@@ -10,14 +10,22 @@
 import { isObject, Report, type CheckContext, type Subject } from './conformance-subject';
 import { orderRules } from './message-findings';
 import { decided, outcomeFindings } from './outcome-findings';
-import type { Finding, Severity } from './rules';
-import { describe as show, TCP_COMMANDS } from './schema';
+import { severityRank, type Finding } from './rules';
+import { showValue, TCP_COMMANDS } from './schema';
 import { readOrder, unknownFields } from './schema-findings';
 
-export { RULES, type Finding, type Rule, type RuleCode, type Severity } from './rules';
+export {
+	countBySeverity,
+	RULES,
+	SEVERITIES,
+	severityRank,
+	worstSeverity,
+	type Finding,
+	type Rule,
+	type RuleCode,
+	type Severity
+} from './rules';
 export type { CheckContext } from './conformance-subject';
-
-const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 const ENVELOPE_KEYS = new Set(['command', 'order']);
 
@@ -34,14 +42,14 @@ export function checkConformance(ctx: CheckContext): Finding[] {
 		unknownFields(subject);
 		orderRules(subject);
 	}
-	return report.findings.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+	return report.findings.sort((a, b) => severityRank(a.severity) - severityRank(b.severity));
 }
 
 /** The envelope (section 4.5, 9): find the order object, or report why there is none. */
 function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 	const { raw } = ctx;
 	if (!isObject(raw)) {
-		report.add('KDS-NOT-AN-OBJECT', [], `expected a JSON object, got ${show(raw)}`);
+		report.add('KDS-NOT-AN-OBJECT', [], `expected a JSON object, got ${showValue(raw)}`);
 		return undefined;
 	}
 	if (ctx.interface === 'http') return { ctx, order: raw, prefix: [], report, at: 0 };
@@ -60,7 +68,7 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 		report.add(
 			'KDS-TCP-COMMAND-INVALID',
 			['command'],
-			`expected one of ${TCP_COMMANDS.join(', ')}, got ${show(raw.command)}`
+			`expected one of ${TCP_COMMANDS.join(', ')}, got ${showValue(raw.command)}`
 		);
 		return undefined;
 	}
@@ -73,7 +81,7 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 		report.add(
 			'KDS-TCP-ORDER-INVALID',
 			['order'],
-			`expected an order object, got ${show(raw.order)}`
+			`expected an order object, got ${showValue(raw.order)}`
 		);
 		return undefined;
 	}

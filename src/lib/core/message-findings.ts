@@ -5,7 +5,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import { describe as show, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
+import { showValue, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
 import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
 import { isHttpUrl } from './url';
 
@@ -56,7 +56,7 @@ export function orderRules(s: Subject): void {
 			s.report.add(
 				'KDS-URL-INVALID',
 				at('customerArrivedUrl'),
-				`expected an http(s) URL, got ${show(url)}; it would be sent to the customer as is`
+				`expected an http(s) URL, got ${showValue(url)}; it would be sent to the customer as is`
 			);
 		}
 	}
@@ -81,7 +81,7 @@ function phoneRules(s: Subject): void {
 			s.report.add(
 				'KDS-PHONE-NOT-E164',
 				[...s.prefix, ...rel],
-				`expected an E.164 number such as +14155550123, got ${show(phone)}`
+				`expected an E.164 number such as +14155550123, got ${showValue(phone)}`
 			);
 		}
 	};
@@ -127,7 +127,7 @@ function handoffRule(s: Subject): void {
 	s.report.add(
 		'KDS-HANDOFF-IGNORED',
 		[...s.prefix, 'deliveryHandoff'],
-		`deliveryHandoff applies only to mode Delivery, and the mode is ${show(mode)}; ignored`
+		`deliveryHandoff applies only to mode Delivery, and the mode is ${showValue(mode)}; ignored`
 	);
 }
 
@@ -165,7 +165,7 @@ function lineIdRules(s: Subject): void {
 				s.report.add(
 					'KDS-LINEID-DUPLICATE',
 					at([...rel, 'lineId']),
-					`lineId ${show(lineId)} is also used by ${formatPath(earlier)}; lineIds must be unique`
+					`lineId ${showValue(lineId)} is also used by ${formatPath(earlier)}; lineIds must be unique`
 				);
 			} else first.set(lineId, rel);
 		}
@@ -194,7 +194,7 @@ function lineIdRules(s: Subject): void {
 			s.report.add(
 				'KDS-LINEID-CONFLICT',
 				at(rel),
-				`lineId ${show(lineId)} is also in ${other}; the result is unpredictable`
+				`lineId ${showValue(lineId)} is also in ${other}; the result is unpredictable`
 			);
 		}
 	}
@@ -254,7 +254,7 @@ function groupRules(s: Subject, messageItems: ItemAt[]): void {
 					s.report.add(
 						'KDS-GROUP-MISMATCH',
 						[...s.prefix, ...member.rel, 'itemGroup', key],
-						`group ${show(id)} has ${key} ${show(firstGroup[key])} in ${where} but ${show(group[key])} here; every property must be identical`
+						`group ${showValue(id)} has ${key} ${showValue(firstGroup[key])} in ${where} but ${showValue(group[key])} here; every property must be identical`
 					);
 				}
 			}
@@ -263,7 +263,7 @@ function groupRules(s: Subject, messageItems: ItemAt[]): void {
 					s.report.add(
 						'KDS-GROUP-SPLIT',
 						[...s.prefix, ...member.rel, key],
-						`group ${show(id)} has ${key} ${show(first.item[key])} in ${where} but ${show(member.item[key])} here; a group cannot be split`
+						`group ${showValue(id)} has ${key} ${showValue(first.item[key])} in ${where} but ${showValue(member.item[key])} here; a group cannot be split`
 					);
 				}
 			}

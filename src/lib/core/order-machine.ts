@@ -1,9 +1,11 @@
 /**
- * The life of one order on one screen. The agent applies it with XState's pure `transition` to
- * stored snapshots; the UI runs one actor per order from the same definition, fed the same
- * events, so no lifecycle rule is written twice.
+ * The life of one order on one screen. The agent moves stored records by it (order-step.ts:
+ * XState's pure `initialTransition`/`transition`, or the fast path held equal to them); the UI
+ * runs one actor per order from the same definition, fed the same events, so no lifecycle rule
+ * is written twice. The UI asks an order's snapshot what it needs (`hasTag('cancelled')`,
+ * `can(event)`) rather than comparing state names.
  *
- * States (and the tags the UI renders):
+ * States and their tags:
  *   held      'held'                 waiting in the screen's holds list
  *   active    'visible'              on the screen, in the queue
  *   cancelled 'visible', 'cancelled' still on the screen, red banner, still bumpable
@@ -60,11 +62,15 @@ export type OrderEvent =
 	/** A course on hold fired from the screen; '' is the items without a course. */
 	| { type: 'course.fired'; course: string; at: number };
 
+/** The machine's tags (see the table above). */
+export type OrderTag = 'held' | 'visible' | 'cancelled' | 'done';
+
 export const orderMachine = setup({
 	types: {
 		context: {} as OrderContext,
 		events: {} as OrderEvent,
-		input: {} as OrderInput
+		input: {} as OrderInput,
+		tags: {} as OrderTag
 	},
 	actions: {
 		replaceContent: assign(({ context, event }) => {

@@ -17,7 +17,7 @@ export interface Outcome {
 	message: string;
 }
 
-/** A string value in an outcome's message: quoted, long ones cut (as schema.ts `describe`). */
+/** A string value in an outcome's message: quoted, long ones cut (as schema.ts `showValue`). */
 export function quoted(value: string): string {
 	const text = JSON.stringify(value);
 	return text.length > 40 ? `${text.slice(0, 37)}...` : text;

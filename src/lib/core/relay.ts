@@ -22,6 +22,12 @@ export interface ScreenTimers {
 	lateAfter: number;
 }
 
+/** A screen's timers when its config sets none: the config's defaults and the cards' fallback. */
+export const DEFAULT_TIMERS: Readonly<ScreenTimers> = Object.freeze({
+	warnAfter: 300,
+	lateAfter: 480
+});
+
 /** The `scale` screen setting's range (and `?scale=`'s, clamped). */
 export const MIN_SCALE = 0.5;
 export const MAX_SCALE = 3;

@@ -7,7 +7,32 @@
  */
 import { COURSE_STATUSES, ORDER_MODES } from './schema';
 
-export type Severity = 'error' | 'warning' | 'info';
+/** A finding's severities, worst first: the one list every filter and sort reads. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** How bad a severity is: 0 for the worst (error); sorts findings worst first. */
+export function severityRank(severity: Severity): number {
+	return SEVERITIES.indexOf(severity);
+}
+
+/** How many findings of each severity. */
+export function countBySeverity(
+	findings: readonly { severity: Severity }[]
+): Record<Severity, number> {
+	const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+	for (const f of findings) counts[f.severity] += 1;
+	return counts;
+}
+
+/** The worst severity among some findings (null when there are none). */
+export function worstSeverity(findings: readonly { severity: Severity }[]): Severity | null {
+	let worst: Severity | null = null;
+	for (const f of findings) {
+		if (worst === null || severityRank(f.severity) < severityRank(worst)) worst = f.severity;
+	}
+	return worst;
+}
 
 export interface Finding {
 	severity: Severity;

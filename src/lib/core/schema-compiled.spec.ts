@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { seededRandom } from '../../../tests/helpers/random.ts';
 import * as compiled from './schema';
 
 type SchemaModule = typeof compiled;
@@ -23,18 +24,6 @@ function jitless<T>(fn: () => T): T {
 	} finally {
 		z.config({ jitless: false });
 	}
-}
-
-/** mulberry32: a small seeded generator, so a failure names a mutant that can be replayed. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 const VALUES: unknown[] = [
@@ -141,7 +130,8 @@ describe('compiled schemas parse as the runtime does', () => {
 
 	it.each(samples)('%s and its mutants', (file) => {
 		const sample: unknown = JSON.parse(readFileSync(`${SAMPLES_DIR}/${file}`, 'utf8'));
-		const next = random(file.length * 7919);
+		// Seeded, so a failure names a mutant that can be replayed.
+		const next = seededRandom(file.length * 7919);
 		let accepted = 0;
 		for (let n = 0; n <= MUTANTS_PER_SAMPLE; n++) {
 			const input = n === 0 ? sample : mutate(sample, next);

@@ -49,7 +49,7 @@ const nonEmpty = () =>
 const orderId = () =>
 	nonEmpty().refine((s) => !hasControlCharacter(s), {
 		error: (i) =>
-			`expected an id without control characters or line breaks (a TCP reply is the id on one line), got ${describe(i.input)}`
+			`expected an id without control characters or line breaks (a TCP reply is the id on one line), got ${showValue(i.input)}`
 	});
 
 /** C0 and C1 controls (tab and newline among them), DEL, and the line and paragraph separators. */
@@ -89,11 +89,14 @@ const isoDuration = () =>
 
 function expected(what: string, input: unknown): string {
 	if (input === undefined) return `required (${what})`;
-	return `expected ${what}, got ${describe(input)}`;
+	return `expected ${what}, got ${showValue(input)}`;
 }
 
-/** A short rendering of a bad value for error messages. */
-export function describe(input: unknown): string {
+/**
+ * A bad value, shown briefly for an error message: `nothing`, `null`, `an array`, `an object`, or
+ * the value as JSON cut to 40 characters.
+ */
+export function showValue(input: unknown): string {
 	if (input === undefined) return 'nothing';
 	if (input === null) return 'null';
 	if (Array.isArray(input)) return 'an array';
@@ -153,7 +156,7 @@ function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
 				code: 'custom',
 				path: [i, 'lineId'],
 				input: item.lineId,
-				message: `lineId ${describe(item.lineId)} is also used by items[${earlier}]; lineIds must be unique within the order`
+				message: `lineId ${showValue(item.lineId)} is also used by items[${earlier}]; lineIds must be unique within the order`
 			});
 		}
 	});
@@ -502,7 +505,7 @@ export function parseTcpValue(json: unknown, options: ReadOptions = {}): ParseRe
 	if (!isPlainObject(json)) {
 		return {
 			ok: false,
-			errors: [{ path: '', message: `expected a JSON object, got ${describe(json)}` }]
+			errors: [{ path: '', message: `expected a JSON object, got ${showValue(json)}` }]
 		};
 	}
 	const enveloped = 'order' in json || 'command' in json;

@@ -34,7 +34,8 @@ export function createScreenState(records: Iterable<OrderRecord> = []): ScreenSt
 }
 
 /** The reply codes of contract sections 4.5 and 7. */
-export type RejectCode = 'DUPLICATE_ORDER_ID' | 'ORDER_DOES_NOT_EXIST';
+export const REJECT_CODES = ['DUPLICATE_ORDER_ID', 'ORDER_DOES_NOT_EXIST'] as const;
+export type RejectCode = (typeof REJECT_CODES)[number];
 
 /** A change to one screen: the UI replays exactly these. */
 export type ScreenChange =

@@ -126,6 +126,34 @@ describe('OrderBoard', () => {
 		expect(board.seq).toBe(relay.seq);
 	});
 
+	it("answers what the card asks from the order's machine: its tags, and whether it takes an event", () => {
+		const board = new OrderBoard();
+		const relay = new Relay();
+		const courses = { items: [item('1', { course: 'Mains', courseStatus: 'hold' }), item('2')] };
+		board.receive(relay.snapshot([]));
+		board.receive(relay.created('A', 1, courses));
+		board.receive(relay.created('H', 2, courses, true));
+		const a = board.get('A')!;
+		const h = board.get('H')!;
+		const fire = (course: string) => ({ type: 'course.fired' as const, course, at: T0 });
+		expect([a.hasTag('visible'), a.hasTag('held'), h.hasTag('held')]).toEqual([true, false, true]);
+		// Only a course that is on hold, and only while the order is in the queue.
+		expect([a.can(fire('Mains')), a.can(fire('')), a.can(fire('Starters'))]).toEqual([
+			true,
+			false,
+			false
+		]);
+		expect(h.can(fire('Mains'))).toBe(false);
+		board.receive(
+			relay.change({ type: 'order.event', id: 'A', event: { type: 'order.cancelled', at: T0 } })
+		);
+		expect([a.hasTag('cancelled'), a.hasTag('visible'), a.can(fire('Mains'))]).toEqual([
+			true,
+			true,
+			false
+		]);
+	});
+
 	it('keeps one actor per order, named order-<id>, and stops it when the order leaves', () => {
 		const board = new OrderBoard();
 		const relay = new Relay();

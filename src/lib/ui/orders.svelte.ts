@@ -9,10 +9,12 @@ import { SvelteMap } from 'svelte/reactivity';
 import {
 	orderMachine,
 	type OrderContext,
+	type OrderEvent,
 	type OrderInput,
 	type OrderRecord,
 	type OrderSnapshot,
-	type OrderStateName
+	type OrderStateName,
+	type OrderTag
 } from '#core/order-machine';
 import type { RelayChange, ScreenInfo, ServerMessage } from '#core/relay';
 import { holdsOf, queueOf } from '#core/screen';
@@ -30,11 +32,13 @@ export class OrderEntry {
 	readonly id: string;
 	state: OrderStateName;
 	context: OrderContext;
+	#snapshot: OrderSnapshot;
 
 	constructor(id: string, snapshot: OrderSnapshot) {
 		this.id = id;
 		this.state = $state.raw(snapshot.value as OrderStateName);
 		this.context = $state.raw(snapshot.context);
+		this.#snapshot = $state.raw(snapshot);
 	}
 
 	/** Take an actor snapshot; unchanged values are not reassigned, so nothing re-renders. */
@@ -42,6 +46,17 @@ export class OrderEntry {
 		const state = snapshot.value as OrderStateName;
 		if (state !== this.state) this.state = state;
 		if (snapshot.context !== this.context) this.context = snapshot.context;
+		if (snapshot !== this.#snapshot) this.#snapshot = snapshot;
+	}
+
+	/** Whether the order's state carries `tag` (the machine's tags: held, visible, cancelled, done). */
+	hasTag(tag: OrderTag): boolean {
+		return this.#snapshot.hasTag(tag);
+	}
+
+	/** Whether the machine would take `event` now: the state and its guards, as the actor decides. */
+	can(event: OrderEvent): boolean {
+		return this.#snapshot.can(event);
 	}
 
 	get record(): OrderRecord {

@@ -4,7 +4,7 @@
  */
 import type { OrderFields } from '../content.ts';
 import type { OrderMode } from '../schema.ts';
-import type { ScreenSettings, ScreenTimers } from '../relay.ts';
+import { DEFAULT_TIMERS, type ScreenSettings, type ScreenTimers } from '../relay.ts';
 
 /**
  * The card title: the name with the check number and the third-party source appended, as the
@@ -82,8 +82,6 @@ export function zonedFormat(
 }
 
 export type TimerLevel = 'ok' | 'warn' | 'late';
-
-const DEFAULT_TIMERS: ScreenTimers = { warnAfter: 300, lateAfter: 480 };
 
 /** The thresholds for one order mode: timers.byMode[mode] when set, else the screen's. */
 export function timersFor(settings: ScreenSettings | undefined, mode: string): ScreenTimers {

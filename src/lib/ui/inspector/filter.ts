@@ -2,9 +2,8 @@
  * The inspector's filters: read from and written to its URL's query, and the test the agent
  * applies to GET /api/admin/messages, for entries that come from the stream.
  */
-import type { Severity } from '#core/conformance';
+import { SEVERITIES, type Severity } from '#core/conformance';
 import type { MessageEntry as InspectorEntry } from '#core/message-entry';
-import { SEVERITIES } from './severity-summary';
 
 /** The inspector's filters, as in its URL: `?screen=&order=&severity=` ('' = any). */
 export interface MessageFilter {

@@ -10,7 +10,7 @@ import {
 	MAX_POPUPS,
 	Notifications,
 	RETRY_INTERVAL_MS
-} from './notifications.ts';
+} from './notification-state.ts';
 import { Store } from '../store/store.ts';
 
 const T0 = Date.parse('2026-11-22T18:00:00Z');
@@ -46,7 +46,7 @@ afterEach(() => {
 async function run(screen: string, command: OrderCommand): Promise<void> {
 	const decision = engine.decide(screen, command);
 	if (!decision.ok) throw new Error(decision.code);
-	await engine.apply([{ screenId: screen, changes: decision.changes }]);
+	await engine.commit([{ screenId: screen, changes: decision.changes }]);
 }
 
 const create = (id: string, screen = 'kds-1') =>
@@ -97,7 +97,7 @@ describe('takeout state', () => {
 		expect(sent.map((s) => s.screen)).toEqual(['kds-1']);
 
 		clock.advance(1000);
-		engine.act('kds-1', 'bump', 'B');
+		engine.runAction('kds-1', 'bump', 'B');
 		await engine.settled();
 		expect(notifications.state('kds-1').takeout).toEqual([]);
 		expect(arrived('B').screens[0].outcome).toBe('absent');

@@ -1,0 +1,67 @@
+/**
+ * The relay's heartbeat: a browser that stops answering WebSocket pings (a tablet that lost its
+ * network without closing the socket) is terminated and no longer counted as showing the screen,
+ * two heartbeat periods later (one to ping, one to find no pong); a browser that answers stays.
+ * Without it, a dead tablet would hold notifications as "delivered" and keep its buffers forever.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
+import { Engine } from '../engine/engine.ts';
+import { createLogger } from '../log.ts';
+import { Store } from '../store/store.ts';
+import { attachRelay, type Relay } from './browser-relay.ts';
+
+const HEARTBEAT_MS = 100;
+
+let store: Store;
+let engine: Engine;
+let server: Server;
+let relay: Relay;
+let url: string;
+const clients: WebSocket[] = [];
+
+beforeEach(async () => {
+	store = new Store({ dataDir: null });
+	const logger = createLogger('silent');
+	engine = new Engine({ config: parseConfig(DEFAULT_CONFIG), store, logger });
+	server = createServer();
+	relay = attachRelay(server, engine, logger, { heartbeatMs: HEARTBEAT_MS });
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws?screen=kds-1`;
+});
+afterEach(async () => {
+	for (const ws of clients) ws.terminate();
+	relay.close();
+	await new Promise((resolve) => server.close(resolve));
+	store.close();
+});
+
+/** A browser on kds-1; `answersPings: false` is one whose network went away without a close. */
+async function browser(answersPings: boolean) {
+	const ws = new WebSocket(url, { autoPong: answersPings });
+	clients.push(ws);
+	await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+	return { ws };
+}
+
+describe('heartbeat', () => {
+	it('terminates a browser that stops answering pings, and stops counting it', async () => {
+		const live = await browser(true);
+		const dead = await browser(false);
+		expect(engine.fanout.viewers('kds-1')).toBe(2);
+		// Two periods suffice (a ping, then no pong by the next tick); the bound is generous for a
+		// loaded machine, and without the heartbeat the dead browser is never closed at all.
+		await expect
+			.poll(() => dead.ws.readyState, { timeout: 20 * HEARTBEAT_MS, interval: HEARTBEAT_MS / 2 })
+			.toBe(WebSocket.CLOSED);
+		await expect.poll(() => engine.fanout.viewers('kds-1')).toBe(1);
+		expect(relay.connected('kds-1')).toBe(1);
+		// The browser that answers is still there several periods later, and still served.
+		await new Promise((resolve) => setTimeout(resolve, 4 * HEARTBEAT_MS));
+		expect(live.ws.readyState).toBe(WebSocket.OPEN);
+		expect(engine.fanout.viewers('kds-1')).toBe(1);
+	});
+});
