@@ -45,7 +45,7 @@ async function main() {
 				if (screen.deleted) continue;
 				const tcp = agent.engine.tcpEndpoint(screen.id);
 				lines.push(
-					`    screen ${screen.id.padEnd(10)} ${screen.name.padEnd(12)} TCP ${tcp.host}:${tcp.port}  ${agent.httpUrl}/screens/${screen.id}`
+					`    screen ${screen.id.padEnd(10)} ${screen.name.padEnd(12)} TCP ${tcp.host}:${tcp.port}  ${agent.httpUrl}/screens/${screen.id}${screen.remote ? `  (remote: in ${screen.remote.url})` : ''}`
 				);
 			}
 		}
