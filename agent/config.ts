@@ -56,8 +56,8 @@ const SettingsSchema = z
 /** Where a remote screen's cards are read: the other simulator's HTTP address and screen id. */
 const RemoteSchema = z.object({
 	/** The remote agent's HTTP base URL, e.g. http://192.168.1.50:8104. */
-	url: text().refine((s) => /^https?:$/.test(URL.parse(s)?.protocol ?? ''), {
-		error: (i) => `expected an http:// or https:// URL, got ${describe(i.input)}`
+	url: text().refine(isHttpUrl, {
+		error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
 	}),
 	/** The screen's id in the remote agent (default: the same id). */
 	screen: text().min(1).optional(),
