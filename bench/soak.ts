@@ -33,6 +33,7 @@ import {
 	waitForExit,
 	type AgentProcess
 } from '../tests/helpers/process.ts';
+import { seededRandom } from '../tests/helpers/random.ts';
 import { sendTcp, TcpSession } from '../tests/helpers/tcp.ts';
 import { percentile, ROOT, rssMiB } from './lib.ts';
 
@@ -54,18 +55,6 @@ function report(ok: boolean, text: string): void {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tempDir = (name: string) => mkdtempSync(join(tmpdir(), `kds-soak-${name}-`));
-
-/** A small seeded PRNG (mulberry32): the same soak every run. */
-function prng(seed: number) {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const TIME_MS = 1795338000000;
 const TIME_ISO = '2026-11-22T18:10:00Z';
@@ -117,7 +106,7 @@ async function crashRounds(): Promise<void> {
 		'x-location-id': 'loc-1',
 		'x-device-ids': 'all'
 	};
-	const random = prng(1);
+	const random = seededRandom(1);
 	try {
 		for (let round = 1; round <= ROUNDS; round++) {
 			let dead = false;
@@ -311,7 +300,7 @@ async function fuzz(): Promise<void> {
 		const t = agent.tcp.get('kds-1')!;
 		return [t.host, t.port] as const;
 	})();
-	const random = prng(2);
+	const random = seededRandom(2);
 	let sent = 0;
 	let evicted = 0;
 	let closedByAgent = 0;
@@ -427,7 +416,7 @@ async function crowd(): Promise<void> {
 	}
 	let stop = false;
 	let served = 0;
-	const random = prng(3);
+	const random = seededRandom(3);
 	const sessions = await Promise.all(
 		Array.from({ length: CLIENTS }, () =>
 			TcpSession.open(host, port).then((s) => {
