@@ -38,7 +38,7 @@ import { Notifications } from './notify/notification-state.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
 import { registerFleetApi } from './http/fleet-api.ts';
-import { registerScreenNotificationApi } from './http/screen-notifications.ts';
+import { registerScreenNotificationApi } from './http/notification-state-api.ts';
 import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerHealth } from './http/health.ts';

@@ -5,7 +5,7 @@
  */
 import type { ClientMessage } from '#core/relay';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
-import { ScreenNotifications } from './notifications.svelte';
+import { ScreenNotifications } from './screen-notifications.svelte';
 import { OrderBoard } from './orders.svelte';
 import { beep } from './sound';
 
