@@ -1,6 +1,6 @@
 /**
- * The `kds-sim` command: `kds-sim send …` sends one message (see agent/send.ts); `kds-sim
- * discover` lists the screens announcing themselves (agent/discover.ts); anything else starts the
+ * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
+ * discover` lists the screens announcing themselves (agent/discovery/discover.ts); anything else starts the
  * simulator (agent/cli/main.ts).
  */
 // First, before any module builds a schema (see agent/app.ts): the build bundles zod into

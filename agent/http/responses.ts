@@ -214,7 +214,7 @@ export const MessageEntrySchema = z.strictObject({
 	findings: z.array(FindingSchema)
 }) satisfies z.ZodType<MessageEntry>;
 
-/** An item as the JSON view shows it (agent/screen-view.ts). */
+/** An item as the JSON view shows it (agent/inspector/screen-view.ts). */
 const ItemJsonSchema = z.strictObject({
 	lineId: z.string(),
 	label: z.string(),

@@ -43,7 +43,7 @@ import {
 	OrderResponseSchema
 } from './responses.ts';
 
-// The body POSTed to retry.notificationUrl (agent/notifications.ts builds it).
+// The body POSTed to retry.notificationUrl (agent/notify/takeout-queue.ts builds it).
 export const CallbackSchema = z.strictObject({
 	notificationId: z.string(),
 	notification: z.enum(['customer-arrived', 'estimated-arrival-update']),
