@@ -12,7 +12,8 @@ import { connect } from 'node:net';
 import { createRequire } from 'node:module';
 import type { WebSocket } from 'ws';
 import type { ClientMessage, ServerMessage } from '#core/relay';
-import type { ScreenAction } from '#core/screen';
+import { UNABLE_TO_PARSE } from '#core/schema';
+import { REJECT_CODES, type ScreenAction } from '#core/screen';
 import type { Logger } from '../log.ts';
 
 export type LinkState =
@@ -72,10 +73,10 @@ export interface RemoteLinkOptions {
 	replyTimeoutMs?: number;
 }
 
+/** The screen's refusals (the core's reply codes) as delivery statuses. */
 const REPLY_STATUS: Record<string, RemoteStatus> = {
-	DUPLICATE_ORDER_ID: 'DUPLICATE_ORDER_ID',
-	ORDER_DOES_NOT_EXIST: 'ORDER_DOES_NOT_EXIST',
-	'Unable to parse data': 'UNABLE_TO_PARSE_DATA'
+	...Object.fromEntries(REJECT_CODES.map((code) => [code, code])),
+	[UNABLE_TO_PARSE]: 'UNABLE_TO_PARSE_DATA'
 };
 
 /** The delivery status a TCP reply stands for, for an order with this id. */
