@@ -361,6 +361,85 @@ describe('Framer', () => {
 		});
 	});
 
+	describe('what an unfinished message keeps alive', () => {
+		/** 900 KiB of an unfinished message, in 64 KiB reads of their own, as a socket gives them. */
+		const reads = () => {
+			const head = bytes('{"order":{"pad":"');
+			const chunks: Uint8Array[] = [];
+			for (let at = 0; at < 900 * 1024; at += 64 * 1024) {
+				const chunk = new Uint8Array(Math.min(64 * 1024, 900 * 1024 - at)).fill(0x78);
+				if (at === 0) chunk.set(head);
+				chunks.push(chunk);
+			}
+			return chunks;
+		};
+
+		it('holds large reads as they are: no copy, no growing buffer', () => {
+			const chunks = reads();
+			const framer = new Framer();
+			const before = process.memoryUsage().arrayBuffers;
+			for (const chunk of chunks) expect(framer.push(chunk)).toEqual([]);
+			const allocated = process.memoryUsage().arrayBuffers - before;
+			expect(framer.buffered).toBe(900 * 1024);
+			// A growing buffer copies them into 1 MiB (after 256 B, 512 B, … 512 KiB).
+			expect(allocated).toBeLessThan(64 * 1024);
+			expect(framer.retained).toBe(900 * 1024);
+			const text = new TextDecoder().decode(concat(...chunks, bytes('"}}')));
+			expect(framer.push(bytes('"}}'))).toEqual([msg(text)]);
+			expect([framer.buffered, framer.retained]).toEqual([0, 0]);
+		});
+
+		it('charges a small view of a large buffer what it copies, never the whole buffer', () => {
+			// One byte at a time from one 100 KiB buffer: a held view would keep all of it alive.
+			const data = bytes(`{"pad":"${'x'.repeat(100 * 1024)}"}`);
+			const framer = new Framer();
+			let most = 0;
+			const frames: Frame[] = [];
+			for (let i = 0; i < data.length; i++) {
+				frames.push(...framer.push(data.subarray(i, i + 1)));
+				most = Math.max(most, framer.retained - framer.buffered);
+				if (frames.length === 0) expect(framer.retained).toBeGreaterThanOrEqual(framer.buffered);
+			}
+			expect(frames).toEqual([msg(decodeLoose(data))]);
+			// Never more than one tail's room beyond the bytes.
+			expect(most).toBeLessThanOrEqual(16 * 1024);
+			expect(framer.retained).toBe(0);
+		});
+
+		it('charges a large read the whole of it, even when the message starts near its end', () => {
+			const read = new Uint8Array(64 * 1024).fill(0x20);
+			read.set(bytes('{"pad":"'), 30 * 1024);
+			const framer = new Framer();
+			expect(framer.push(read)).toEqual([]);
+			expect(framer.buffered).toBe(34 * 1024);
+			// 34 KiB of it are held: a view that keeps all 64 KiB alive, and charged so.
+			expect(framer.retained).toBe(64 * 1024);
+			// Under half of a read is copied instead: 20 KiB held, 20 KiB charged (tail included).
+			const small = new Uint8Array(64 * 1024).fill(0x20);
+			small.set(bytes('{"pad":"'), 44 * 1024);
+			const other = new Framer();
+			other.push(small);
+			expect(other.buffered).toBe(20 * 1024);
+			expect(other.retained).toBeLessThanOrEqual(20 * 1024 + 16 * 1024);
+			expect(other.retained).toBeLessThan(64 * 1024);
+		});
+
+		it('gives the same frames at every split of a message bigger than a tail', () => {
+			const big = `{"a":"${'é'.repeat(20_000)}","b":"${'🍔'.repeat(5000)}"}`;
+			const data = bytes(`${big}\n{"c":1}`);
+			const expected = [msg(big), eol, msg('{"c":1}')];
+			for (let k = 0; k <= data.length; k += 97) {
+				expect(feed([data.subarray(0, k), data.subarray(k)]), `split at ${k}`).toEqual(expected);
+			}
+			// Reads of their own (not views of one buffer) of every size around the thresholds.
+			for (const size of [1, 255, 256, 8191, 8192, 16_384, 40_000]) {
+				const chunks: Uint8Array[] = [];
+				for (let at = 0; at < data.length; at += size) chunks.push(data.slice(at, at + size));
+				expect(feed(chunks), `reads of ${size}`).toEqual(expected);
+			}
+		});
+	});
+
 	it('rejects a nonsensical maxMessageBytes', () => {
 		expect(() => new Framer({ maxMessageBytes: 0 })).toThrow(RangeError);
 		expect(() => new Framer({ maxMessageBytes: 1.5 })).toThrow(RangeError);

@@ -16,6 +16,13 @@
  * 20,000 levels of `{"a":` costs a megabyte of objects per message.
  * Text is decoded only once a message (or garbage run) is complete, so a chunk may end anywhere,
  * including inside a multi-byte UTF-8 character.
+ *
+ * The bytes of an unfinished message are kept in the chunks the socket delivered them in, not
+ * copied into one growing buffer: a message that arrives in 64 KiB reads is held as those reads,
+ * with no copy and no doubling (a growing buffer holds up to twice its bytes and leaves a trail of
+ * large freed blocks behind it). Only small pieces (a slow sender's few bytes, or a small view of
+ * a larger buffer, which would pin all of it) are copied into small tails. `retained`
+ * is what the held pieces really keep alive, and is what the pending-bytes budget charges.
  */
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -90,8 +97,18 @@ const NEWLINE_IN_STRING = 2;
 const TOO_DEEP = 3;
 type Stop = typeof RAN_OUT | typeof CLOSED | typeof NEWLINE_IN_STRING | typeof TOO_DEEP;
 
-/** A buffer bigger than this is released once its message is done, so idle connections are light. */
-const KEEP_BUFFER_BYTES = 64 * 1024;
+/**
+ * A piece of a chunk at least this long, and at least half of the memory it is a view of, is
+ * held as it is; a shorter one is copied into a tail.
+ */
+const REFERENCE_MIN_BYTES = 8 * 1024;
+/**
+ * Tails small pieces are copied into: the first as big as the piece, at least TAIL_MIN_BYTES,
+ * each next one double the last, up to TAIL_MAX_BYTES (a message split once in a few
+ * hundred bytes costs a few hundred bytes; a slow sender's many small reads, 16 KiB tails).
+ */
+const TAIL_MIN_BYTES = 256;
+const TAIL_MAX_BYTES = 16 * 1024;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
@@ -107,9 +124,17 @@ export class Framer {
 	private count = 0;
 	/** Bytes of the byte order mark matched so far (MAYBE_BOM mode). */
 	private bomSeen = 0;
-	/** Bytes of the unfinished message or garbage run carried over from earlier chunks. */
-	private buf: Uint8Array | undefined;
+	/**
+	 * The unfinished message or garbage run carried over from earlier chunks, in order: views of
+	 * the chunks themselves, and full tails. `tail` is the tail being filled, after them.
+	 */
+	private pieces: Uint8Array[] = [];
+	private tail: Uint8Array | undefined;
+	private tailLen = 0;
+	/** Bytes held (the pieces' and the tail's content). */
 	private bufLen = 0;
+	/** Bytes of memory the held pieces and the tail keep alive (see `retained`). */
+	private pinned = 0;
 	/** Set by scan(). */
 	private stop: Stop = RAN_OUT;
 
@@ -131,7 +156,21 @@ export class Framer {
 		return this.bufLen;
 	}
 
-	/** Feeds the next bytes of the stream; returns the frames they complete, in order. */
+	/**
+	 * Bytes of memory kept alive for them: the whole chunks that held pieces are views of, and the
+	 * tails' capacity. At most twice `buffered` plus one tail of at most TAIL_MAX_BYTES (a piece is
+	 * held as a view only when it is at least half of its chunk, a tail sealed less than half full
+	 * is copied to its size), and about `buffered` for a message sent in large reads.
+	 */
+	get retained(): number {
+		return this.pinned;
+	}
+
+	/**
+	 * Feeds the next bytes of the stream; returns the frames they complete, in order. The framer
+	 * may keep a view of the chunk until its message is done: the caller must not change it after
+	 * (a socket's chunks are never reused).
+	 */
 	push(chunk: Uint8Array): Frame[] {
 		const frames: Frame[] = [];
 		const n = chunk.length;
@@ -254,7 +293,7 @@ export class Framer {
 	end(): Frame[] {
 		const frames: Frame[] = [];
 		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
-			frames.push({ kind: 'garbage', text: decoder.decode(this.held()) });
+			frames.push({ kind: 'garbage', text: this.decodeHeld() });
 		}
 		this.mode = IDLE;
 		this.depth = 0;
@@ -318,7 +357,7 @@ export class Framer {
 			text = decoder.decode(chunk.subarray(from, Math.min(to, from + this.maxMessageBytes)));
 		} else {
 			this.append(chunk, from, to);
-			text = decoder.decode(this.held());
+			text = this.decodeHeld();
 		}
 		this.release();
 		return text;
@@ -328,24 +367,67 @@ export class Framer {
 	private append(chunk: Uint8Array, from: number, to: number): void {
 		const len = Math.min(to - from, this.maxMessageBytes - this.bufLen);
 		if (len <= 0) return;
-		const need = this.bufLen + len;
-		let buf = this.buf;
-		if (buf === undefined || buf.length < need) {
-			const size = Math.min(this.maxMessageBytes, Math.max(need, 256, (buf?.length ?? 0) * 2));
-			const grown = new Uint8Array(size);
-			if (buf !== undefined) grown.set(buf.subarray(0, this.bufLen));
-			this.buf = buf = grown;
+		this.bufLen += len;
+		const whole = chunk.buffer.byteLength;
+		if (len >= REFERENCE_MIN_BYTES && len * 2 >= whole) {
+			this.seal();
+			this.pieces.push(chunk.subarray(from, from + len));
+			this.pinned += whole;
+			return;
 		}
-		buf.set(chunk.subarray(from, from + len), this.bufLen);
-		this.bufLen = need;
+		let at = from;
+		const end = from + len;
+		while (at < end) {
+			if (this.tail === undefined || this.tailLen === this.tail.length) {
+				const size = Math.min(
+					TAIL_MAX_BYTES,
+					Math.max(TAIL_MIN_BYTES, end - at, (this.tail?.length ?? 0) * 2)
+				);
+				this.seal();
+				this.tail = new Uint8Array(size);
+				this.pinned += size;
+			}
+			const n = Math.min(end - at, this.tail.length - this.tailLen);
+			this.tail.set(chunk.subarray(at, at + n), this.tailLen);
+			this.tailLen += n;
+			at += n;
+		}
 	}
 
-	private held(): Uint8Array {
-		return this.buf === undefined ? new Uint8Array(0) : this.buf.subarray(0, this.bufLen);
+	/**
+	 * Moves the tail to the pieces. A tail less than half full is copied to its exact size first,
+	 * so tails cut short by large pieces between them do not keep their empty space.
+	 */
+	private seal(): void {
+		const tail = this.tail;
+		if (tail === undefined) return;
+		if (this.tailLen * 2 < tail.length) {
+			this.pieces.push(tail.slice(0, this.tailLen));
+			this.pinned -= tail.length - this.tailLen;
+		} else {
+			this.pieces.push(tail.subarray(0, this.tailLen));
+		}
+		this.tail = undefined;
+		this.tailLen = 0;
+	}
+
+	/** The held bytes as text (a character may span two pieces). */
+	private decodeHeld(): string {
+		this.seal();
+		const pieces = this.pieces;
+		if (pieces.length === 0) return '';
+		if (pieces.length === 1) return decoder.decode(pieces[0]);
+		const stream = new TextDecoder('utf-8', { ignoreBOM: true });
+		let text = '';
+		for (const piece of pieces) text += stream.decode(piece, { stream: true });
+		return text + stream.decode();
 	}
 
 	private release(): void {
+		if (this.pieces.length > 0) this.pieces = [];
+		this.tail = undefined;
+		this.tailLen = 0;
 		this.bufLen = 0;
-		if (this.buf !== undefined && this.buf.length > KEEP_BUFFER_BYTES) this.buf = undefined;
+		this.pinned = 0;
 	}
 }

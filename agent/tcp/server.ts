@@ -88,10 +88,13 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 			socket.destroy();
 		}
 	};
-	/** After each read: account the bytes the framer holds; time the message they belong to. */
+	/**
+	 * After each read: charge the budget what the framer's held bytes keep alive (`retained`, not
+	 * only the bytes: a view of a chunk keeps the chunk); time the message they belong to.
+	 */
 	const account = (completed: boolean): boolean => {
 		const held = framer.buffered;
-		if (budget && !budget.set(holder, held)) return false;
+		if (budget && !budget.set(holder, framer.retained)) return false;
 		if (held === 0 || completed) {
 			if (messageTimer) clearTimeout(messageTimer);
 			messageTimer = undefined;
