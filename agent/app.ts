@@ -326,6 +326,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			host: options.httpHost ?? '127.0.0.1',
 			port: options.httpPort ?? DEFAULT_HTTP_PORT
 		}));
+		// The disk thread of the inspector's log and the WAL checkpoints boots last: a thread is a
+		// Node start of its own, and nothing before it needs it (what is logged meanwhile is queued).
+		storeThread?.start();
 		notifications.start();
 		remotes.attachConfigured();
 		if (listener) listenerPort = await listener.start();

@@ -1,0 +1,72 @@
+/**
+ * The store's disk thread (store-thread.ts): the agent starts it only once the screens' ports
+ * answer, so what the inspector's log hands it before then is queued, and written once it runs.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { MessageEntry } from '#core/message-entry';
+import { createLogger } from '../log.ts';
+import { Store } from './store.ts';
+import { StoreThread } from './store-thread.ts';
+
+const logger = createLogger('silent');
+let dir: string;
+let store: Store;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), 'kds-store-thread-'));
+	store = new Store({ dataDir: dir });
+});
+afterEach(() => {
+	store.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+function entry(id: number): MessageEntry {
+	return {
+		id,
+		at: 1_700_000_000_000 + id,
+		interface: 'tcp',
+		source: '127.0.0.1:5000',
+		screenIds: ['kds-1'],
+		command: 'create-order',
+		orderId: `A${id}`,
+		result: `A${id}`,
+		ok: true,
+		raw: `{"command":"create-order","order":{"id":"A${id}"}}`,
+		findings: []
+	};
+}
+
+const thread = () =>
+	new StoreThread({ dataDir: dir, ordersFile: store.file!, retention: 100, logger });
+const savedIds = () => StoreThread.loadMessages(dir, 100, logger).map((e) => e.id);
+
+it('writes what was handed to it before it started, in order, once started', async () => {
+	const disk = thread();
+	disk.appendMessages([entry(1), entry(2)], 1);
+	disk.appendMessages([entry(3)], 1);
+	expect(savedIds()).toEqual([]);
+	disk.start();
+	disk.appendMessages([entry(4)], 1);
+	await disk.close();
+	expect(savedIds()).toEqual([1, 2, 3, 4]);
+});
+
+it('closed without being started, still writes what it was handed', async () => {
+	const disk = thread();
+	disk.appendMessages([entry(7)], 7);
+	await disk.close();
+	expect(savedIds()).toEqual([7]);
+});
+
+it('a clear handed over before the start empties the log, after the entries before it', async () => {
+	const disk = thread();
+	disk.appendMessages([entry(1)], 1);
+	disk.clearMessages();
+	disk.appendMessages([entry(2)], 2);
+	disk.start();
+	await disk.close();
+	expect(savedIds()).toEqual([2]);
+});
