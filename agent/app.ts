@@ -37,15 +37,9 @@ import { StoreThread } from './store/store-thread.ts';
 import { Notifications } from './notify/notification-state.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
-import { registerFleetApi } from './http/fleet-api.ts';
-import { registerScreenNotificationApi } from './http/notification-state-api.ts';
-import { Access } from './http/access.ts';
-import { registerAdminApi } from './http/admin-api.ts';
-import { registerHealth } from './http/health.ts';
-import { registerIntegratorApi } from './http/integrators/index.ts';
-import { createHttpServer } from './http/server.ts';
-import { createLogger, type Logger, type LogLevel } from './log.ts';
-import { attachRelay, type Relay } from './ws/browser-relay.ts';
+import type { ScreenListener } from './http/health.ts';
+import { createLogger, loadLogger, type Logger, type LogLevel } from './log.ts';
+import type { Relay } from './ws/browser-relay.ts';
 import { DEFAULT_DATA_DIR } from './cli/settings.ts';
 import { Store, type SyncMode } from './store/store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
@@ -190,7 +184,7 @@ function warmOrderPath(): void {
 }
 
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
-	const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
+	const logger = options.logger ?? createLogger(options.logLevel ?? 'warn', { lazy: true });
 	const config = withTcpOverrides(
 		options.config === undefined
 			? parseConfig(DEFAULT_CONFIG, 'embedded defaults')
@@ -236,10 +230,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
 	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let announcer: Announcer | undefined;
-	const access = new Access({
-		adminToken: options.adminToken,
-		trustLoopback: options.trustLoopback
-	});
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
 	const remotes = new RemoteScreens({
@@ -302,63 +292,43 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			engine.endpoints.set(id, { host: server.host, port: server.port });
 			tcpServers.push(Object.assign(server, { screenId: id }));
 		}
-		http = await createHttpServer({
+		// The HTTP stack is a chunk of its own in the bundle: loaded, compiled and run only now,
+		// after pino (a lazy logger's pino loads a part per turn of the event loop).
+		const httpLogger = await loadLogger(logger);
+		const { startHttpStack } = await import('./http-stack.ts');
+		({ http, relay } = await startHttpStack({
 			engine,
-			logger,
+			config,
+			logger: httpLogger,
 			messages,
 			sms,
+			notifications,
 			limits: { budget, messageTimeoutMs },
-			access,
-			plugins: [
-				(app) =>
-					registerHealth(app, () =>
-						tcpServers.flatMap((s) => {
-							const screen = engine.liveScreen(s.screenId);
-							if (!screen) return [];
-							return [
-								{
-									id: s.screenId,
-									name: screen.config.name,
-									locationId: screen.location.id,
-									tcp: { host: s.host, port: s.port },
-									listening: s.server.listening
-								}
-							];
-						})
-					),
-				(app) => registerIntegratorApi(app, { engine, config, notifications }),
-				(app) => registerScreenNotificationApi(app, engine, notifications),
-				(app) =>
-					registerFleetApi(app, {
-						heard: () => listener?.list() ?? null,
-						adoptingInto: adoptInto?.location.id ?? null
-					}),
-				(app) =>
-					registerAdminApi(app, engine, messages, {
-						sms,
-						reset
-					})
-			],
-			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir
-		});
-		relay = attachRelay(http.server, engine, logger, {
-			// The screens' orders carry customer data: the same guard as the routes.
-			refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
-			onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
-			unavailable: (screenId) => {
-				const remote = engine.screen(screenId)?.remote;
-				if (!remote || remote.state === 'live') return null;
-				return `screen ${screenId} lives in another simulator (${remote.link.where}), which is not reachable now`;
-			}
-		});
-		const host = options.httpHost ?? '127.0.0.1';
-		await http
-			.listen({ host, port: options.httpPort ?? DEFAULT_HTTP_PORT })
-			.catch((err: NodeJS.ErrnoException) => {
-				throw new Error(
-					`Cannot listen for HTTP on ${host}:${options.httpPort ?? DEFAULT_HTTP_PORT}: ${err.code ?? err.message}`
-				);
-			});
+			adminToken: options.adminToken,
+			trustLoopback: options.trustLoopback,
+			listeners: () =>
+				tcpServers.flatMap((s): ScreenListener[] => {
+					const screen = engine.liveScreen(s.screenId);
+					if (!screen) return [];
+					return [
+						{
+							id: s.screenId,
+							name: screen.config.name,
+							locationId: screen.location.id,
+							tcp: { host: s.host, port: s.port },
+							listening: s.server.listening
+						}
+					];
+				}),
+			discovered: { listener, adoptingInto: adoptInto?.location.id ?? null },
+			reset,
+			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir,
+			host: options.httpHost ?? '127.0.0.1',
+			port: options.httpPort ?? DEFAULT_HTTP_PORT
+		}));
+		// The disk thread of the inspector's log and the WAL checkpoints boots last: a thread is a
+		// Node start of its own, and nothing before it needs it (what is logged meanwhile is queued).
+		storeThread?.start();
 		notifications.start();
 		remotes.attachConfigured();
 		if (listener) listenerPort = await listener.start();

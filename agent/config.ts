@@ -5,7 +5,7 @@
  * start-up with one sentence naming the setting, the value and what is expected.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatErrors, ORDER_MODES, parseWith, showValue } from '#core/schema';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';

@@ -1,39 +1,83 @@
 /**
- * The HTTP stack is loaded only when startAgent builds the HTTP server, so the CLI's other
- * commands (`kds-sim send`) and code that only imports the agent's modules never pay for it.
- * That holds only while nothing imports Fastify (or its plugins) as a value: a single
- * `import { x } from 'fastify'` anywhere brings the whole stack in at load. Checked on the
- * agent's bundle, as esbuild builds it.
+ * What starting the simulator loads before the screens' TCP ports open, checked on the agent's
+ * bundle as `npm run build` makes it (scripts/build-agent.js, code splitting on):
+ * - Fastify and its plugins are imported only on demand, when the HTTP server is built, so the
+ *   CLI's other commands (`kds-sim send`) and code that only imports the agent's modules never pay
+ *   for them. That holds only while nothing imports Fastify as a value: a single
+ *   `import { x } from 'fastify'` anywhere brings the whole stack in at load.
+ * - The start path (the CLI entry and the chunks it imports statically) holds no HTTP route, relay
+ *   or other command's code, and none of zod's locales: those load after the TCP listeners are up
+ *   (agent/http-stack.ts) or never (npm run bench -- start measures the time this saves).
  */
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
-import { expect, it } from 'vitest';
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { AGENT_BUILD } from '../scripts/build-agent.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const LAZY = ['fastify', '@fastify/static'];
 
-it('loads Fastify only on demand, when the HTTP server is built', async () => {
-	const result = await build({
-		entryPoints: [`${ROOT}/agent/cli/cli.ts`],
-		bundle: true,
-		write: false,
-		metafile: true,
-		platform: 'node',
-		format: 'esm',
-		packages: 'external',
-		logLevel: 'silent',
-		outdir: 'out'
-	});
-	const eager: string[] = [];
-	let lazy = 0;
-	for (const [file, input] of Object.entries(result.metafile.inputs)) {
-		for (const { path, kind } of input.imports) {
-			if (!LAZY.includes(path)) continue;
-			if (kind === 'dynamic-import') lazy += 1;
-			else eager.push(`${file} imports ${path} (${kind})`);
+async function metafile(): Promise<Metafile> {
+	const result = await build({ ...AGENT_BUILD, write: false, metafile: true, logLevel: 'silent' });
+	return result.metafile;
+}
+
+/** The source files in the output files the entry `agent.js` and then `main` import statically. */
+function startPathInputs(meta: Metafile): string[] {
+	const outputs = meta.outputs;
+	const main = Object.keys(outputs).find(
+		(file) => outputs[file].entryPoint === 'agent/cli/main.ts'
+	);
+	if (!main) throw new Error('no chunk for agent/cli/main.ts: is it still imported dynamically?');
+	const seen = new Set<string>();
+	const todo = ['dist/agent.js', main];
+	while (todo.length) {
+		const file = todo.pop()!;
+		if (seen.has(file)) continue;
+		seen.add(file);
+		for (const { path, kind } of outputs[file].imports) {
+			if (kind === 'import-statement' && outputs[path]) todo.push(path);
 		}
 	}
-	expect(eager).toEqual([]);
-	// The check looks at the right imports: the HTTP server's and the docs page's.
-	expect(lazy).toBeGreaterThanOrEqual(2);
+	return [...seen].flatMap((file) => Object.keys(outputs[file].inputs));
+}
+
+describe('what starting the simulator loads', async () => {
+	const meta = await metafile();
+
+	it('loads Fastify only on demand, when the HTTP server is built', () => {
+		const eager: string[] = [];
+		let lazy = 0;
+		for (const [file, input] of Object.entries(meta.inputs)) {
+			for (const { path, kind } of input.imports) {
+				if (!LAZY.includes(path)) continue;
+				if (kind === 'dynamic-import') lazy += 1;
+				else eager.push(`${file} imports ${path} (${kind})`);
+			}
+		}
+		expect(eager).toEqual([]);
+		// The check looks at the right imports: the HTTP server's and the docs page's.
+		expect(lazy).toBeGreaterThanOrEqual(2);
+	});
+
+	it('loads no HTTP route, relay, other command or zod locale before the TCP ports open', () => {
+		const inputs = startPathInputs(meta);
+		const early = inputs.filter(
+			(file) =>
+				/^agent\/(http\/|ws\/|http-stack\.ts$)/.test(file) ||
+				/^agent\/cli\/send\.ts$|^agent\/discovery\/discover\.ts$|^agent\/fleet\/generate\.ts$/.test(
+					file
+				) ||
+				/node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(file)
+		);
+		expect(early).toEqual([]);
+		// The check looks at the real start path: the TCP server, the engine and the core are on it.
+		expect(inputs).toEqual(
+			expect.arrayContaining([
+				'agent/tcp/server.ts',
+				'agent/engine/engine.ts',
+				'src/lib/core/schema.ts'
+			])
+		);
+		// ... and the HTTP stack is a chunk of the bundle, loaded later.
+		expect(Object.values(meta.outputs).map((o) => o.entryPoint)).toContain('agent/http-stack.ts');
+	});
 });

@@ -5,9 +5,12 @@
  * - start → TCP accepting: the first moment a connect to the screen's port succeeds;
  * - start → first reply: a client that connects as soon as the port opens and sends one
  *   create-order (write, half-close, read until close) gets its order id back.
- * Medians of the starts are the figures; the first reply's target is ≤ 300 ms. The baseline in the
- * same run is a bare `node -e` that listens on TCP and answers at once: what any Node process
- * pays before it can answer.
+ * Medians of the starts are the figures; the first reply's target is ≤ 300 ms. Two baselines in
+ * the same rounds, met by the same client: a bare `node -e` that listens on TCP and answers at
+ * once (what any Node process pays before it can answer), and the durable floor
+ * (floor-start-server.ts: loads SQLite, opens a new store, commits the order before answering;
+ * what any server that keeps its promise of durability pays). Agent minus floor is the agent's
+ * own start-up work.
  *
  * Run: npm run bench -- start   (or npm run bench:start)
  */
@@ -17,7 +20,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForExit } from '../tests/helpers/process.ts';
-import { fmt, ROOT } from './lib.ts';
+import { compileBenchFile, fmt, ROOT } from './lib.ts';
 
 const STARTS = Number(process.env.KDS_BENCH_STARTS ?? 7);
 /** Another build's agent.js (e.g. of an earlier commit) to start in the same rounds, for an A/B. */
@@ -122,11 +125,22 @@ const median = (values: number[]) => {
 export async function runStartBench(): Promise<{ lines: string[]; json: object }> {
 	const agent: Start[] = [];
 	const bare: Start[] = [];
+	const floor: Start[] = [];
 	const compare: Start[] = [];
+	const floorServer = compileBenchFile('bench/floor-start-server.ts');
 	for (let i = 0; i < STARTS; i++) {
 		progress(`start ${i + 1} of ${STARTS}`);
 		const barePort = await freePort();
 		bare.push(await measure(['-e', BARE_SERVER, String(barePort)], barePort, `BARE-${i}`));
+		const floorPort = await freePort();
+		const floorDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-floor-'));
+		try {
+			floor.push(
+				await measure([floorServer, String(floorPort), floorDir], floorPort, `FLOOR-${i}`)
+			);
+		} finally {
+			rmSync(floorDir, { recursive: true, force: true });
+		}
 		// The agent's first screen listens here, the second on the next port: both must be free.
 		const port = await freePortPair();
 		const startAgentAt = async (entry: string, into: Start[]) => {
@@ -144,6 +158,7 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 	const acceptMs = median(agent.map((s) => s.acceptMs));
 	const replyMs = median(agent.map((s) => s.replyMs));
 	const bareReplyMs = median(bare.map((s) => s.replyMs));
+	const floorReplyMs = median(floor.map((s) => s.replyMs));
 	const each = (starts: Start[]) =>
 		starts.map((s) => `${fmt(s.acceptMs)}/${fmt(s.replyMs)}`).join(', ');
 	return {
@@ -152,7 +167,9 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			`process start to accepting TCP: ${fmt(acceptMs)} ms`,
 			`process start to the first order answered: ${fmt(replyMs)} ms   (target <= ${TARGET_FIRST_REPLY_MS} ms)`,
 			`  bare node -e TCP server, same client: ${fmt(bareReplyMs)} ms to its first reply`,
-			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}`,
+			`  durable floor (bench/floor-start-server.ts: SQLite store, parse, commit, reply): ${fmt(floorReplyMs)} ms to its first reply`,
+			`  the agent's own start-up work: ${fmt(replyMs - floorReplyMs)} ms over the floor (the floor's over bare: ${fmt(floorReplyMs - bareReplyMs)} ms)`,
+			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}; floor ${each(floor)}`,
 			...(COMPARE
 				? [
 						`  ${COMPARE} in the same rounds: accepting ${fmt(median(compare.map((s) => s.acceptMs)))} ms, first reply ${fmt(median(compare.map((s) => s.replyMs)))} ms (${each(compare)})`
@@ -165,9 +182,11 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			acceptMs,
 			firstReplyMs: replyMs,
 			bareFirstReplyMs: bareReplyMs,
+			floorFirstReplyMs: floorReplyMs,
 			targetFirstReplyMs: TARGET_FIRST_REPLY_MS,
 			agent,
 			bare,
+			floor,
 			...(COMPARE ? { compare: { entry: COMPARE, starts: compare } } : {})
 		}
 	};

@@ -1,38 +1,54 @@
 /**
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
- * discover` lists the screens announcing themselves (agent/discovery/discover.ts); anything else starts the
+ * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
+ * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); anything else starts the
  * simulator (agent/cli/main.ts).
+ *
+ * Each command's module is imported when that command runs: in the bundle each is a chunk of its
+ * own, so starting the simulator loads none of the others' code (npm run bench -- start).
  */
 // First, before any module builds a schema (see agent/app.ts): the build bundles zod into
 // dist/agent.js, where modules run in the order this entry imports them.
 import 'zod/compile';
 import { readFileSync } from 'node:fs';
-import { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } from '../discovery/discover.ts';
-import { fleetConfig, FLEET_CONFIG_HELP, readFleetArgs } from '../fleet/generate.ts';
-import { formatOutcome, send, SEND_HELP } from './send.ts';
 import { UsageError } from './settings.ts';
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
-if (process.argv[2] === 'send' && wantsHelp(process.argv.slice(3))) {
-	process.stdout.write(SEND_HELP);
-} else if (process.argv[2] === 'send') {
-	send(process.argv.slice(3), () => readFileSync(0, 'utf8'))
-		.then((outcome) => {
-			process.stdout.write(formatOutcome(outcome));
-			process.exit(outcome.ok ? 0 : 1);
-		})
-		.catch((err) => {
-			process.stderr.write(
-				`${err instanceof UsageError ? err.message : `kds-sim send: ${(err as Error).message}`}\n`
-			);
-			process.exit(2);
-		});
-} else if (process.argv[2] === 'discover' && wantsHelp(process.argv.slice(3))) {
-	process.stdout.write(DISCOVER_HELP);
-} else if (process.argv[2] === 'discover') {
+/** The command's own failure: a usage error as it is, anything else after the command's name. */
+function fail(command: string, err: unknown, prefixed = true): never {
+	const message =
+		err instanceof UsageError || !prefixed
+			? (err as Error).message
+			: `kds-sim ${command}: ${(err as Error).message}`;
+	process.stderr.write(`${message}\n`);
+	process.exit(2);
+}
+
+async function sendCommand(args: string[]): Promise<void> {
+	const { formatOutcome, send, SEND_HELP } = await import('./send.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(SEND_HELP);
+		return;
+	}
 	try {
-		const options = readDiscoverArgs(process.argv.slice(3));
+		const outcome = await send(args, () => readFileSync(0, 'utf8'));
+		process.stdout.write(formatOutcome(outcome));
+		process.exit(outcome.ok ? 0 : 1);
+	} catch (err) {
+		fail('send', err);
+	}
+}
+
+async function discoverCommand(args: string[]): Promise<void> {
+	const { discover, DISCOVER_HELP, formatScreens, readDiscoverArgs } =
+		await import('../discovery/discover.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(DISCOVER_HELP);
+		return;
+	}
+	try {
+		const options = readDiscoverArgs(args);
 		const { screens, ignored } = await discover(options, (port) =>
 			process.stderr.write(`Listening on UDP ${options.bind}:${port} for ${options.seconds} s\n`)
 		);
@@ -40,23 +56,28 @@ if (process.argv[2] === 'send' && wantsHelp(process.argv.slice(3))) {
 			options.json ? `${JSON.stringify(screens, null, 2)}\n` : formatScreens(screens, ignored)
 		);
 	} catch (err) {
-		process.stderr.write(
-			`${err instanceof UsageError ? err.message : `kds-sim discover: ${(err as Error).message}`}\n`
-		);
-		process.exit(2);
+		fail('discover', err);
 	}
-} else if (process.argv[2] === 'fleet-config' && wantsHelp(process.argv.slice(3))) {
-	process.stdout.write(FLEET_CONFIG_HELP);
-} else if (process.argv[2] === 'fleet-config') {
+}
+
+async function fleetConfigCommand(args: string[]): Promise<void> {
+	const { fleetConfig, FLEET_CONFIG_HELP, readFleetArgs } = await import('../fleet/generate.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(FLEET_CONFIG_HELP);
+		return;
+	}
 	try {
-		process.stdout.write(
-			`${JSON.stringify(fleetConfig(readFleetArgs(process.argv.slice(3))), null, '\t')}\n`
-		);
+		process.stdout.write(`${JSON.stringify(fleetConfig(readFleetArgs(args)), null, '\t')}\n`);
 	} catch (err) {
-		process.stderr.write(`${(err as Error).message}\n`);
-		process.exit(2);
+		fail('fleet-config', err, false);
 	}
-} else {
-	if (process.argv[2] === 'start') process.argv.splice(2, 1);
+}
+
+const [command, ...args] = process.argv.slice(2);
+if (command === 'send') await sendCommand(args);
+else if (command === 'discover') await discoverCommand(args);
+else if (command === 'fleet-config') await fleetConfigCommand(args);
+else {
+	if (command === 'start') process.argv.splice(2, 1);
 	await import('./main.ts');
 }

@@ -28,7 +28,8 @@ async function main() {
 		return;
 	}
 	const config = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
-	const logger = createLogger(settings.logLevel);
+	// Lazy: pino loads once the screens' TCP ports answer (agent/log.ts).
+	const logger = createLogger(settings.logLevel, { lazy: true });
 	const agent = await startAgent({ ...settings, config, logger });
 	const lines = [
 		`KDS simulator ready`,

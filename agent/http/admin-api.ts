@@ -6,7 +6,7 @@
  * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';

@@ -3,7 +3,7 @@
  * each parameter and what it takes (`limit: expected a whole number from 1 to 1000, got "0"`), in
  * the one error shape of ./integrators/errors.ts. For the simulator's and admin API's list routes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatErrors, parseWith, showValue } from '#core/schema';
 import { validationError } from './integrators/errors.ts';
 

@@ -13,7 +13,7 @@
  * their top level only: the core's own tests hold their shape.
  */
 import type { FastifySerializerCompiler } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';

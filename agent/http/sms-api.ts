@@ -6,7 +6,7 @@
  * Every filter is optional; texts come newest first (at most `limit`, default 200, up to 1000).
  */
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared } from './responses.ts';

@@ -4,7 +4,6 @@
  * screen keeps its MAX_POPUPS newest. No retry and no expiry.
  */
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import type { Popup } from '#core/relay';
 import type { NotificationStatements } from '../store/notification-store.ts';
 
@@ -19,7 +18,7 @@ export class Popups {
 
 	/** One pop-up on each named screen, sent `at`; its id. */
 	add(screenIds: readonly string[], message: string, at: number): string {
-		const id = randomUUID();
+		const id = crypto.randomUUID();
 		this.db.transaction(() => {
 			for (const screenId of screenIds) {
 				this.sql.putPopup.run(screenId, id, message, at);

@@ -12,7 +12,6 @@
  * a restart; every timer reads the engine's clock.
  */
 import type Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
 import type { TakeoutStatus } from '#core/relay';
 import type { Retry } from '#core/schema';
 import { isLive } from '#core/screen';
@@ -131,7 +130,7 @@ export class TakeoutQueue {
 	 */
 	send(request: TakeoutRequest): SendResult {
 		const at = this.now;
-		const notificationId = randomUUID();
+		const notificationId = crypto.randomUUID();
 		const expiration = request.retry?.expiration;
 		const expiresAt = expiration ? Date.parse(expiration) : at + DEFAULT_EXPIRATION_MS;
 		const screens: SendResult['screens'] = [];

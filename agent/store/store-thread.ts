@@ -61,19 +61,38 @@ function spawnWorker(workerData: StoreWorkerData): Worker {
 }
 
 export class StoreThread {
-	private worker: Worker;
+	private worker: Worker | null = null;
 	private alive = true;
-	private exited: Promise<void>;
+	private exited: Promise<void> = Promise.resolve();
+	/** What was posted before start(): handed to the worker when it starts. */
+	private queued: ToStoreWorker[] = [];
 
-	constructor(options: { dataDir: string; ordersFile: string; retention: number; logger: Logger }) {
-		this.worker = spawnWorker({
+	constructor(
+		private readonly options: {
+			dataDir: string;
+			ordersFile: string;
+			retention: number;
+			logger: Logger;
+		}
+	) {}
+
+	/**
+	 * Start the worker thread. Not done at construction: booting a thread costs a Node start of
+	 * its own, and the agent starts it only once the screens' TCP ports answer (agent/app.ts).
+	 * What was posted before is handed over first, in order.
+	 */
+	start(): void {
+		if (this.worker || !this.alive) return;
+		const { options } = this;
+		const worker = spawnWorker({
 			messagesFile: join(options.dataDir, MESSAGES_FILE),
 			ordersFile: options.ordersFile,
 			retention: options.retention
 		});
+		this.worker = worker;
 		// Never what keeps the process alive: close() waits for it when it matters.
-		this.worker.unref();
-		this.worker.on('error', (err) => {
+		worker.unref();
+		worker.on('error', (err) => {
 			options.logger.warn(
 				{ err },
 				"the store's worker thread failed; the inspector's log is kept in memory only from now on"
@@ -81,11 +100,12 @@ export class StoreThread {
 		});
 		// An 'error' is followed by 'exit': from then on nothing is posted.
 		this.exited = new Promise((resolve) =>
-			this.worker.once('exit', () => {
+			worker.once('exit', () => {
 				this.alive = false;
 				resolve();
 			})
 		);
+		for (const message of this.queued.splice(0)) worker.postMessage(message);
 	}
 
 	/**
@@ -116,9 +136,9 @@ export class StoreThread {
 		}
 	}
 
-	/** The worker's heap limits in effect (empty once it has stopped). */
+	/** The worker's heap limits in effect (empty before start() and once it has stopped). */
 	get resourceLimits(): ResourceLimits {
-		return this.worker.resourceLimits ?? {};
+		return this.worker?.resourceLimits ?? {};
 	}
 
 	appendMessages(entries: MessageEntry[], keepFrom: number): void {
@@ -131,16 +151,20 @@ export class StoreThread {
 
 	/** Let the worker write what it was sent, then stop it (stopped outright after CLOSE_WAIT_MS). */
 	async close(): Promise<void> {
+		// Never started: start now, so that what was posted is written before the worker stops.
+		this.start();
 		this.post({ type: 'close' });
 		let timer: ReturnType<typeof setTimeout> | undefined;
 		const late = new Promise<'late'>(
 			(resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS, 'late'))
 		);
-		if ((await Promise.race([this.exited, late])) === 'late') await this.worker.terminate();
+		if ((await Promise.race([this.exited, late])) === 'late') await this.worker?.terminate();
 		clearTimeout(timer);
 	}
 
 	private post(message: ToStoreWorker): void {
-		if (this.alive) this.worker.postMessage(message);
+		if (!this.alive) return;
+		if (this.worker) this.worker.postMessage(message);
+		else this.queued.push(message);
 	}
 }

@@ -7,7 +7,7 @@
  * (The time is in the bench: npm run bench -- start.)
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,4 +93,66 @@ it('the order sent the moment the TCP port first accepts is answered, and shown 
 		else await new Promise((r) => setTimeout(r, 20));
 	}
 	expect(records?.map((r) => r.context.id)).toEqual(['FIRST']);
+}, 60_000);
+
+/**
+ * Loaded into the agent with --import: at the first TCP port's 'listening', writes which npm
+ * packages the process has loaded so far (the CommonJS ones: pino, Fastify, ws) to $KDS_LOADED_AT_LISTEN.
+ */
+const RECORD_AT_LISTEN = `
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const cache = createRequire(import.meta.url).cache;
+const listen = net.Server.prototype.listen;
+let first = true;
+net.Server.prototype.listen = function (...args) {
+	this.once('listening', () => {
+		if (!first) return;
+		first = false;
+		const packages = new Set(Object.keys(cache).flatMap((f) => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(f)?.[1] ?? []));
+		writeFileSync(process.env.KDS_LOADED_AT_LISTEN, JSON.stringify([...packages].sort()));
+	});
+	return listen.apply(this, args);
+};
+`;
+
+it("opens the screens' ports before loading pino, Fastify or ws (the HTTP stack comes after)", async () => {
+	const dir = mkdtempSync(join(tmpdir(), 'kds-first-'));
+	cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+	const preload = join(dir, 'record.mjs');
+	const loadedFile = join(dir, 'loaded.json');
+	writeFileSync(preload, RECORD_AT_LISTEN);
+	const [httpPort, tcpPort] = [await freePort(), await freePort()];
+	const child = spawn(
+		process.execPath,
+		[
+			...['--import', 'tsx', '--import', preload, 'agent/cli/main.ts'],
+			...['--data-dir', join(dir, 'data'), '--log-level', 'info'],
+			...['--http-port', String(httpPort), '--tcp-port', String(tcpPort)]
+		],
+		{
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'ignore'],
+			env: { ...process.env, KDS_LOADED_AT_LISTEN: loadedFile }
+		}
+	);
+	cleanups.push(async () => {
+		child.kill('SIGTERM');
+		await waitForExit(child);
+	});
+	// Ready (HTTP up) means the TCP ports opened a while ago: the record is written by then.
+	await new Promise<void>((resolve, reject) => {
+		let out = '';
+		child.stdout!.on('data', (d) => {
+			out += d;
+			if (out.includes('KDS simulator ready')) resolve();
+		});
+		child.once('exit', (code) => reject(new Error(`the agent exited with ${code}`)));
+	});
+	const loaded = JSON.parse(readFileSync(loadedFile, 'utf8')) as string[];
+	expect(loaded).toContain('better-sqlite3');
+	expect(
+		loaded.filter((name) => /^(pino|fastify|@fastify\/|ws$|find-my-way|avvio)/.test(name))
+	).toEqual([]);
 }, 60_000);

@@ -13,7 +13,7 @@ import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RunningAgent } from '../../agent/app.ts';
 import { registerHealth } from '../../agent/http/health.ts';
 import { METHODS } from '../../agent/http/integrators/paths.ts';

@@ -5,7 +5,7 @@
  * cannot drift from either; OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
  * Built once at start-up.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
 	CancelOrderSchema,
 	CostsSchema,

@@ -5,7 +5,7 @@
  * (Engine.apply). The rules themselves are the shared core's, the same ones TCP runs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
 import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts';
 import type { ScreenBatch } from '../../store/store.ts';

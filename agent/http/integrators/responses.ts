@@ -7,7 +7,7 @@
  *
  * Objects are strict: a field a route sends but no schema names fails that test.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldError } from '#core/schema';
 import { REMOTE_FAILURES } from '../../fleet/remote-link.ts';
 import { ERROR_CODES } from './errors.ts';

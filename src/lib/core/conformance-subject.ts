@@ -4,7 +4,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { OrderRecord } from './order-machine';
 import type { Outcome } from './outcome';
 import { RULE_TABLE, type Finding, type RuleCode } from './rules';

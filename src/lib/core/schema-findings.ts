@@ -4,7 +4,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Outcome } from './outcome';
 import type { RuleCode } from './rules';
 import { parseWith, PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './schema';

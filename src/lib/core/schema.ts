@@ -4,7 +4,7 @@
  *
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Outcome } from './outcome';
 import { isIsoDateTime, normaliseDateTime } from './times';
 import { isHttpUrl } from './url';
