@@ -6,6 +6,11 @@ const bytes = (text: string): Uint8Array => encoder.encode(text);
 
 const msg = (text: string): Frame => ({ kind: 'message', text });
 const garbage = (text: string): Frame => ({ kind: 'garbage', text });
+/** What end() gives for what was pending: its size in bytes, never its text. */
+const unfinished = (text: string | Uint8Array): Frame => ({
+	kind: 'unfinished',
+	bytes: typeof text === 'string' ? bytes(text).length : text.length
+});
 const eol: Frame = { kind: 'eol' };
 
 /** Feeds the chunks to a fresh framer, then end(); returns every frame in order. */
@@ -106,12 +111,12 @@ const cases: { name: string; input: string | Uint8Array; expected: Frame[] }[] =
 	{
 		name: 'truncated message, then end()',
 		input: '{"a":1}\n{"b":[1,{"c":"}',
-		expected: [msg('{"a":1}'), eol, garbage('{"b":[1,{"c":"}')]
+		expected: [msg('{"a":1}'), eol, unfinished('{"b":[1,{"c":"}')]
 	},
 	{
 		name: 'garbage run left open at end()',
 		input: '{"a":1} oops',
-		expected: [msg('{"a":1}'), garbage('oops')]
+		expected: [msg('{"a":1}'), unfinished('oops')]
 	},
 	{
 		name: 'raw newline inside a string resyncs at the next line',
@@ -142,7 +147,7 @@ const cases: { name: string; input: string | Uint8Array; expected: Frame[] }[] =
 			eol,
 			garbage(decodeLoose(concat(halfBom, bytes('x')))),
 			eol,
-			garbage(decodeLoose(halfBom))
+			unfinished(halfBom)
 		]
 	},
 	{
@@ -158,7 +163,7 @@ const cases: { name: string; input: string | Uint8Array; expected: Frame[] }[] =
 	{
 		name: 'an array after garbage, and an unfinished array at end()',
 		input: 'x[1,{"a":"]"}]\n[{"a":1}',
-		expected: [garbage('x'), msg('[1,{"a":"]"}]'), eol, garbage('[{"a":1}')]
+		expected: [garbage('x'), msg('[1,{"a":"]"}]'), eol, unfinished('[{"a":1}')]
 	},
 	{
 		name: 'whitespace only',
@@ -212,11 +217,11 @@ describe('Framer', () => {
 	});
 
 	describe('end()', () => {
-		it('turns an unfinished message into garbage and resets', () => {
+		it('reports an unfinished message by its size, without decoding it, and resets', () => {
 			const framer = new Framer();
 			expect(framer.push(bytes('{"order":{"id":"A'))).toEqual([]);
 			expect(framer.buffered).toBe(17);
-			expect(framer.end()).toEqual([garbage('{"order":{"id":"A')]);
+			expect(framer.end()).toEqual([{ kind: 'unfinished', bytes: 17 }]);
 			expect(framer.buffered).toBe(0);
 			expect(framer.push(bytes('{"b":2}'))).toEqual([msg('{"b":2}')]);
 		});

@@ -41,10 +41,17 @@ export type Frame =
 	| { kind: 'message'; text: string }
 	/**
 	 * Bytes that cannot start or continue a message: a run at depth 0 up to the next `\n`, `{`
-	 * or `[` (raw, so `hello\r\n` gives `hello\r`), a message cut by a raw newline inside a
-	 * string, or a message left unfinished at end(). Text is capped at `maxMessageBytes` bytes.
+	 * or `[` (raw, so `hello\r\n` gives `hello\r`), or a message cut by a raw newline inside a
+	 * string. Text is capped at `maxMessageBytes` bytes.
 	 */
 	| { kind: 'garbage'; text: string }
+	/**
+	 * What end() found pending: a message (or garbage run, or the start of a byte order mark) the
+	 * peer never finished. Only its size (the bytes held, at most `maxMessageBytes`): its text is
+	 * never needed, and decoding it would cost up to a megabyte per connection just as it closes
+	 * (a flood of unfinished messages closing at once: as much again as the budget, in strings).
+	 */
+	| { kind: 'unfinished'; bytes: number }
 	/**
 	 * A message grew past `maxMessageBytes`: reported once, as soon as the limit is crossed
 	 * (`bytes` is then `maxMessageBytes + 1`); the rest of that object is skipped unbuffered.
@@ -286,14 +293,14 @@ export class Framer {
 
 	/**
 	 * The peer half-closed: flushes what is pending. An unfinished message or garbage run (or the
-	 * start of a byte order mark that never finished) becomes
-	 * a garbage frame; the rest of an oversize message (already reported) gives nothing. The
-	 * framer is then back at its initial state.
+	 * start of a byte order mark that never finished) becomes an `unfinished` frame, not decoded;
+	 * the rest of an oversize message (already reported) gives nothing. The framer is then back
+	 * at its initial state.
 	 */
 	end(): Frame[] {
 		const frames: Frame[] = [];
 		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
-			frames.push({ kind: 'garbage', text: this.decodeHeld() });
+			frames.push({ kind: 'unfinished', bytes: this.bufLen });
 		}
 		this.mode = IDLE;
 		this.depth = 0;

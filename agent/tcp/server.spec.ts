@@ -29,12 +29,16 @@ class FakeSocket extends EventEmitter {
 	}
 }
 
-function connection(budget: ByteBudget) {
+function connection(budget: ByteBudget, logged: object[] = []) {
 	const socket = new FakeSocket();
+	const logger = pino(
+		{ level: 'info' },
+		{ write: (line: string) => logged.push(JSON.parse(line)) }
+	);
 	serveConnection(socket as unknown as Socket, {
 		host: '127.0.0.1',
 		port: 0,
-		logger: pino({ level: 'silent' }),
+		logger,
 		budget,
 		handle: (text, _source, reply) => reply(JSON.parse(text).id),
 		terminatorWaitMs: 0
@@ -70,5 +74,22 @@ describe('a TCP connection and the pending-bytes budget', () => {
 		for (const socket of sockets) socket.emit('data', read(30 * 1024));
 		expect(sockets.map((s) => s.destroyed)).toEqual([false, false, true]);
 		expect(budget.bytes).toBe(128 * 1024);
+	});
+
+	it('answers a message left unfinished at the half-close, logs its size and holds nothing', () => {
+		const budget = new ByteBudget(1024 * 1024);
+		const logged: object[] = [];
+		const socket = connection(budget, logged);
+		socket.emit('data', read(30 * 1024));
+		socket.emit('end');
+		expect(socket.written).toBe('Unable to parse data');
+		expect(budget.bytes).toBe(0);
+		expect(logged).toContainEqual(
+			expect.objectContaining({
+				kind: 'unfinished',
+				bytes: 34 * 1024,
+				msg: 'TCP message unfinished when the client closed its side'
+			})
+		);
 	});
 });

@@ -61,7 +61,7 @@ interface Slot {
 
 /** What the log says of a frame refused before parsing. */
 function refusedFrame(frame: Exclude<Frame, { kind: 'message' | 'eol' }>): object {
-	if (frame.kind === 'oversize') return { bytes: frame.bytes };
+	if (frame.kind === 'oversize' || frame.kind === 'unfinished') return { bytes: frame.bytes };
 	if (frame.kind === 'too-deep') return { depth: frame.depth };
 	return { bytes: frame.text.length };
 }
@@ -159,7 +159,9 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 						? 'TCP message over the size limit'
 						: frame.kind === 'too-deep'
 							? 'TCP message nested too deep'
-							: 'TCP bytes that are not JSON'
+							: frame.kind === 'unfinished'
+								? 'TCP message unfinished when the client closed its side'
+								: 'TCP bytes that are not JSON'
 				);
 				slot.reply = UNABLE_TO_PARSE;
 			}
