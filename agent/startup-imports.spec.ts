@@ -20,15 +20,19 @@ async function metafile(): Promise<Metafile> {
 	return result.metafile;
 }
 
-/** The source files in the output files the entry `agent.js` and then `main` import statically. */
-function startPathInputs(meta: Metafile): string[] {
+/** The output file of a module imported dynamically (a chunk of its own). */
+function chunkOf(meta: Metafile, entryPoint: string): string {
 	const outputs = meta.outputs;
-	const main = Object.keys(outputs).find(
-		(file) => outputs[file].entryPoint === 'agent/cli/main.ts'
-	);
-	if (!main) throw new Error('no chunk for agent/cli/main.ts: is it still imported dynamically?');
+	const file = Object.keys(outputs).find((f) => outputs[f].entryPoint === entryPoint);
+	if (!file) throw new Error(`no chunk for ${entryPoint}: is it still imported dynamically?`);
+	return file;
+}
+
+/** The source files in the given output files and those they import statically. */
+function staticInputs(meta: Metafile, ...roots: string[]): string[] {
+	const outputs = meta.outputs;
 	const seen = new Set<string>();
-	const todo = ['dist/agent.js', main];
+	const todo = [...roots];
 	while (todo.length) {
 		const file = todo.pop()!;
 		if (seen.has(file)) continue;
@@ -58,8 +62,20 @@ describe('what starting the simulator loads', async () => {
 		expect(lazy).toBeGreaterThanOrEqual(2);
 	});
 
+	it('installs zod/compile before any module builds a schema', () => {
+		// Code splitting may run a shared chunk before the entry's own first import, so the entry
+		// imports (statically) nothing but zod/compile and modules that build no schema; every
+		// schema is built in the chunks the entry imports dynamically (the command that runs).
+		const entry = staticInputs(meta, 'dist/agent.js');
+		expect(entry).toContain('node_modules/zod/compile.js');
+		expect(entry.filter((file) => !file.startsWith('node_modules/')).sort()).toEqual([
+			'agent/cli/cli.ts',
+			'agent/cli/usage-error.ts'
+		]);
+	});
+
 	it('loads no HTTP route, relay, other command or zod locale before the TCP ports open', () => {
-		const inputs = startPathInputs(meta);
+		const inputs = staticInputs(meta, 'dist/agent.js', chunkOf(meta, 'agent/cli/main.ts'));
 		const early = inputs.filter(
 			(file) =>
 				/^agent\/(http\/|ws\/|http-stack\.ts$)/.test(file) ||
@@ -78,6 +94,6 @@ describe('what starting the simulator loads', async () => {
 			])
 		);
 		// ... and the HTTP stack is a chunk of the bundle, loaded later.
-		expect(Object.values(meta.outputs).map((o) => o.entryPoint)).toContain('agent/http-stack.ts');
+		expect(chunkOf(meta, 'agent/http-stack.ts')).toMatch(/^dist\/part-http-stack-/);
 	});
 });

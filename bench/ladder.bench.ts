@@ -9,7 +9,7 @@
  * the ladder; one more copy of the agent moves the order commit to a worker thread, to measure
  * whether handing work to another thread buys throughput on this machine.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -74,6 +74,11 @@ const CUTS = {
 		from: /schema: \{ response: ROUTE_RESPONSES\[route\] \},\s*serializerCompiler: \w+/,
 		to: ''
 	},
+	zodCompile: {
+		what: "zod's compiled parsers (zod/compile; its runtime parser instead)",
+		from: 'globalConfig.postProcessor = (inst) => {',
+		to: 'globalConfig.notInstalled = (inst) => {'
+	},
 	commit: {
 		what: 'the order commit',
 		from: 'this.store.commit(work.flatMap((w) => w.batches));',
@@ -128,7 +133,7 @@ interface Variant {
 	cuts: Cut[];
 }
 
-const { inspector, sms, validation, budget, drain, fastPath, responses, commit } = CUTS;
+const { inspector, sms, validation, budget, drain, fastPath, responses, zodCompile, commit } = CUTS;
 const FLOOR_COMMIT: Cut = { what: "the floor's commit", from: 'this.commit(work);', to: '' };
 const VARIANTS: Variant[] = [
 	{
@@ -142,6 +147,7 @@ const VARIANTS: Variant[] = [
 	{ name: `without ${drain.what}`, server: 'agent', cuts: [drain] },
 	{ name: `without ${responses.what}`, server: 'agent', cuts: [responses] },
 	{ name: `without ${fastPath.what}`, server: 'agent', cuts: [fastPath] },
+	{ name: `without ${zodCompile.what}`, server: 'agent', cuts: [zodCompile] },
 	{ name: `without ${inspector.what}`, server: 'agent', cuts: [inspector] },
 	{ name: `... and ${sms.what}`, server: 'agent', cuts: [inspector, sms] },
 	{ name: `... and ${validation.what}`, server: 'agent', cuts: [inspector, sms, validation] },
@@ -157,19 +163,44 @@ const VARIANTS: Variant[] = [
 	}
 ];
 
-/** `source` with `cuts` applied, written next to it (the store's worker is found from there). */
-function buildVariant(source: string, index: number, cuts: Cut[]): string {
-	let code = readFileSync(source, 'utf8');
+/**
+ * The agent's bundle with `cuts` applied: the whole bundle (dist/agent.js, the store's worker and
+ * the chunks they import) copied into a directory of its own, dist/ladder-<index>/, each cut
+ * applied in the one file where it matches. Returns the copy's entry.
+ */
+function buildAgentVariant(entry: string, index: number, cuts: Cut[]): string {
+	const from = dirname(entry);
+	const dir = join(from, `ladder-${index}`);
+	mkdirSync(dir, { recursive: true });
+	const files = readdirSync(from).filter(
+		(f) => f === 'agent.js' || f === 'store-worker.js' || /^part-.*\.js$/.test(f)
+	);
+	const code = new Map(files.map((f) => [f, readFileSync(join(from, f), 'utf8')]));
 	for (const cut of cuts) {
 		const pattern =
 			typeof cut.from === 'string'
 				? new RegExp(cut.from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g')
 				: new RegExp(cut.from.source, 'g');
-		const matches = [...code.matchAll(pattern)];
+		const matches = [...code].flatMap(([file, text]) =>
+			[...text.matchAll(pattern)].map((m) => ({ file, at: m.index, length: m[0].length }))
+		);
 		if (matches.length !== 1)
+			throw new Error(`bench/ladder: "${cut.what}" no longer matches exactly once in ${from}`);
+		const [{ file, at, length }] = matches;
+		const text = code.get(file)!;
+		code.set(file, text.slice(0, at) + cut.to + text.slice(at + length));
+	}
+	for (const [file, text] of code) writeFileSync(join(dir, file), text);
+	return join(dir, 'agent.js');
+}
+
+/** The floor with `cuts` applied, written next to it. */
+function buildFloorVariant(source: string, index: number, cuts: Cut[]): string {
+	let code = readFileSync(source, 'utf8');
+	for (const cut of cuts) {
+		if (typeof cut.from !== 'string' || code.split(cut.from).length !== 2)
 			throw new Error(`bench/ladder: "${cut.what}" no longer matches exactly once in ${source}`);
-		const at = matches[0].index;
-		code = code.slice(0, at) + cut.to + code.slice(at + matches[0][0].length);
+		code = code.replace(cut.from, cut.to);
 	}
 	const file = join(dirname(source), `ladder-${index}.js`);
 	writeFileSync(file, code);
@@ -181,7 +212,11 @@ export async function runLadderBench(): Promise<{ lines: string[]; json: object 
 		agent: join(ROOT, 'dist/agent.js'),
 		floor: compileBenchFile('bench/floor-http-server.ts')
 	};
-	const files = VARIANTS.map((v, i) => buildVariant(sources[v.server], i, v.cuts));
+	const files = VARIANTS.map((v, i) =>
+		v.server === 'agent'
+			? buildAgentVariant(sources.agent, i, v.cuts)
+			: buildFloorVariant(sources.floor, i, v.cuts)
+	);
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-ladder-'));
 	const children: ChildProcess[] = [];
 	try {
@@ -234,6 +269,10 @@ export async function runLadderBench(): Promise<{ lines: string[]; json: object 
 	} finally {
 		await Promise.all(children.map(stop));
 		rmSync(dataDir, { recursive: true, force: true });
-		for (const file of files) rmSync(file, { force: true });
+		for (const [i, file] of files.entries())
+			rmSync(VARIANTS[i].server === 'agent' ? dirname(file) : file, {
+				recursive: true,
+				force: true
+			});
 	}
 }

@@ -80,32 +80,62 @@ function oneShot(socket: Socket, text: string): Promise<string> {
 interface Start {
 	acceptMs: number;
 	replyMs: number;
+	/**
+	 * The agent only: orders sent one after another (connect, send, read the reply) from the first
+	 * reply until the agent prints its ready banner (HTTP up): how many, and the slowest, in ms.
+	 */
+	whileLoading?: { orders: number; slowestMs: number };
 }
 
-/** Spawn `args` with node, connect when the port opens, send one order; both times from spawn. */
-async function measure(args: string[], port: number, expect: string): Promise<Start> {
-	const order = JSON.stringify({
+const orderText = (id: string) =>
+	JSON.stringify({
 		command: 'create-order',
 		order: {
-			id: expect,
+			id,
 			name: 'First',
 			time: Date.now(),
 			mode: 'ToGo',
 			items: [{ lineId: '1', name: 'Fries', qty: 1, mods: [] }]
 		}
 	});
+
+/**
+ * Spawn `args` with node, connect when the port opens, send one order; both times from spawn.
+ * With `untilReady`, then keep sending orders until the process prints the agent's ready banner.
+ */
+async function measure(
+	args: string[],
+	port: number,
+	expect: string,
+	untilReady = false
+): Promise<Start> {
 	const t0 = performance.now();
-	const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+	const child = spawn(process.execPath, args, {
+		cwd: ROOT,
+		stdio: ['ignore', untilReady ? 'pipe' : 'ignore', 'pipe']
+	});
 	let stderr = '';
+	let stdout = '';
 	child.stderr!.on('data', (d) => (stderr += d));
+	child.stdout?.on('data', (d) => (stdout += d));
 	try {
 		const socket = await connectWhenOpen(port, child);
 		const acceptMs = performance.now() - t0;
-		const reply = await oneShot(socket, order);
+		const reply = await oneShot(socket, orderText(expect));
 		const replyMs = performance.now() - t0;
 		if (reply !== expect)
 			throw new Error(`expected the reply ${expect}, got ${JSON.stringify(reply)}`);
-		return { acceptMs, replyMs };
+		if (!untilReady) return { acceptMs, replyMs };
+		let orders = 0;
+		let slowestMs = 0;
+		while (!stdout.includes('KDS simulator ready')) {
+			const id = `${expect}-${++orders}`;
+			const sent = performance.now();
+			const answer = await oneShot(await connectWhenOpen(port, child), orderText(id));
+			slowestMs = Math.max(slowestMs, performance.now() - sent);
+			if (answer !== id) throw new Error(`expected the reply ${id}, got ${JSON.stringify(answer)}`);
+		}
+		return { acceptMs, replyMs, whileLoading: { orders, slowestMs } };
 	} catch (err) {
 		throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
 	} finally {
@@ -147,7 +177,9 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-'));
 			try {
 				const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port)];
-				into.push(await measure([entry, ...flags, '--log-level', 'silent'], port, `FIRST-${i}`));
+				into.push(
+					await measure([entry, ...flags, '--log-level', 'silent'], port, `FIRST-${i}`, true)
+				);
 			} finally {
 				rmSync(dataDir, { recursive: true, force: true });
 			}
@@ -159,6 +191,7 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 	const replyMs = median(agent.map((s) => s.replyMs));
 	const bareReplyMs = median(bare.map((s) => s.replyMs));
 	const floorReplyMs = median(floor.map((s) => s.replyMs));
+	const loading = agent.map((s) => s.whileLoading!);
 	const each = (starts: Start[]) =>
 		starts.map((s) => `${fmt(s.acceptMs)}/${fmt(s.replyMs)}`).join(', ');
 	return {
@@ -169,6 +202,7 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			`  bare node -e TCP server, same client: ${fmt(bareReplyMs)} ms to its first reply`,
 			`  durable floor (bench/floor-start-server.ts: SQLite store, parse, commit, reply): ${fmt(floorReplyMs)} ms to its first reply`,
 			`  the agent's own start-up work: ${fmt(replyMs - floorReplyMs)} ms over the floor (the floor's over bare: ${fmt(floorReplyMs - bareReplyMs)} ms)`,
+			`while the HTTP stack loads (first reply to ready banner), orders sent one after another: slowest ${fmt(median(loading.map((l) => l.slowestMs)))} ms (median over the starts; worst ${fmt(Math.max(...loading.map((l) => l.slowestMs)))} ms; ${fmt(median(loading.map((l) => l.orders)))} orders per start)`,
 			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}; floor ${each(floor)}`,
 			...(COMPARE
 				? [
@@ -183,6 +217,7 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 			firstReplyMs: replyMs,
 			bareFirstReplyMs: bareReplyMs,
 			floorFirstReplyMs: floorReplyMs,
+			whileLoadingSlowestMs: median(loading.map((l) => l.slowestMs)),
 			targetFirstReplyMs: TARGET_FIRST_REPLY_MS,
 			agent,
 			bare,

@@ -10,7 +10,7 @@ import { REJECT_CODES } from '#core/screen';
 import { sendTcp } from '../tcp/client.ts';
 import { DEFAULT_TOKEN } from '../config.ts';
 import { ORDER_ROUTES } from '../http/integrators/paths.ts';
-import { UsageError } from './settings.ts';
+import { UsageError } from './usage-error.ts';
 
 export const SEND_HELP = `Usage:
   kds-sim send <file.json | -> --tcp <host:port>

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_HTTP_PORT } from '../config.ts';
 import { DEFAULT_DISCOVERY_INTERVAL_S, parseTargets } from '../discovery/discovery.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
+import { UsageError } from './usage-error.ts';
 
 export const DEFAULT_DATA_DIR = 'data';
 
@@ -38,7 +39,7 @@ Options (each also settable by the environment variable shown):
   -h, --help            this text
 `;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 function invalid(name: string, env: string, value: string, expected: string): never {
 	throw new UsageError(`Invalid value for ${name} (${env}): "${value}" (expected ${expected})`);

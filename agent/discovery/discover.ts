@@ -10,7 +10,7 @@ import {
 	decodeAnnouncement,
 	type Announcement
 } from '#core/discovery';
-import { UsageError } from '../cli/settings.ts';
+import { UsageError } from '../cli/usage-error.ts';
 
 export const DISCOVER_HELP = `kds-sim discover: list the screens announcing themselves on the LAN
 

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN, type SimConfigInput } from '../config.ts';
-import { UsageError } from '../cli/settings.ts';
+import { UsageError } from '../cli/usage-error.ts';
 
 export const FLEET_CONFIG_HELP = `kds-sim fleet-config: print a config with many locations and screens
 

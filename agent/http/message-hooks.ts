@@ -5,6 +5,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { orderCommandOf } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
+import { ApiError } from './integrators/errors.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
 import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
@@ -78,6 +80,13 @@ function orderIdOf(req: FastifyRequest): string | null {
 	}
 }
 
+const tooDeep = () =>
+	new ApiError(
+		400,
+		'INVALID_JSON',
+		`body: nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; an order needs 5`
+	);
+
 export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
@@ -88,6 +97,8 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 	app.removeContentTypeParser('application/json');
 	app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
 		req.kdsRawBody = body as string;
+		// Refused before JSON.parse builds it, as over TCP (#core/json-depth).
+		if (nestsDeeperThan(body as string)) return done(tooDeep(), undefined);
 		parseJson(req, body as string, done);
 	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a

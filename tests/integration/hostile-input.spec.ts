@@ -117,6 +117,43 @@ describe('a __proto__ key in an HTTP body', () => {
 	});
 });
 
+describe('an HTTP body nested deeper than 64 levels', () => {
+	const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+	const withExtra = (id: string, depth: number) =>
+		`${JSON.stringify(order(id)).slice(0, -1)},"extra":${nested(depth)}}`;
+
+	it('is refused 400 before it is parsed, as over TCP; 64 levels are accepted', async () => {
+		// The body is level 1: 63 arrays under it are 64 levels in all, 64 arrays one too many.
+		const ok = await call('POST', ORDERS, withExtra('N1', 63));
+		expect(ok.status).toBe(201);
+		for (const depth of [64, 20_000, 400_000]) {
+			const res = await call('POST', ORDERS, withExtra(`N${depth}`, depth));
+			expect([depth, res.status, res.body]).toEqual([
+				depth,
+				400,
+				{
+					code: 'INVALID_JSON',
+					message: 'body: nested deeper than 64 levels of objects and arrays; an order needs 5'
+				}
+			]);
+			expect(record(`N${depth}`)).toBeUndefined();
+		}
+		// The same rule on the simulator's own API.
+		const res = await fetch(`${agent.httpUrl}/api/screens/${SCREEN}/actions`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: `{"action":"bump","orderId":"N1","x":${nested(100)}}`
+		});
+		expect(res.status).toBe(400);
+		expect(record('N1')?.state).toBe('active');
+		// Over TCP, as the framer refuses it.
+		const reply = await sendTcpRaw(tcp().host, tcp().port, [
+			`{"command":"create-order","order":${withExtra('T1', 63)}}\n`
+		]);
+		expect(reply).toBe('Unable to parse data\n');
+	});
+});
+
 describe('order ids with control characters', () => {
 	const why = (id: string) =>
 		`expected an id without control characters or line breaks (a TCP reply is the id on one line), got ${JSON.stringify(id)}`;

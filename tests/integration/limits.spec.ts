@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
 import { sendTcp } from '../helpers/tcp.ts';
+import { DRAIN_TIMEOUT_MS } from '../../agent/http/drain.ts';
 
 const MiB = 1024 * 1024;
 let agent: RunningAgent | undefined;
@@ -254,9 +255,13 @@ describe('a slow sender is timed out per message, not only when silent', () => {
 		const http = httpEndpoint(running.httpUrl);
 		const body = JSON.stringify(order('H2'));
 		const stalled = await peer(http.host, http.port);
+		const sent = Date.now();
 		await stalled.write(httpHead(running.httpUrl, Buffer.byteLength(body)) + body.slice(0, 20));
 		const answer = await stalled.whenClosed;
 		expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+		// Answered once the body stopped coming (DRAIN_IDLE_MS), not after the drain's whole bound:
+		// a client stalled in its body sends nothing more to drain.
+		expect(Date.now() - sent).toBeLessThan(DRAIN_TIMEOUT_MS);
 		expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
 			code: 'REQUEST_TIMEOUT',
 			message:

@@ -58,6 +58,12 @@ describe('prettyPayload', () => {
 		]);
 	});
 
+	it('shows a payload nested past what the edges accept as it came, on one line', () => {
+		const deep = `{"order":${'['.repeat(30_000)}${']'.repeat(30_000)}}`;
+		expect(JSON.parse(deep)).toHaveProperty('order');
+		expect(prettyPayload(deep)).toEqual({ json: false, lines: [{ text: deep, path: null }] });
+	});
+
 	it('prints scalars and empty containers at the top level', () => {
 		expect(prettyPayload('"just text"').lines).toEqual([{ text: '"just text"', path: '' }]);
 		expect(prettyPayload('[]').lines).toEqual([{ text: '[]', path: '' }]);

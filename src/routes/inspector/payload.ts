@@ -4,6 +4,7 @@
  */
 import type { Finding } from '#core/conformance';
 import type { MessageEntry as InspectorEntry } from '#core/message-entry';
+import { nestsDeeperThan } from '#core/json-depth';
 import { formatPath } from '#core/schema';
 
 export interface PayloadLine {
@@ -26,15 +27,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The payload pretty-printed, one entry per line, each line knowing the field it starts. The
- * text is exactly `JSON.stringify(JSON.parse(raw), null, 2)`; a payload that is not JSON is
- * shown as it came.
+ * text is exactly `JSON.stringify(JSON.parse(raw), null, 2)`; a payload that is not JSON, or nests
+ * deeper than MAX_JSON_DEPTH, is shown as it came.
  */
 export function prettyPayload(raw: string): PrettyPayload {
+	const asReceived = () => ({
+		json: false,
+		lines: raw.split(/\r?\n/).map((text) => ({ text, path: null }))
+	});
+	// Nested past what any edge accepts (a refused body is logged too): indenting it would cost
+	// the tab its memory (20,000 levels: 20,000 lines up to 40,000 spaces each).
+	if (nestsDeeperThan(raw)) return asReceived();
 	let value: unknown;
 	try {
 		value = JSON.parse(raw);
 	} catch {
-		return { json: false, lines: raw.split(/\r?\n/).map((text) => ({ text, path: null })) };
+		return asReceived();
 	}
 	const lines: PayloadLine[] = [];
 	const walk = (
