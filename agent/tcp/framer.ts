@@ -25,13 +25,14 @@
  * is what the held pieces really keep alive, and is what the pending-bytes budget charges.
  */
 
+import { MAX_JSON_DEPTH } from '#core/json-depth';
+
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 /**
- * Deepest nesting of objects and arrays in a message. The contract's deepest is the envelope, the
- * order, its items, an item, its modifiers: 5 levels; 64 leaves room for any extra field a POS
- * adds.
+ * Deepest nesting of objects and arrays in a message: the one limit of both edges (HTTP bodies
+ * too, and the inspector's pretty-printing), kept in the core (#core/json-depth).
  */
-export const DEFAULT_MAX_DEPTH = 64;
+export const DEFAULT_MAX_DEPTH = MAX_JSON_DEPTH;
 
 export type Frame =
 	/**
