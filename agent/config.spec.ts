@@ -139,6 +139,20 @@ describe('config', () => {
 		const any = withTcpOverrides(parseConfig(DEFAULT_CONFIG), undefined, 0);
 		expect(any.brands[0].locations[0].screens.map((s) => s.tcp.port)).toEqual([0, 0]);
 	});
+
+	it('TCP overrides that count past port 65535, or give two screens one endpoint, are refused', () => {
+		expect(() => withTcpOverrides(parseConfig(DEFAULT_CONFIG), undefined, 65535)).toThrow(
+			"Invalid TCP settings: screen kds-2 would listen on port 65536; the screens' ports count up from 65535 and must stay within 0-65535"
+		);
+		// Two screens on one port of two addresses: one host for all puts them on one endpoint.
+		const twoHosts = structuredClone(DEFAULT_CONFIG) as typeof DEFAULT_CONFIG;
+		const [a, b] = twoHosts.brands[0].locations[0].screens;
+		Object.assign(a, { tcp: { host: '127.0.0.1', port: 9104 } });
+		Object.assign(b, { tcp: { host: '127.0.0.2', port: 9104 } });
+		expect(() => withTcpOverrides(parseConfig(twoHosts), '0.0.0.0')).toThrow(
+			'Invalid TCP settings: TCP endpoint 0.0.0.0:9104 is given to two screens'
+		);
+	});
 });
 
 describe('command-line settings', () => {

@@ -200,7 +200,11 @@ export function parseConfig(input: unknown, source = 'config'): SimConfig {
 		z.config({ jitless });
 	}
 	if (!parsed.ok) throw new ConfigError(`Invalid ${source}: ${formatErrors(parsed.errors)}`);
-	const config = parsed.value;
+	return checkAcross(parsed.value, source);
+}
+
+/** What the schema cannot see field by field: tokens, screen ids and TCP endpoints unique. */
+function checkAcross(config: SimConfig, source: string): SimConfig {
 	const screenIds = new Set<string>();
 	const tokens = new Set<string>();
 	const endpoints = new Set<string>();
@@ -269,9 +273,16 @@ export function withTcpOverrides(config: SimConfig, host?: string, port?: number
 		if (screen.remote) continue; // another simulator's endpoint: not ours to move
 		if (host !== undefined) screen.tcp.host = host;
 		if (next !== undefined) {
+			if (next > 65535) {
+				throw new ConfigError(
+					`Invalid TCP settings: screen ${screen.id} would listen on port ${next}; the screens' ports count up from ${port} and must stay within 0-65535`
+				);
+			}
 			screen.tcp.port = next;
 			if (next !== 0) next += 1;
 		}
 	}
-	return parseConfig(copy, 'TCP settings');
+	// The config was valid and the settings are (readSettings): only what they change is checked
+	// again, not the whole schema (a second parse was a tenth of the start-up before TCP opens).
+	return checkAcross(copy, 'TCP settings');
 }
