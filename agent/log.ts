@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import type { DestinationStream, Logger } from 'pino';
+import { requireInSteps } from './load-in-steps.ts';
 
 export type { Logger };
 
@@ -83,18 +84,16 @@ const lazyLoggers = new WeakMap<Logger, () => Logger>();
  * pino's own directory (the very modules pino then requires), quickest first; a name that does
  * not resolve (another pino version) is skipped.
  */
-const PINO_PARTS = [
-	'quick-format-unescaped',
-	'atomic-sleep',
-	'on-exit-leak-free',
-	'safe-stable-stringify',
-	'@pinojs/redact',
-	'pino-std-serializers',
-	'sonic-boom',
-	'thread-stream'
+export const PINO_PARTS = [
+	['quick-format-unescaped'],
+	['atomic-sleep'],
+	['on-exit-leak-free'],
+	['safe-stable-stringify'],
+	['@pinojs/redact'],
+	['pino-std-serializers'],
+	['sonic-boom'],
+	['thread-stream']
 ];
-
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The pino instance behind `logger`, loaded now if it is a lazy logger not used yet: its parts
@@ -106,15 +105,7 @@ export async function loadLogger(logger: Logger): Promise<Logger> {
 	if (!realize) return logger;
 	if (!pinoModule) {
 		try {
-			const fromPino = createRequire(requireHere.resolve('pino'));
-			for (const name of PINO_PARTS) {
-				try {
-					fromPino(name);
-				} catch {
-					// not one of this pino's dependencies: pino loads what it needs itself
-				}
-				await breathe();
-			}
+			await requireInSteps(createRequire(requireHere.resolve('pino')), PINO_PARTS);
 		} catch {
 			// pino not resolvable this way (a bundler's layout): loaded in one go below
 		}

@@ -22,6 +22,7 @@ import { registerMessageHooks } from './message-hooks.ts';
 import { registerSimulatorApi } from './simulator-api.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { registerSmsApi } from './sms-api.ts';
+import { breathe, requireInSteps } from '../load-in-steps.ts';
 
 /** Largest accepted HTTP body. */
 export const HTTP_BODY_LIMIT = 1024 * 1024;
@@ -86,40 +87,41 @@ function lazyUi(uiDir: string | null, logger: Logger): NodeHandler | null {
 }
 
 /**
- * Let the event loop run between the steps of building the HTTP stack: the TCP listeners are
- * already open (app.ts), and an order that arrives meanwhile is answered before the next step.
+ * Fastify's dependency tree, slowest modules first split into steps of their own (the longest
+ * step ~25 ms on the 2-core build machine, where Fastify with all of them is ~170 ms in one
+ * block): two copies of ajv (fast-json-stringify's and @fastify/ajv-compiler's), each in four
+ * steps, ajv-formats, the router, light-my-request, avvio, semver. Resolved from Fastify's own
+ * directory, so they are the very modules it then requires (agent/load-in-steps.ts).
  */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Fastify's own dependencies that take longest to load (5-50 ms each on an idle 2-core build
- * machine; Fastify with all of them ~170 ms in one block). Required one per turn of the event
- * loop, from Fastify's own directory so they are the very modules it then requires, before
- * Fastify itself; the quickest first, so that a POS already waiting on the screens' new ports is
- * served between short steps. A name that does not resolve (another Fastify version) is skipped.
- */
-const FASTIFY_PARTS = [
-	'@fastify/proxy-addr',
-	'avvio',
-	'find-my-way',
-	'light-my-request',
-	'semver',
-	'fast-json-stringify',
-	'@fastify/fast-json-stringify-compiler',
-	'@fastify/ajv-compiler'
+const ajvOf = (owner: string) => [
+	[owner, 'ajv/dist/compile/codegen'],
+	[owner, 'ajv/dist/compile'],
+	[owner, 'ajv/dist/vocabularies/validation'],
+	[owner, 'ajv/dist/vocabularies/applicator'],
+	[owner, 'ajv']
+];
+export const FASTIFY_PARTS = [
+	['@fastify/proxy-addr'],
+	['fast-json-stringify', 'fast-uri'],
+	['fast-json-stringify', 'json-schema-ref-resolver'],
+	['fast-json-stringify', '@fastify/merge-json-schemas'],
+	['fast-json-stringify', 'rfdc'],
+	...ajvOf('fast-json-stringify'),
+	['fast-json-stringify', 'ajv-formats'],
+	['fast-json-stringify'],
+	['@fastify/fast-json-stringify-compiler'],
+	...ajvOf('@fastify/ajv-compiler'),
+	['@fastify/ajv-compiler'],
+	['avvio'],
+	['semver'],
+	['light-my-request'],
+	['find-my-way']
 ];
 
 async function importFastify(): Promise<typeof import('fastify')> {
 	try {
 		const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-		for (const name of FASTIFY_PARTS) {
-			try {
-				fromFastify(name);
-			} catch {
-				// not one of this Fastify's dependencies: Fastify loads what it needs itself
-			}
-			await breathe();
-		}
+		await requireInSteps(fromFastify, FASTIFY_PARTS);
 	} catch {
 		// Fastify not resolvable this way (a bundler's layout): imported in one go below
 	}
