@@ -25,7 +25,15 @@
  * is what the held pieces really keep alive, and is what the pending-bytes budget charges.
  */
 
-import { MAX_JSON_DEPTH } from '#core/json-depth';
+import {
+	BACKSLASH,
+	LBRACE,
+	LBRACKET,
+	MAX_JSON_DEPTH,
+	QUOTE,
+	RBRACE,
+	RBRACKET
+} from '#core/json-depth';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024;
 /**
@@ -77,12 +85,6 @@ const NL = 0x0a;
 const CR = 0x0d;
 const TAB = 0x09;
 const SPACE = 0x20;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
 /** The UTF-8 byte order mark. */
 const BOM = [0xef, 0xbb, 0xbf] as const;
 

@@ -12,12 +12,13 @@
  */
 export const MAX_JSON_DEPTH = 64;
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const LBRACE = 0x7b;
-const RBRACE = 0x7d;
-const LBRACKET = 0x5b;
-const RBRACKET = 0x5d;
+/** The characters of JSON's structure, as char codes (and bytes: they are ASCII). */
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const LBRACE = 0x7b;
+export const RBRACE = 0x7d;
+export const LBRACKET = 0x5b;
+export const RBRACKET = 0x5d;
 
 /**
  * Whether `text` goes deeper than `max` levels of objects and arrays anywhere (brackets inside
