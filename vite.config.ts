@@ -17,6 +17,7 @@ export default defineConfig({
 	},
 	test: {
 		include: [
+			'core/**/*.spec.ts',
 			'src/**/*.spec.ts',
 			'agent/**/*.spec.ts',
 			'tests/unit/**/*.spec.ts',

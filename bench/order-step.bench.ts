@@ -6,15 +6,15 @@
  * scale, the TCP bench's agent CPU per create; bench:ladder has a rung without the fast path.
  */
 import { loadavg, availableParallelism } from 'node:os';
-import type { OrderEvent, OrderInput, OrderRecord } from '../src/lib/core/order-machine.ts';
+import type { OrderEvent, OrderInput, OrderRecord } from '#core/order-machine';
 import {
 	createRecord,
 	createRecordViaXState,
 	FAST_PATH,
 	step,
 	stepViaXState
-} from '../src/lib/core/order-step.ts';
-import type { Order } from '../src/lib/core/schema.ts';
+} from '#core/order-step';
+import type { Order } from '#core/schema';
 import { fmt } from './lib.ts';
 
 const ROUNDS = 7;

@@ -1,6 +1,6 @@
 /**
  * The discovery announcer (opt-in: --discovery): every screen a POS could reach from what it
- * hears sends the 102-byte datagram of src/lib/core/discovery.ts every few seconds. The datagram
+ * hears sends the 102-byte datagram of core/discovery.ts every few seconds. The datagram
  * names an address and no port, and a POS sends to that address on TCP 9104: so only a screen
  * listening on 9104 is announced, with the address its listener is bound to (or, bound to every
  * address, that of the interface the datagram leaves by). Where the datagrams go is a setting:

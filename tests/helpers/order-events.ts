@@ -2,8 +2,8 @@
  * The order machine's events for the core's specs, at minute `m` of a test's clock, for the
  * order `order()` builds (a full update takes that order with `over` applied).
  */
-import type { OrderEvent } from '../../src/lib/core/order-machine.ts';
-import type { Order, PartialOrder } from '../../src/lib/core/schema.ts';
+import type { OrderEvent } from '#core/order-machine';
+import type { Order, PartialOrder } from '#core/schema';
 
 export function orderEvents(order: (over?: Partial<Order>) => Order, at: (m: number) => number) {
 	return {

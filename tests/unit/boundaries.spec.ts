@@ -1,5 +1,5 @@
 /**
- * The tree's three parts and who may import whom. The order core (src/lib/core, imported as
+ * The tree's three parts and who may import whom. The order core (core/, imported as
  * `#core/…`) is shared by the agent and the browser, so it imports neither, nor anything that only
  * one side has; the agent and the UI reach it by that name, never by a relative path, and neither
  * reaches into the other or into the tests.
@@ -10,7 +10,10 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
-const tracked = execFileSync('git', ['ls-files', 'agent', 'src'], { cwd: root, encoding: 'utf8' })
+const tracked = execFileSync('git', ['ls-files', 'agent', 'core', 'src'], {
+	cwd: root,
+	encoding: 'utf8'
+})
 	.split('\n')
 	.filter((path) => /\.(ts|svelte)$/.test(path));
 
@@ -35,8 +38,8 @@ const testTools = (specifier: string) =>
 
 const parts: Part[] = [
 	{
-		name: 'the order core (src/lib/core)',
-		files: tracked.filter((f) => f.startsWith('src/lib/core/')),
+		name: 'the order core (core/)',
+		files: tracked.filter((f) => f.startsWith('core/')),
 		allows: (specifier, file) =>
 			specifier.startsWith('./') ||
 			specifier.startsWith('../') ||
@@ -56,7 +59,7 @@ const parts: Part[] = [
 	},
 	{
 		name: 'the UI (src/routes, src/lib/ui)',
-		files: tracked.filter((f) => f.startsWith('src/') && !f.startsWith('src/lib/core/')),
+		files: tracked.filter((f) => f.startsWith('src/')),
 		allows: (specifier) =>
 			specifier.startsWith('#')
 				? specifier.startsWith('#core/')
@@ -79,7 +82,7 @@ describe('module boundaries', () => {
 
 	it('the core relative imports stay inside the core (its specs may use the test helpers)', () => {
 		const inside = (file: string, target: string) =>
-			target.startsWith(new URL('src/lib/core/', root).pathname) ||
+			target.startsWith(new URL('core/', root).pathname) ||
 			(isSpec(file) && target.startsWith(new URL('tests/helpers/', root).pathname));
 		const escaping = parts[0].files.flatMap((file) =>
 			importsOf(file)

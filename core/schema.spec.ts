@@ -18,7 +18,7 @@ import {
 /** The sample payloads written from the contract (a copy of shared/samples kept in the repo). */
 const SAMPLES_DIR =
 	process.env.KDS_SAMPLES_DIR ??
-	fileURLToPath(new URL('../../../tests/fixtures/samples/', import.meta.url));
+	fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 
 function sampleText(file: string): string {
 	return readFileSync(`${SAMPLES_DIR}/${file}`, 'utf8');

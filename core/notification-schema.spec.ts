@@ -8,9 +8,7 @@ import {
 } from './schema';
 
 const sample = (name: string): unknown =>
-	JSON.parse(
-		readFileSync(new URL(`../../../tests/fixtures/samples/${name}`, import.meta.url), 'utf8')
-	);
+	JSON.parse(readFileSync(new URL(`../tests/fixtures/samples/${name}`, import.meta.url), 'utf8'));
 
 describe('notification bodies (2.13)', () => {
 	it.each([

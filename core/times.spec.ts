@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { wallTime } from '../../../tests/helpers/wall-time.ts';
+import { wallTime } from '../tests/helpers/wall-time.ts';
 import { isIsoDateTime, normaliseDateTime } from './times';
 
 const CHICAGO = 'America/Chicago';

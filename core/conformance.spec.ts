@@ -11,7 +11,7 @@ import type { OrderRecord } from './order-machine';
 import { createRecord, step } from './screen';
 import { HttpOrderSchema, parseTcpValue, parseWith, type Order } from './schema';
 
-const SAMPLES = new URL('../../../tests/fixtures/samples/', import.meta.url);
+const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const SAMPLE_FILES = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));
 const T0 = 1_795_338_000_000;
 

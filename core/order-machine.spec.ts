@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderEvents } from '../../../tests/helpers/order-events.ts';
+import { orderEvents } from '../tests/helpers/order-events.ts';
 import { createActor } from 'xstate';
 import {
 	orderMachine,

@@ -25,7 +25,7 @@ import {
 	type ParseResult
 } from './schema';
 
-const SAMPLES_DIR = fileURLToPath(new URL('../../../tests/fixtures/samples/', import.meta.url));
+const SAMPLES_DIR = fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 
 function errorsOf<T>(result: ParseResult<T>): FieldError[] {
 	return result.ok ? [] : result.errors;

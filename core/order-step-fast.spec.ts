@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { orderEvents } from '../../../tests/helpers/order-events.ts';
+import { orderEvents } from '../tests/helpers/order-events.ts';
 import { orderMachine, type OrderEvent, type OrderInput, type OrderRecord } from './order-machine';
 import {
 	createRecord,
@@ -27,7 +27,7 @@ import {
 	type Order
 } from './schema';
 
-const SAMPLES = new URL('../../../tests/fixtures/samples/', import.meta.url);
+const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const T0 = 1_795_338_000_000;
 
 /** Every full order among the vendored samples (creates and full updates), parsed. */

@@ -8,12 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { seededRandom } from '../../../tests/helpers/random.ts';
+import { seededRandom } from '../tests/helpers/random.ts';
 import * as compiled from './schema';
 
 type SchemaModule = typeof compiled;
 
-const SAMPLES_DIR = fileURLToPath(new URL('../../../tests/fixtures/samples/', import.meta.url));
+const SAMPLES_DIR = fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 const MUTANTS_PER_SAMPLE = 400;
 
 /** Run `fn` with zod's JIT off: a schema's first parse then fixes it on the runtime parser. */
