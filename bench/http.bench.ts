@@ -57,6 +57,8 @@ type Autocannon = (options: {
 	url: string;
 	connections: number;
 	duration: number;
+	/** A fixed number of requests instead of a duration. */
+	amount?: number;
 	requests: CannonRequest[];
 }) => Promise<CannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
@@ -197,12 +199,20 @@ export interface Row {
 	cpu?: CpuPerRequest | null;
 }
 
+/** `seconds` of requests at CONNECTIONS connections, or `amount` requests when given. */
 export async function run(
 	url: string,
 	requests: CannonRequest[],
-	seconds: number
+	seconds: number,
+	amount?: number
 ): Promise<CannonResult> {
-	return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+	return autocannon({
+		url,
+		connections: CONNECTIONS,
+		duration: seconds,
+		...(amount ? { amount } : {}),
+		requests
+	});
 }
 
 function median(values: number[]): number {
