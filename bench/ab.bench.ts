@@ -2,9 +2,9 @@
  * Two builds of the agent side by side (issue 28): the CPU each spends per operation, in
  * alternating rounds of the same load, so that whatever else runs on the machine falls on both
  * alike. A change is measured against the build before it: copy dist/ away first
- * (`cp -r dist /tmp/kds-before`), rebuild, then
+ * (`mkdir -p dist/ab/before && cp dist/agent.js dist/part-*.js dist/store-worker.js dist/ab/before/`: inside the project, so that its packages resolve), rebuild, then
  *
- *   npx tsx bench/ab.bench.ts /tmp/kds-before dist [tcp|create|partial] [rounds]
+ *   npx tsx bench/ab.bench.ts dist/ab/before dist [tcp|create|partial] [rounds]
  *
  * Prints, per build, the median over rounds of the CPU per operation (all threads, and the thread
  * that answers, from /proc) and of the rate, and the ratio B/A of each. Each round is a fixed

@@ -13,6 +13,7 @@ import { runFleetBench } from './fleet.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
 import { runOrderStepBench } from './order-step.bench.ts';
+import { runPeersBench } from './peers.bench.ts';
 import { runProfileBench } from './profile.bench.ts';
 import { runStartBench } from './start.bench.ts';
 import { runTcpBench } from './tcp.bench.ts';
@@ -27,7 +28,8 @@ const BENCHES: Record<string, Bench> = {
 	fleet: runFleetBench,
 	ladder: runLadderBench,
 	'order-step': runOrderStepBench,
-	profile: runProfileBench
+	profile: runProfileBench,
+	peers: runPeersBench
 };
 /** What `npm run bench` runs with no names: the targets' benches (ladder, order-step, profile: analyses). */
 const DEFAULTS = ['tcp', 'http', 'ui', 'start', 'fleet'];
