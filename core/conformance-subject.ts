@@ -16,7 +16,7 @@ import {
 	TcpOrderSchema,
 	type OrderCommand,
 	type TcpCommandName
-} from './schema';
+} from './order-schema';
 
 export interface CheckContext {
 	interface: 'tcp' | 'http';

@@ -9,7 +9,7 @@ import {
 } from './conformance';
 import type { OrderRecord } from './order-machine';
 import { createRecord, step } from './screen';
-import { HttpOrderSchema, parseTcpValue, parseWith, type Order } from './schema';
+import { HttpOrderSchema, parseTcpValue, parseWith, type Order } from './order-schema';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const SAMPLE_FILES = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));

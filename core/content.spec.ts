@@ -13,7 +13,7 @@ import {
 	type KdsItem,
 	type Order,
 	type PartialOrder
-} from './schema';
+} from './order-schema';
 
 const T0 = 1_795_338_000_000;
 const T1 = T0 + 60_000;

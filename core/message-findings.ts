@@ -5,7 +5,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import { showValue, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
+import { showValue, formatPath, ItemGroupSchema, ORDER_MODES } from './order-schema';
 import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
 import { isHttpUrl } from './url';
 

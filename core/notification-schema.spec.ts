@@ -5,7 +5,7 @@ import {
 	EstimatedArrivalSchema,
 	parseWith,
 	SendMessageSchema
-} from './schema';
+} from './order-schema';
 
 const sample = (name: string): unknown =>
 	JSON.parse(readFileSync(new URL(`../tests/fixtures/samples/${name}`, import.meta.url), 'utf8'));

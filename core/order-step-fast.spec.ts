@@ -25,7 +25,7 @@ import {
 	parseWith,
 	type KdsItem,
 	type Order
-} from './schema';
+} from './order-schema';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const T0 = 1_795_338_000_000;

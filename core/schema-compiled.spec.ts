@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { seededRandom } from '../tests/helpers/random.ts';
-import * as compiled from './schema';
+import * as compiled from './order-schema';
 
 type SchemaModule = typeof compiled;
 
@@ -107,7 +107,7 @@ describe('compiled schemas parse as the runtime does', () => {
 	beforeAll(async () => {
 		// A second copy of the schema module, its schemas fixed on zod's runtime parser.
 		vi.resetModules();
-		runtime = await import('./schema');
+		runtime = await import('./order-schema');
 	});
 
 	const samples = readdirSync(SAMPLES_DIR)

@@ -7,7 +7,7 @@
 import type * as z from 'zod';
 import type { Outcome } from './outcome';
 import type { RuleCode } from './rules';
-import { parseWith, PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './schema';
+import { parseWith, PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './order-schema';
 import {
 	isObject,
 	orderSchemaFor,

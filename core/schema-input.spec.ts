@@ -23,7 +23,7 @@ import {
 	TcpOrderSchema,
 	type FieldError,
 	type ParseResult
-} from './schema';
+} from './order-schema';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 

@@ -13,7 +13,7 @@ import {
 	TcpOrderSchema,
 	type FieldError,
 	type ParseResult
-} from './schema';
+} from './order-schema';
 
 /** The sample payloads written from the contract (a copy of shared/samples kept in the repo). */
 const SAMPLES_DIR =

@@ -14,7 +14,7 @@ import {
 	type OrderCommand,
 	type ParseResult,
 	type TcpCommandName
-} from '#core/schema';
+} from '#core/order-schema';
 import type { Engine } from '../engine/engine.ts';
 
 /**

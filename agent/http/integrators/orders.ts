@@ -18,7 +18,7 @@ import {
 	type OrderCommand,
 	showValue,
 	type ReadOptions
-} from '#core/schema';
+} from '#core/order-schema';
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
 import { declared } from '../responses.ts';
