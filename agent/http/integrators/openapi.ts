@@ -7,6 +7,12 @@
  */
 import * as z from 'zod';
 import {
+	CustomerArrivedSchema,
+	EstimatedArrivalSchema,
+	RetrySchema,
+	SendMessageSchema
+} from '#core/notification-schema';
+import {
 	CancelOrderSchema,
 	CostsSchema,
 	DeliveryServiceSchema,
@@ -14,11 +20,7 @@ import {
 	ItemGroupSchema,
 	KdsItemSchema,
 	ModifierSchema,
-	PartialOrderSchema,
-	CustomerArrivedSchema,
-	EstimatedArrivalSchema,
-	RetrySchema,
-	SendMessageSchema
+	PartialOrderSchema
 } from '#core/order-schema';
 import {
 	DEFAULT_EXPIRATION_MS,
