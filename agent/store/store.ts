@@ -64,6 +64,8 @@ export class Store {
 	private putOrderKeepItems: Database.Statement;
 	private deleteOrder: Database.Statement;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
+	/** Where committed rows are counted for the store's worker thread (countRowsIn); null: nowhere. */
+	private rowsWritten: Int32Array | null = null;
 	/** The database file; null in memory. */
 	readonly file: string | null = null;
 
@@ -207,6 +209,19 @@ export class Store {
 	/** Commit changes to one or more screens in one transaction: all or nothing. */
 	commit(batches: readonly ScreenBatch[]): void {
 		this.commitMany(batches);
+		if (this.rowsWritten) {
+			let rows = 0;
+			for (const batch of batches) rows += batch.changes.length;
+			Atomics.add(this.rowsWritten, 0, rows);
+		}
+	}
+
+	/**
+	 * Count every committed row in `counter[0]` (shared memory): the store's worker thread
+	 * checkpoints the WAL by how much was written since its last checkpoint (store-worker.ts).
+	 */
+	countRowsIn(counter: Int32Array): void {
+		this.rowsWritten = counter;
 	}
 
 	/** Forget one screen's orders, or every order. */
