@@ -33,7 +33,10 @@ const HEADERS = {
 const STAGES: Array<[string, RegExp]> = [
 	['TCP framer', /agent\/tcp\/framer|core\/json-depth/],
 	['TCP connection, messages, reply', /agent\/tcp\//],
-	['decode/validate (zod, schemas)', /zod|core\/schema|core\/message-entry/],
+	[
+		'decode/validate (zod, schemas)',
+		/zod|core\/(schema|order-schema|field-schemas|parse|tcp-message|notification-schema)/
+	],
 	['order step (core)', /core\/order-step|core\/order-machine|core\/rules|core\/times|core\/holds/],
 	['findings (core)', /core\/(message-findings|outcome|schema-findings|conformance)/],
 	['apply/engine', /agent\/engine\/engine|agent\/engine\/(?!browser)|core\/screen|core\/content/],
