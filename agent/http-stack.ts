@@ -17,6 +17,7 @@ import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerHealth, type ScreenListener } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
+import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
@@ -68,7 +69,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		limits: options.limits,
 		access,
 		plugins: [
-			(app) => registerHealth(app, options.listeners),
+			(app) => registerHealth(app, options.listeners, (token) => isIntegrationToken(config, token)),
 			(app) => registerIntegratorApi(app, { engine, config, notifications }),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
 			(app) =>

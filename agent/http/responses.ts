@@ -313,7 +313,7 @@ type Responses = Record<number, z.ZodType>;
  * HTML pages; /openapi.json, validated as a document by http-openapi.spec.ts.)
  */
 export const ROUTE_RESPONSES = {
-	'GET /health': { 200: HealthSchema, 503: HealthSchema },
+	'GET /health': { 200: HealthSchema, 401: ErrorSchema, 503: HealthSchema },
 
 	[`GET ${PATHS.activeOrders}` as const]: {
 		200: z.array(ActiveOrdersEntrySchema),

@@ -354,8 +354,20 @@ describe('guarded routes', () => {
 });
 
 describe('GET /health', () => {
-	it('200 while every screen listens', async () => {
+	it('200 while every screen listens, with no token or a valid one', async () => {
 		expect((await call('GET /health')).body.status).toBe('ok');
+		const withToken = await call('GET /health', {
+			headers: { 'x-integration-token': agent.token }
+		});
+		expect(withToken.status).toBe(200);
+	});
+
+	it('401 for a token that is present but not valid', async () => {
+		const res = await call('GET /health', { headers: { 'x-integration-token': 'not-a-token' } });
+		expect(res).toEqual({
+			status: 401,
+			body: { code: 'UNAUTHORIZED', message: 'x-integration-token: not a valid integration token' }
+		});
 	});
 
 	it('503 when a listener is closed (the route as the agent registers it)', async () => {
