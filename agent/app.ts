@@ -32,6 +32,7 @@ import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
 import { SmsOutbox } from './notify/sms.ts';
+import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
 import { Notifications } from './notify/notification-state.ts';
@@ -111,6 +112,8 @@ export interface AgentOptions {
 		tcpPort?: number;
 		staleMs?: number;
 	} | null;
+	/** How long a webhook receiver has to answer one attempt (default 5 s; tests shorten it). */
+	webhookTimeoutMs?: number;
 	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
 	remoteLink?: RemoteScreensOptions['link'];
 }
@@ -137,6 +140,8 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
+	webhooks: Webhooks;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
@@ -224,6 +229,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
+	const webhooks = new Webhooks(engine, store.database, logger, {
+		timeoutMs: options.webhookTimeoutMs
+	});
 
 	// One budget for the unfinished messages of every TCP listener and the HTTP port.
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
@@ -302,6 +310,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			logger: httpLogger,
 			messages,
 			sms,
+			webhooks,
 			notifications,
 			limits: { budget, messageTimeoutMs },
 			adminToken: options.adminToken,
@@ -359,6 +368,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
 		sms.close();
+		webhooks.close();
 		await closeStore();
 		throw err;
 	}
@@ -389,6 +399,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		sms,
+		webhooks,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
@@ -404,6 +415,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
+				webhooks.close();
 				await closeStore();
 			})();
 			return closed;

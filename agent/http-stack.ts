@@ -24,6 +24,8 @@ import type { MessageLog } from './inspector/message-log.ts';
 import type { Logger } from './log.ts';
 import type { Notifications } from './notify/notification-state.ts';
 import type { SmsOutbox } from './notify/sms.ts';
+import type { Webhooks } from './notify/webhooks.ts';
+import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -32,6 +34,7 @@ export interface HttpStackOptions {
 	logger: Logger;
 	messages: MessageLog;
 	sms: SmsOutbox;
+	webhooks: Webhooks;
 	notifications: Notifications;
 	limits: { budget: ByteBudget; messageTimeoutMs: number };
 	adminToken?: string;
@@ -77,7 +80,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					heard: () => options.discovered.listener?.list() ?? null,
 					adoptingInto: options.discovered.adoptingInto
 				}),
-			(app) => registerAdminApi(app, engine, messages, { sms, reset: options.reset })
+			(app) => registerAdminApi(app, engine, messages, { sms, reset: options.reset }),
+			(app) => registerWebhooksApi(app, options.webhooks)
 		],
 		uiDir: options.uiDir
 	});

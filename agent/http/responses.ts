@@ -18,6 +18,7 @@ import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import type { SmsEntry } from '#core/sms';
+import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
 import { ERROR_CODES } from './integrators/errors.ts';
 import { PATHS } from './integrators/paths.ts';
 import {
@@ -188,6 +189,46 @@ export const SmsEntrySchema = z.strictObject({
 	forwardAttempts: z.int(),
 	forwardError: z.string().nullable()
 }) satisfies z.ZodType<SmsEntry>;
+
+export const WebhookEndpointInfoSchema = z.strictObject({
+	id: z.string(),
+	brand: z.string(),
+	url: z
+		.string()
+		.describe('Redacted: scheme, host, port and the path segments that read as words.'),
+	triggers: z.array(z.enum(WEBHOOK_EVENTS)),
+	locations: z.array(z.string()).describe('Empty: every location of the brand.'),
+	attempts: z.int(),
+	secondsBetweenAttempts: z.number(),
+	email: z.string().nullable(),
+	signed: z.boolean(),
+	origin: z.enum(['config', 'runtime'])
+}) satisfies z.ZodType<WebhookEndpointInfo>;
+
+export const WebhookDeliverySchema = z.strictObject({
+	id: z.string(),
+	endpoint: z.string(),
+	event: z.enum(WEBHOOK_EVENTS),
+	order: z.string().nullable(),
+	device: z.string().nullable(),
+	status: z.enum(['pending', 'delivered', 'failed']),
+	attempts: z.int(),
+	maxAttempts: z.int(),
+	nextAt: z.string().nullable(),
+	createdAt: z.string(),
+	resendOf: z.string().nullable(),
+	log: z.array(
+		z.strictObject({
+			attempt: z.int(),
+			at: z.string(),
+			status: z.int().nullable(),
+			answer: z.string(),
+			ok: z.boolean()
+		})
+	),
+	/** The body as sent (#core/webhooks), checked at its top level. */
+	body: z.looseObject({ triggeredAction: z.enum(WEBHOOK_EVENTS) })
+}) as unknown as z.ZodType<WebhookDelivery>;
 
 const FindingSchema = z.strictObject({
 	severity: z.enum(SEVERITIES),
@@ -378,6 +419,33 @@ export const ROUTE_RESPONSES = {
 			result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
 		}),
 		400: SimulatorErrorSchema,
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'GET /api/admin/webhooks': {
+		200: z.array(WebhookEndpointInfoSchema),
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/webhooks': {
+		201: WebhookEndpointInfoSchema,
+		400: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'DELETE /api/admin/webhooks/:id': {
+		200: z.strictObject({ removed: z.string() }),
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'GET /api/admin/webhooks/:id/deliveries': {
+		200: z.array(WebhookDeliverySchema),
+		404: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/webhooks/deliveries/:id/resend': {
+		201: WebhookDeliverySchema,
 		404: SimulatorErrorSchema,
 		...GUARDED
 	},
