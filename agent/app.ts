@@ -45,7 +45,7 @@ import { DEFAULT_DATA_DIR } from './cli/settings.ts';
 import { Store, type SyncMode } from './store/store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
 import { checkConformance } from '#core/conformance';
-import { decodeTcpMessage } from '#core/schema';
+import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { formatErrors, ORDER_MODES, parseWith, showValue } from '#core/schema';
+import { ORDER_MODES } from '#core/order-schema';
+import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';
 import { isHttpUrl } from '#core/url';

@@ -25,7 +25,7 @@ export const AGENT_BUILD = {
 	chunkNames: 'part-[name]-[hash]',
 	platform: 'node',
 	format: 'esm',
-	target: 'node20',
+	target: 'node22',
 	external: ['better-sqlite3', 'pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
 	outdir: 'dist',
 	logLevel: 'warning'

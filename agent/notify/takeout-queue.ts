@@ -13,7 +13,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { TakeoutStatus } from '#core/relay';
-import type { Retry } from '#core/schema';
+import type { Retry } from '#core/notification-schema';
 import { isLive } from '#core/screen';
 import type { Timer } from '../clock.ts';
 import type { Engine } from '../engine/engine.ts';

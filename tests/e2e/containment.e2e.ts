@@ -22,7 +22,7 @@ import {
 	test
 } from '../helpers/fixtures.ts';
 import { create, item, order } from './orders.ts';
-import { ORDER_MODES } from '#core/schema';
+import { ORDER_MODES } from '#core/order-schema';
 
 /** Page errors (uncaught exceptions) seen by the page, for asserting there were none. */
 function collectErrors(page: Page): string[] {

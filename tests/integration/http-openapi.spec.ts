@@ -6,7 +6,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
-import { CancelOrderSchema, HttpOrderSchema, PartialOrderSchema } from '#core/schema';
+import { CancelOrderSchema, HttpOrderSchema, PartialOrderSchema } from '#core/order-schema';
 
 let agent: RunningAgent;
 interface Schema {

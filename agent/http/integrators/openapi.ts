@@ -1,11 +1,17 @@
 /**
  * The OpenAPI 3.1 document of the integrator routes. Request bodies are generated from the
- * same zod schemas that validate them (core/schema.ts), response bodies from the zod
+ * same zod schemas that validate them (core/order-schema.ts), response bodies from the zod
  * schemas the routes declare and build their answers from (./responses.ts), so the document
  * cannot drift from either; OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
  * Built once at start-up.
  */
 import * as z from 'zod';
+import {
+	CustomerArrivedSchema,
+	EstimatedArrivalSchema,
+	RetrySchema,
+	SendMessageSchema
+} from '#core/notification-schema';
 import {
 	CancelOrderSchema,
 	CostsSchema,
@@ -14,12 +20,8 @@ import {
 	ItemGroupSchema,
 	KdsItemSchema,
 	ModifierSchema,
-	PartialOrderSchema,
-	CustomerArrivedSchema,
-	EstimatedArrivalSchema,
-	RetrySchema,
-	SendMessageSchema
-} from '#core/schema';
+	PartialOrderSchema
+} from '#core/order-schema';
 import {
 	DEFAULT_EXPIRATION_MS,
 	RETRY_INTERVAL_MS,
