@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_MODES } from './schema';
+import { ORDER_MODES } from './order-schema';
 import { webhookItems, webhookOrderType } from './webhooks';
 
 describe('webhook bodies (#core/webhooks)', () => {
