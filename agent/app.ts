@@ -31,6 +31,7 @@ import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
 import { SmsOutbox } from './notify/sms.ts';
 import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
@@ -138,6 +139,8 @@ export interface RunningAgent {
 	notifications: Notifications;
 	/** Release timers of held orders. */
 	holds: HoldReleases;
+	/** The self-working cook's bump timers (screens with settings.autoBump). */
+	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
 	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
@@ -228,6 +231,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
+	const cook = startAutoCook(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 	const webhooks = new Webhooks(engine, store.database, logger, {
 		timeoutMs: options.webhookTimeoutMs
@@ -367,6 +371,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await http?.close();
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
+		cook.close();
 		sms.close();
 		webhooks.close();
 		await closeStore();
@@ -398,6 +403,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay: finalRelay,
 		notifications,
 		holds,
+		cook,
 		sms,
 		webhooks,
 		discovery: announcer?.plan ?? null,
@@ -411,6 +417,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				remotes.close();
 				notifications.close();
 				holds.close();
+				cook.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();

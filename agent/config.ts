@@ -29,6 +29,16 @@ const seconds = () =>
 
 const TimersSchema = z.object({ warnAfter: seconds(), lateAfter: seconds() });
 
+/** The self-working cook (docs/testing.md): bump after a time per order mode, give or take. */
+const AutoBumpSchema = z.strictObject({
+	afterSeconds: seconds(),
+	byMode: z.partialRecord(z.enum(ORDER_MODES), seconds()).optional(),
+	jitterSeconds: z
+		.number({ error: (i) => `expected a number of seconds, got ${showValue(i.input)}` })
+		.min(0, { error: 'expected a number of seconds, 0 or more' })
+		.optional()
+});
+
 const SettingsSchema = z
 	.object({
 		autoHoldFutureOrders: z.boolean().default(false),
@@ -36,6 +46,8 @@ const SettingsSchema = z
 			() => ({ ...DEFAULT_TIMERS })
 		),
 		keymap: z.record(z.string(), z.string()).default({}),
+		/** The self-working cook: bumps each order after a time (docs/testing.md). */
+		autoBump: AutoBumpSchema.optional(),
 		/** Card type size times the size for the window (browser: screenMetrics). */
 		scale: z
 			.number({ error: (i) => `expected a number, got ${showValue(i.input)}` })
@@ -107,6 +119,8 @@ const LocationSchema = z.object({
 	activeSubscription: z.boolean().default(true),
 	/** Screens heard announcing themselves on UDP join this location as remote screens. */
 	adoptDiscovered: z.boolean().default(false),
+	/** The self-working cook for every screen of the location that sets none of its own. */
+	autoBump: AutoBumpSchema.optional(),
 	screens: z.array(ScreenSchema)
 });
 
@@ -138,12 +152,17 @@ export const WebhookEndpointSchema = z
 			.array(
 				z.enum(WEBHOOK_EVENTS, {
 					error: (i) => `expected one of ${WEBHOOK_EVENTS.join(', ')}, got ${showValue(i.input)}`
-				})
+				}),
+				{ error: (i) => `expected an array of event names, got ${showValue(i.input)}` }
 			)
 			.min(1, { error: 'expected at least one trigger' })
 			.default([...WEBHOOK_EVENTS]),
 		/** Location ids; empty or absent: every location of the brand. */
-		locations: z.array(text().min(1)).default([]),
+		locations: z
+			.array(text().min(1), {
+				error: (i) => `expected an array of location ids, got ${showValue(i.input)}`
+			})
+			.default([]),
 		attempts: z
 			.number({ error: (i) => `expected a whole number 1-10, got ${showValue(i.input)}` })
 			.int({ error: 'expected a whole number 1-10' })
@@ -296,6 +315,8 @@ function checkAcross(config: SimConfig, source: string): SimConfig {
 		tokens.add(brand.token);
 		for (const location of brand.locations) {
 			for (const screen of location.screens) {
+				if (location.autoBump && !screen.settings.autoBump)
+					screen.settings.autoBump = location.autoBump;
 				if (screenIds.has(screen.id)) {
 					throw new ConfigError(`Invalid ${source}: screen id "${screen.id}" is used twice`);
 				}

@@ -65,7 +65,15 @@ export const ScreenInfoSchema = z.strictObject({
 		autoHoldFutureOrders: z.boolean(),
 		keymap: z.record(z.string(), z.string()),
 		scale: z.number().optional(),
-		modeColors: z.record(z.string(), z.string()).optional()
+		modeColors: z.record(z.string(), z.string()).optional(),
+		autoBump: z
+			.strictObject({
+				afterSeconds: z.number(),
+				byMode: z.record(z.string(), z.number()).optional(),
+				jitterSeconds: z.number().optional()
+			})
+			.optional()
+			.describe('The self-working cook (docs/testing.md).')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 

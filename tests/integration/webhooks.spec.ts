@@ -493,3 +493,26 @@ describe('endpoints at run time (admin API)', () => {
 		expect(log.map((d: { order: string }) => d.order)).toEqual(['RT-1']);
 	});
 });
+
+describe('the self-working cook (docs/testing.md)', () => {
+	it('create → bump by itself → KDS Order Bumped at the receiver → the "ready" text, no browser', async () => {
+		const r = await receiver();
+		const config = configWith([
+			{ url: r.url, triggers: ['KDS Order Created', 'KDS Order Bumped'] }
+		]);
+		const location = config.brands[0].locations[0] as unknown as Record<string, unknown>;
+		location.autoBump = { afterSeconds: 0.5, jitterSeconds: 0 };
+		const agent = await startTestAgent({ config });
+		agents.push(agent);
+		await create(agent, { ...ORDER, id: 'AC-1', phoneNumber: '+15555550123' }, 'kds-1');
+		const [created, bumped] = await r.waitFor(2);
+		expect([created.body.triggeredAction, bumped.body.triggeredAction]).toEqual([
+			'KDS Order Created',
+			'KDS Order Bumped'
+		]);
+		const { startsOn, endsOn } = bumped.body.data;
+		expect(Date.parse(endsOn) - Date.parse(startsOn)).toBeGreaterThanOrEqual(500);
+		const texts = await (await fetch(`${agent.httpUrl}/api/sms?order=AC-1`)).json();
+		expect(texts.map((t: { kind: string }) => t.kind).sort()).toEqual(['ready', 'received']);
+	});
+});
