@@ -154,7 +154,7 @@ describe('/openapi.json', () => {
 			responses: Record<string, unknown>;
 		};
 		expect(operation.security).toEqual([]);
-		expect(Object.keys(operation.responses).sort()).toEqual(['200', '503']);
+		expect(Object.keys(operation.responses).sort()).toEqual(['200', '401', '503']);
 		const res = await fetch(`${agent.httpUrl}/health`);
 		expect(res.status).toBe(200);
 		const body = (await res.json()) as { screens: object[] };

@@ -319,15 +319,19 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 		paths: {
 			'/health': {
 				get: {
-					summary: 'Whether the simulator takes orders (no token)',
+					summary: 'Whether the simulator takes orders (no token needed)',
 					description:
-						'For a client to call before it starts. Every path also answers with a trailing slash.',
+						"For a client to call before it starts. No x-integration-token: answered for probes. A token that is sent but is not a brand's: 401, as the vendor's /health answers it. Every path also answers with a trailing slash.",
 					tags: ['Health'],
 					security: [],
 					responses: {
 						'200': {
 							description: 'Every screen listens on its TCP port, and this HTTP port answers.',
 							content: json(ref('Health'))
+						},
+						'401': {
+							description: 'An x-integration-token was sent and is not a valid integration token.',
+							content: json(ref('Error'))
 						},
 						'503': {
 							description:
