@@ -267,7 +267,7 @@ export class Webhooks {
 	}
 
 	delivery(id: string): WebhookDelivery | undefined {
-		const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 		return row && this.deliveryOf(row);
 	}
 
@@ -276,7 +276,7 @@ export class Webhooks {
 	 * endpoint, now. Undefined when there is no such delivery or its endpoint is gone.
 	 */
 	resend(id: string): WebhookDelivery | undefined {
-		const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 		const endpoint = row && this.endpointById.get(row.endpoint);
 		if (!row || !endpoint) return undefined;
 		const [written] = this.writeMany([
@@ -577,7 +577,7 @@ export class Webhooks {
 				attempts: endpoint.attempts,
 				backoffMs: () => endpoint.secondsBetweenAttempts * 1000,
 				prepare: (n) => {
-					const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+					const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 					if (!row || row.status !== 'pending' || !endpoint.url) return null;
 					transaction(this.db, () => {
 						this.st.startAttempt.run(n, id);
@@ -626,7 +626,7 @@ export class Webhooks {
 
 	private store(endpoint: Endpoint): void {
 		const { id, brand, origin, ...config } = endpoint;
-		const { seq } = this.st.maxEndpointSeq.get() as { seq: number };
+		const { seq } = this.st.maxEndpointSeq.get() as unknown as { seq: number };
 		this.st.putEndpoint.run({ id, brand, config: JSON.stringify(config), origin, seq: seq + 1 });
 	}
 
