@@ -626,7 +626,7 @@ export class Webhooks {
 
 	private store(endpoint: Endpoint): void {
 		const { id, brand, origin, ...config } = endpoint;
-		const { seq } = this.st.maxEndpointSeq.get() as { seq: number };
+		const { seq } = this.st.maxEndpointSeq.get() as unknown as { seq: number };
 		this.st.putEndpoint.run({ id, brand, config: JSON.stringify(config), origin, seq: seq + 1 });
 	}
 
