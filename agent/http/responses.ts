@@ -48,7 +48,7 @@ export function unknownScreen(id: string): SimulatorError {
 	return { code: 'NOT_FOUND', message: `Unknown screen ${id}` };
 }
 
-const OkSchema = z.strictObject({ ok: z.literal(true) });
+export const OkSchema = z.strictObject({ ok: z.literal(true) });
 
 const TcpEndpointSchema = z.strictObject({ host: z.string(), port: z.int() });
 
@@ -337,6 +337,14 @@ export const ScreenJsonSchema = z.strictObject({
 	sms: z.array(SmsEntrySchema)
 });
 
+export const ResendResultSchema = z.strictObject({
+	result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
+});
+
+export const ResetResultSchema = z.strictObject({
+	reset: z.string().describe('The screen id, or all.')
+});
+
 /** Answers of the order writes other than their success; each is the one error shape. */
 const ORDER_WRITE_ERRORS = {
 	400: ErrorSchema,
@@ -423,9 +431,7 @@ export const ROUTE_RESPONSES = {
 		...GUARDED
 	},
 	'POST /api/admin/messages/:id/resend': {
-		200: z.strictObject({
-			result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
-		}),
+		200: ResendResultSchema,
 		400: SimulatorErrorSchema,
 		404: SimulatorErrorSchema,
 		...GUARDED
@@ -458,7 +464,7 @@ export const ROUTE_RESPONSES = {
 		...GUARDED
 	},
 	'POST /api/admin/reset': {
-		200: z.strictObject({ reset: z.string().describe('The screen id, or all.') }),
+		200: ResetResultSchema,
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	}

@@ -524,15 +524,25 @@ describe('declarations', () => {
 		expect(missing).toEqual([]);
 	});
 
-	it('every integrator route is declared, and the OpenAPI document gives each status the same schema', async () => {
+	it('every integrator route is declared, and the OpenAPI document gives each status the same schema (the simulator and admin routes too)', async () => {
 		const doc = (await (await fetch(`${agent.httpUrl}/openapi.json`)).json()) as {
 			paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
 			components: { responses: Record<string, Json> };
 		};
 		const byId = new Map(COMPONENTS.map(([id, schema]) => [id, schema]));
+		const documentedAdmin = Object.entries(doc.paths).flatMap(([path, item]) =>
+			Object.entries(item)
+				.filter(([, op]) =>
+					['Simulator', 'Admin'].includes((op as unknown as { tags: string[] }).tags[0])
+				)
+				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
+				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
+		);
+		expect(documentedAdmin.length).toBe(9);
 		const routes = [
 			'GET /health',
-			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`))
+			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
+			...documentedAdmin
 		];
 		for (const route of routes) {
 			const declared = ROUTE_RESPONSES[route as RouteKey] as Record<number, z.ZodType>;
