@@ -31,7 +31,9 @@ import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
 import { SmsOutbox } from './notify/sms.ts';
+import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
 import { Notifications } from './notify/notification-state.ts';
@@ -44,7 +46,7 @@ import { DEFAULT_DATA_DIR } from './cli/settings.ts';
 import { Store, type SyncMode } from './store/store.ts';
 import { handleTcpMessage } from './tcp/messages.ts';
 import { checkConformance } from '#core/conformance';
-import { decodeTcpMessage } from '#core/schema';
+import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 
 /**
@@ -111,6 +113,8 @@ export interface AgentOptions {
 		tcpPort?: number;
 		staleMs?: number;
 	} | null;
+	/** How long a webhook receiver has to answer one attempt (default 5 s; tests shorten it). */
+	webhookTimeoutMs?: number;
 	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
 	remoteLink?: RemoteScreensOptions['link'];
 }
@@ -135,8 +139,12 @@ export interface RunningAgent {
 	notifications: Notifications;
 	/** Release timers of held orders. */
 	holds: HoldReleases;
+	/** The self-working cook's bump timers (screens with settings.autoBump). */
+	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
+	webhooks: Webhooks;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
@@ -223,7 +231,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
 	const holds = startHoldReleases(engine, logger);
+	const cook = startAutoCook(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
+	const webhooks = new Webhooks(engine, store.database, logger, {
+		timeoutMs: options.webhookTimeoutMs
+	});
 
 	// One budget for the unfinished messages of every TCP listener and the HTTP port.
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
@@ -302,6 +314,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			logger: httpLogger,
 			messages,
 			sms,
+			webhooks,
 			notifications,
 			limits: { budget, messageTimeoutMs },
 			adminToken: options.adminToken,
@@ -358,7 +371,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await http?.close();
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
+		cook.close();
 		sms.close();
+		webhooks.close();
 		await closeStore();
 		throw err;
 	}
@@ -388,7 +403,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay: finalRelay,
 		notifications,
 		holds,
+		cook,
 		sms,
+		webhooks,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
@@ -400,10 +417,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				remotes.close();
 				notifications.close();
 				holds.close();
+				cook.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
+				webhooks.close();
 				await closeStore();
 			})();
 			return closed;

@@ -17,12 +17,15 @@ import { Access } from './http/access.ts';
 import { registerAdminApi } from './http/admin-api.ts';
 import { registerHealth, type ScreenListener } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
+import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
 import type { Logger } from './log.ts';
 import type { Notifications } from './notify/notification-state.ts';
 import type { SmsOutbox } from './notify/sms.ts';
+import type { Webhooks } from './notify/webhooks.ts';
+import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -31,6 +34,7 @@ export interface HttpStackOptions {
 	logger: Logger;
 	messages: MessageLog;
 	sms: SmsOutbox;
+	webhooks: Webhooks;
 	notifications: Notifications;
 	limits: { budget: ByteBudget; messageTimeoutMs: number };
 	adminToken?: string;
@@ -68,7 +72,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		limits: options.limits,
 		access,
 		plugins: [
-			(app) => registerHealth(app, options.listeners),
+			(app) => registerHealth(app, options.listeners, (token) => isIntegrationToken(config, token)),
 			(app) => registerIntegratorApi(app, { engine, config, notifications }),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
 			(app) =>
@@ -76,7 +80,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					heard: () => options.discovered.listener?.list() ?? null,
 					adoptingInto: options.discovered.adoptingInto
 				}),
-			(app) => registerAdminApi(app, engine, messages, { sms, reset: options.reset })
+			(app) => registerAdminApi(app, engine, messages, { sms, reset: options.reset }),
+			(app) => registerWebhooksApi(app, options.webhooks)
 		],
 		uiDir: options.uiDir
 	});

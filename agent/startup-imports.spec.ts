@@ -87,7 +87,11 @@ describe('what starting the simulator loads', async () => {
 		expect(early).toEqual([]);
 		// The check looks at the real start path: the TCP server, the engine and the core are on it.
 		expect(inputs).toEqual(
-			expect.arrayContaining(['agent/tcp/server.ts', 'agent/engine/engine.ts', 'core/schema.ts'])
+			expect.arrayContaining([
+				'agent/tcp/server.ts',
+				'agent/engine/engine.ts',
+				'core/order-schema.ts'
+			])
 		);
 		// ... and the HTTP stack is a chunk of the bundle, loaded later.
 		expect(chunkOf(meta, 'agent/http-stack.ts')).toMatch(/^dist\/part-http-stack-/);

@@ -14,7 +14,7 @@ import {
 	step,
 	stepViaXState
 } from '#core/order-step';
-import type { Order } from '#core/schema';
+import type { Order } from '#core/order-schema';
 import { fmt } from './lib.ts';
 
 const ROUNDS = 7;

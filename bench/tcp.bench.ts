@@ -30,7 +30,7 @@ import {
 
 /** The agent as npm start runs it: the production bundle (extra V8 flags: KDS_BENCH_NODE_ARGS). */
 const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-/** The low-memory V8 flags the README suggests for a Raspberry Pi. */
+/** The low-memory V8 flags docs/configuration.md suggests for a Raspberry Pi. */
 const LOW_MEMORY_ARGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>
 	spawnAgent(args, {}, { bundle: true, nodeArgs });

@@ -15,7 +15,7 @@ import type * as Content from './content';
 import { checkConformance, type Finding } from './conformance';
 import type { OrderRecord } from './order-machine';
 import { applyChanges, createRecord, createScreenState, decide } from './screen';
-import type { KdsItem, Order, OrderCommand, PartialOrder } from './schema';
+import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema';
 
 /** The rule changes the table runs under; set per test. */
 const mutation = vi.hoisted(() => ({ addOverwrites: false, updateKeepsFields: false }));

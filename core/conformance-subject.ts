@@ -10,13 +10,13 @@ import type { Outcome } from './outcome';
 import { RULE_TABLE, type Finding, type RuleCode } from './rules';
 import {
 	CancelOrderSchema,
-	formatPath,
 	HttpOrderSchema,
 	PartialOrderSchema,
 	TcpOrderSchema,
-	type OrderCommand,
-	type TcpCommandName
-} from './schema';
+	type OrderCommand
+} from './order-schema';
+import { formatPath } from './parse';
+import { type TcpCommandName } from './tcp-message';
 
 export interface CheckContext {
 	interface: 'tcp' | 'http';

@@ -9,7 +9,9 @@ import {
 } from './conformance';
 import type { OrderRecord } from './order-machine';
 import { createRecord, step } from './screen';
-import { HttpOrderSchema, parseTcpValue, parseWith, type Order } from './schema';
+import { HttpOrderSchema, type Order } from './order-schema';
+import { parseWith } from './parse';
+import { parseTcpValue } from './tcp-message';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const SAMPLE_FILES = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));

@@ -11,7 +11,8 @@ import { isObject, Report, type CheckContext, type Subject } from './conformance
 import { orderRules } from './message-findings';
 import { decided, outcomeFindings } from './outcome-findings';
 import { severityRank, type Finding } from './rules';
-import { showValue, TCP_COMMANDS } from './schema';
+import { showValue } from './parse';
+import { TCP_COMMANDS } from './tcp-message';
 import { readOrder, unknownFields } from './schema-findings';
 
 export {

@@ -8,12 +8,12 @@ import {
 } from './content';
 import {
 	KdsItemSchema,
-	parseWith,
 	PartialOrderSchema,
 	type KdsItem,
 	type Order,
 	type PartialOrder
-} from './schema';
+} from './order-schema';
+import { parseWith } from './parse';
 
 const T0 = 1_795_338_000_000;
 const T1 = T0 + 60_000;

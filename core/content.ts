@@ -3,7 +3,7 @@
  * update rules of 4.2. Pure functions over plain data; the order machine's actions call them.
  */
 import { quoted, type Outcome } from './outcome';
-import type { KdsItem, Order, PartialOrder } from './schema';
+import type { KdsItem, Order, PartialOrder } from './order-schema';
 
 /** An item as the screen shows it. */
 export interface ItemView extends KdsItem {

@@ -4,7 +4,7 @@
  * agent (which schedules the release) and the UI (which shows it).
  */
 import type { ItemView } from './content';
-import { ISO_DURATION } from './schema';
+import { ISO_DURATION } from './field-schemas';
 
 const MS = { W: 7 * 86_400_000, D: 86_400_000, H: 3_600_000, M: 60_000, S: 1000 } as const;
 

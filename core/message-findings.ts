@@ -5,7 +5,8 @@
  *
  * Pure: no Node, no DOM.
  */
-import { showValue, formatPath, ItemGroupSchema, ORDER_MODES } from './schema';
+import { ItemGroupSchema, ORDER_MODES } from './order-schema';
+import { showValue, formatPath } from './parse';
 import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
 import { isHttpUrl } from './url';
 

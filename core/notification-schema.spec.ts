@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
-	parseWith,
 	SendMessageSchema
-} from './schema';
+} from './notification-schema';
+import { parseWith } from './parse';
 
 const sample = (name: string): unknown =>
 	JSON.parse(readFileSync(new URL(`../tests/fixtures/samples/${name}`, import.meta.url), 'utf8'));

@@ -9,7 +9,7 @@ import {
 	type OrderStateName
 } from './order-machine';
 import { createRecord, step } from './order-step';
-import type { KdsItem, Order } from './schema';
+import type { KdsItem, Order } from './order-schema';
 
 const T0 = 1_795_338_000_000;
 const at = (minutes: number) => T0 + minutes * 60_000;

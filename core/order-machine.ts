@@ -15,7 +15,7 @@
  * while the order is on the screen.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
-import type { Order, PartialOrder } from './schema';
+import type { Order, PartialOrder } from './order-schema';
 import {
 	applyFullUpdate,
 	applyPartialUpdate,

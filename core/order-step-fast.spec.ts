@@ -21,11 +21,11 @@ import {
 	COURSE_STATUSES,
 	HttpOrderSchema,
 	ORDER_MODES,
-	parseTcpValue,
-	parseWith,
 	type KdsItem,
 	type Order
-} from './schema';
+} from './order-schema';
+import { parseWith } from './parse';
+import { parseTcpValue } from './tcp-message';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const T0 = 1_795_338_000_000;

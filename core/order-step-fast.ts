@@ -8,7 +8,7 @@
  * does not reproduce — nested states, entry or exit actions, eventless transitions after the
  * start, wildcard events, inline guards or actions, actions other than assign, parameters — and
  * XState serves instead. order-step-fast.spec.ts holds it to XState on generated records and
- * events; README "Performance" says what it buys.
+ * events; docs/performance.md says what it buys.
  */
 import { createActor, type ActorScope } from 'xstate';
 import type {

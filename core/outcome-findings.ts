@@ -6,7 +6,7 @@
  * Pure: no Node, no DOM.
  */
 import type { Outcome } from './outcome';
-import type { OrderCommand } from './schema';
+import type { OrderCommand } from './order-schema';
 import { createScreenState, decide, recordAfter } from './screen';
 import type { Subject } from './conformance-subject';
 

@@ -7,7 +7,8 @@
 import type * as z from 'zod';
 import type { Outcome } from './outcome';
 import type { RuleCode } from './rules';
-import { parseWith, PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './schema';
+import { PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './order-schema';
+import { parseWith } from './parse';
 import {
 	isObject,
 	orderSchemaFor,

@@ -8,22 +8,21 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-	CancelOrderSchema,
 	codePoints,
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
-	formatErrors,
-	HttpOrderSchema,
 	MAX_ETA_MINUTES,
 	MAX_MESSAGE_LENGTH,
-	parseTcpMessage,
-	parseWith,
+	SendMessageSchema
+} from './notification-schema';
+import {
+	CancelOrderSchema,
+	HttpOrderSchema,
 	PartialOrderSchema,
-	SendMessageSchema,
-	TcpOrderSchema,
-	type FieldError,
-	type ParseResult
-} from './schema';
+	TcpOrderSchema
+} from './order-schema';
+import { formatErrors, parseWith, type FieldError, type ParseResult } from './parse';
+import { parseTcpMessage } from './tcp-message';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 

@@ -3,17 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
 	CancelOrderSchema,
-	formatErrors,
-	formatPath,
 	HttpOrderSchema,
-	parseTcpMessage,
-	parseTcpValue,
-	parseWith,
 	PartialOrderSchema,
-	TcpOrderSchema,
-	type FieldError,
-	type ParseResult
-} from './schema';
+	TcpOrderSchema
+} from './order-schema';
+import { formatErrors, formatPath, parseWith, type FieldError, type ParseResult } from './parse';
+import { parseTcpMessage, parseTcpValue } from './tcp-message';
 
 /** The sample payloads written from the contract (a copy of shared/samples kept in the repo). */
 const SAMPLES_DIR =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRecord } from './order-machine';
-import type { KdsItem, Order, OrderCommand, PartialOrder } from './schema';
+import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema';
 import {
 	applyChanges,
 	createRecord,

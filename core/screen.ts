@@ -7,7 +7,7 @@
  */
 import { fullUpdateOutcomes, partialUpdateOutcomes } from './content';
 import { quoted, type Outcome } from './outcome';
-import type { OrderCommand, PartialOrder } from './schema';
+import type { OrderCommand, PartialOrder } from './order-schema';
 import type { OrderEvent, OrderInput, OrderRecord } from './order-machine';
 import { createRecord, step } from './order-step';
 

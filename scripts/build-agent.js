@@ -5,7 +5,7 @@
 // CLI's other commands are chunks loaded when they are used (npm run bench -- start).
 //
 // Packages are bundled (zod, xstate: fewer files to resolve at each start) except those that must
-// stay files: native addons (better-sqlite3), and packages loaded lazily or by file path
+// stay files: packages loaded lazily or by file path
 // (pino, Fastify and its plugins, ws, swagger-ui-dist, tsx).
 //
 // `node scripts/build-agent.js` builds; agent/startup-imports.spec.ts imports AGENT_BUILD to
@@ -25,8 +25,8 @@ export const AGENT_BUILD = {
 	chunkNames: 'part-[name]-[hash]',
 	platform: 'node',
 	format: 'esm',
-	target: 'node20',
-	external: ['better-sqlite3', 'pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
+	target: 'node22',
+	external: ['pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
 	outdir: 'dist',
 	logLevel: 'warning'
 };

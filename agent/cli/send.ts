@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkConformance, type Finding } from '#core/conformance';
-import { TCP_COMMANDS, UNABLE_TO_PARSE, type TcpCommandName } from '#core/schema';
+import { TCP_COMMANDS, UNABLE_TO_PARSE, type TcpCommandName } from '#core/tcp-message';
 import { REJECT_CODES } from '#core/screen';
 import { sendTcp } from '../tcp/client.ts';
 import { DEFAULT_TOKEN } from '../config.ts';

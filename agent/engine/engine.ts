@@ -9,7 +9,7 @@
  * (inspector work that waits until the replies are written).
  */
 import { holdStart } from '#core/holds';
-import type { Order, OrderCommand } from '#core/schema';
+import type { Order, OrderCommand } from '#core/order-schema';
 import {
 	applyChanges,
 	createScreenState,

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecord } from '#core/screen';
-import type { Order, OrderCommand } from '#core/schema';
+import type { Order, OrderCommand } from '#core/order-schema';
 import { ManualClock } from '../clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from './engine.ts';

@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { createRequire } from 'node:module';
 import type { WebSocket } from 'ws';
 import type { ClientMessage, ServerMessage } from '#core/relay';
-import { UNABLE_TO_PARSE } from '#core/schema';
+import { UNABLE_TO_PARSE } from '#core/tcp-message';
 import { REJECT_CODES, type ScreenAction } from '#core/screen';
 import type { Logger } from '../log.ts';
 

@@ -10,7 +10,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
 import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
-import type { OrderCommand } from '#core/schema';
+import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
 

@@ -4,7 +4,7 @@
  * the one error shape of ./integrators/errors.ts. For the simulator's and admin API's list routes.
  */
 import * as z from 'zod';
-import { formatErrors, parseWith, showValue } from '#core/schema';
+import { formatErrors, parseWith, showValue } from '#core/parse';
 import { validationError } from './integrators/errors.ts';
 
 /** The query, read with `schema`; throws the 422 answer when a parameter breaks it. */

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { screenInfo } from '../engine/screens.ts';
 import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
-import { formatErrors } from '#core/schema';
+import { formatErrors } from '#core/parse';
 import { validationError } from './integrators/errors.ts';
 import { declared, unknownScreen } from './responses.ts';
 

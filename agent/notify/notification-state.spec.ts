@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerMessage } from '#core/relay';
-import type { OrderCommand } from '#core/schema';
+import type { OrderCommand } from '#core/order-schema';
 import { ManualClock } from '../clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from '../engine/engine.ts';

@@ -7,7 +7,7 @@
  * and is told by the fan-out when a browser opens a screen (queued notifications go then). The
  * relay hands it pop-up acknowledgements through app.ts.
  */
-import type Database from 'better-sqlite3';
+import type { Database } from '../store/sqlite.ts';
 import type { NotificationState } from '#core/relay';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
@@ -34,7 +34,7 @@ export { MAX_POPUPS } from './popups.ts';
 
 export interface NotificationsOptions {
 	engine: Engine;
-	database: Database.Database;
+	database: Database;
 	logger: Logger;
 }
 

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Order, OrderCommand } from '#core/schema';
+import type { Order, OrderCommand } from '#core/order-schema';
 import { ManualClock } from '../clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from '../engine/engine.ts';

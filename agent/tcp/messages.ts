@@ -6,15 +6,14 @@
  */
 import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
+import { type OrderCommand } from '#core/order-schema';
+import { formatErrors, type ParseResult } from '#core/parse';
 import {
 	decodeTcpMessage,
-	formatErrors,
 	TCP_COMMANDS,
 	UNABLE_TO_PARSE,
-	type OrderCommand,
-	type ParseResult,
 	type TcpCommandName
-} from '#core/schema';
+} from '#core/tcp-message';
 import type { Engine } from '../engine/engine.ts';
 
 /**

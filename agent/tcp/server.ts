@@ -8,7 +8,7 @@
  * client that half-closes gets exactly the bare string, then the close).
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { UNABLE_TO_PARSE } from '#core/schema';
+import { UNABLE_TO_PARSE } from '#core/tcp-message';
 import type { ByteBudget, Holder } from '../byte-budget.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer.ts';

@@ -3,7 +3,7 @@
  * members of an itemGroup boxed together. Pure, so the rules are tested without a browser.
  */
 import type { ItemView } from '../content.ts';
-import type { CourseStatus, ItemGroup } from '../schema.ts';
+import type { CourseStatus, ItemGroup } from '../order-schema.ts';
 
 export type CardEntry =
 	{ kind: 'item'; item: ItemView } | { kind: 'group'; group: ItemGroup; items: ItemView[] };

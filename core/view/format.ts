@@ -3,7 +3,7 @@
  * route and by tests that look cards up by their display name.
  */
 import type { OrderFields } from '../content.ts';
-import type { OrderMode } from '../schema.ts';
+import type { OrderMode } from '../order-schema.ts';
 import { DEFAULT_TIMERS, type ScreenSettings, type ScreenTimers } from '../relay.ts';
 import { startTime } from '../holds.ts';
 

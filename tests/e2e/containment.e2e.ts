@@ -6,7 +6,7 @@
  * A seeded property-based run sends a few hundred orders built from the schema: every accepted
  * order is on the screen, drawn, with no page error.
  */
-import Database from 'better-sqlite3';
+import { DatabaseSync as Database } from 'node:sqlite';
 import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import {
 	test
 } from '../helpers/fixtures.ts';
 import { create, item, order } from './orders.ts';
-import { ORDER_MODES } from '#core/schema';
+import { ORDER_MODES } from '#core/order-schema';
 
 /** Page errors (uncaught exceptions) seen by the page, for asserting there were none. */
 function collectErrors(page: Page): string[] {

@@ -3,7 +3,7 @@
  * order `order()` builds (a full update takes that order with `over` applied).
  */
 import type { OrderEvent } from '#core/order-machine';
-import type { Order, PartialOrder } from '#core/schema';
+import type { Order, PartialOrder } from '#core/order-schema';
 
 export function orderEvents(order: (over?: Partial<Order>) => Order, at: (m: number) => number) {
 	return {

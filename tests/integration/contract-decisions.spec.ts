@@ -3,7 +3,7 @@
  * against kds-interface.md and tested over real sockets:
  * 1. the active-orders query answers the name given at create (2.9);
  * 2. a partial update judges every item list against the order before the request (4.2 rules 4-6);
- * 3. a config needs only ids, names, tokens and TCP ports (README, Configuration);
+ * 3. a config needs only ids, names, tokens and TCP ports (docs/configuration.md);
  * 4. a cancel of a bumped order answers the id while the screen still has it (recall list), and
  *    ORDER_DOES_NOT_EXIST once it has left (section 3: no order with that id).
  */

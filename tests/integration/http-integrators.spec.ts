@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
 import { createRecord } from '#core/screen';
-import type { Order } from '#core/schema';
+import type { Order } from '#core/order-schema';
 import { sendTcp } from '../helpers/tcp.ts';
 import { failNextCommit } from './store-faults.ts';
 

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
-import type { Order } from '#core/schema';
+import type { Order } from '#core/order-schema';
 import { createRecord } from '#core/screen';
 import { sendTcp, sendTcpRaw, TcpSession } from '../helpers/tcp.ts';
 

@@ -2,7 +2,8 @@
  * The tree's three parts and who may import whom. The order core (core/, imported as
  * `#core/…`) is shared by the agent and the browser, so it imports neither, nor anything that only
  * one side has; the agent and the UI reach it by that name, never by a relative path, and neither
- * reaches into the other or into the tests.
+ * reaches into the other. Only specs reach into the tests (the UI's specs for the test doubles of
+ * tests/doubles/).
  */
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -60,10 +61,11 @@ const parts: Part[] = [
 	{
 		name: 'the UI (src/routes, src/lib/ui)',
 		files: tracked.filter((f) => f.startsWith('src/')),
-		allows: (specifier) =>
+		allows: (specifier, file) =>
 			specifier.startsWith('#')
 				? specifier.startsWith('#core/')
-				: !/(^|\/)(agent|tests|core)\//.test(specifier)
+				: !/(^|\/)(agent|core)\//.test(specifier) &&
+					(isSpec(file) || !/(^|\/)tests\//.test(specifier))
 	}
 ];
 

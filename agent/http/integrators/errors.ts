@@ -4,7 +4,7 @@
  * `code` is stable for programs; `errors` lists each offending field of a body or header.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldError } from '#core/schema';
+import type { FieldError } from '#core/parse';
 import type { ErrorBody } from './responses.ts';
 
 /** Every code an error answer of the integrator API carries (ErrorSchema in ./responses.ts). */

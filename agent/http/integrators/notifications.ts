@@ -15,7 +15,7 @@ import {
 	SendMessageSchema,
 	type CustomerArrived,
 	type EstimatedArrival
-} from '#core/schema';
+} from '#core/notification-schema';
 import { declared } from '../responses.ts';
 import { orderNotOnScreens } from './errors.ts';
 import { parseBody } from './orders.ts';

@@ -11,14 +11,11 @@ import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts'
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
-	formatErrors,
 	HttpOrderSchema,
-	parseWith,
 	PartialOrderSchema,
-	type OrderCommand,
-	showValue,
-	type ReadOptions
-} from '#core/schema';
+	type OrderCommand
+} from '#core/order-schema';
+import { formatErrors, parseWith, showValue, type ReadOptions } from '#core/parse';
 import type { Outcome } from '#core/outcome';
 import { isLive } from '#core/screen';
 import { declared } from '../responses.ts';

@@ -1,4 +1,4 @@
-import type { TcpCommandName } from '#core/schema';
+import type { TcpCommandName } from '#core/tcp-message';
 
 /**
  * The integrator routes of the contract (sections 4.2-4.4), paths exactly as written there.

@@ -8,7 +8,7 @@
  * Objects are strict: a field a route sends but no schema names fails that test.
  */
 import * as z from 'zod';
-import type { FieldError } from '#core/schema';
+import type { FieldError } from '#core/parse';
 import { REMOTE_FAILURES } from '../../fleet/remote-link.ts';
 import { ERROR_CODES } from './errors.ts';
 

@@ -4,7 +4,7 @@
  * any of them (`#rgb` or `#rrggbb`); the text on a colour is black or white, whichever reads.
  * The defaults keep clear of the timer's yellow and red and of the priority and recall colours.
  */
-import type { OrderMode } from '#core/schema';
+import type { OrderMode } from '#core/order-schema';
 import { HEX_COLOR, type ScreenSettings } from '#core/relay';
 
 export const DEFAULT_MODE_COLORS: Readonly<Record<OrderMode, string>> = {

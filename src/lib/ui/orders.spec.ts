@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderInput, OrderRecord } from '#core/order-machine';
 import type { RelayChange, ScreenInfo, ServerMessage } from '#core/relay';
-import type { KdsItem, Order } from '#core/schema';
+import type { KdsItem, Order } from '#core/order-schema';
 import { createRecord, queueOf, step } from '#core/screen';
 import { OrderBoard } from './orders.svelte';
 

@@ -5,7 +5,7 @@
 import type { Finding } from '#core/conformance';
 import type { MessageEntry as InspectorEntry } from '#core/message-entry';
 import { nestsDeeperThan } from '#core/json-depth';
-import { formatPath } from '#core/schema';
+import { formatPath } from '#core/parse';
 
 export interface PayloadLine {
 	text: string;

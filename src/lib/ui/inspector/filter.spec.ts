@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entry, warning } from './fake-agent';
+import { entry, warning } from '../../../../tests/doubles/inspector-agent.ts';
 import { filterFromParams, filterQuery, matchesFilter } from './filter';
 
 describe('filters', () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { entry, fakeAgent, json } from './fake-agent';
+import { entry, fakeAgent, json } from '../../../../tests/doubles/inspector-agent.ts';
 import { mergeEntries, MessageFeed } from './message-feed.svelte';
 
 it('merges lists newest first, each entry once, bounded', () => {

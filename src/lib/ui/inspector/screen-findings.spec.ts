@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { entry, error, fakeAgent, info, json, warning } from './fake-agent';
+import {
+	entry,
+	error,
+	fakeAgent,
+	info,
+	json,
+	warning
+} from '../../../../tests/doubles/inspector-agent.ts';
 import {
 	markerOf,
 	recentRefusals,

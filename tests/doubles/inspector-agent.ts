@@ -3,8 +3,8 @@
  * answers and SSE streams the test drives.
  */
 import type { Finding } from '#core/conformance';
-import type { EventSourceLike } from './log-follower';
-import type { InspectorEntry } from './messages-api';
+import type { EventSourceLike } from '../../src/lib/ui/inspector/log-follower.ts';
+import type { InspectorEntry } from '../../src/lib/ui/inspector/messages-api.ts';
 
 export const warning = (code: string, path: string): Finding => ({
 	severity: 'warning',

@@ -1,0 +1,270 @@
+/**
+ * The order schemas: the full order of HTTP and TCP (contract 2.1), the partial order (2.7) and
+ * the cancel (2.8), with the types everything behind the parsers trusts. They are validated
+ * through `parseWith` (parse.ts); the TCP envelope around them is decoded in tcp-message.ts; the
+ * notification bodies are in notification-schema.ts.
+ *
+ * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
+ */
+import * as z from 'zod';
+import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas';
+import type { Outcome } from './outcome';
+import { expected, readers, showValue } from './parse';
+import { normaliseDateTime } from './times';
+
+export const ORDER_MODES = [
+	'For Here',
+	'ToGo',
+	'Pickup',
+	'DriveThru',
+	'Delivery',
+	'Curbside'
+] as const;
+export const COURSE_STATUSES = ['straightFire', 'hold', 'fire', 'pickup'] as const;
+
+export const ModifierSchema = z.object({
+	name: str(),
+	qty: opt(int())
+});
+
+/**
+ * Modifier objects, or plain strings for backwards compatibility (section 9). Objects first: they
+ * are the common case, and a union pays for every branch that fails before one matches.
+ */
+const ModifierInput = z.union([ModifierSchema, str().transform((name): Modifier => ({ name }))], {
+	error: (i) => expected('a modifier object {name, qty?} or a string', i.input)
+});
+
+export const ItemGroupSchema = z.object({
+	id: str(),
+	name: str(),
+	note: opt(str())
+});
+
+export const KdsItemSchema = z.object({
+	lineId: nonEmpty(),
+	name: str(),
+	qty: int(),
+	price: opt(str()),
+	mods: z.array(ModifierInput, { error: (i) => expected('an array of modifiers', i.input) }),
+	specialInstructions: opt(str()),
+	course: opt(str()),
+	courseStatus: opt(
+		z.enum(COURSE_STATUSES, {
+			error: (i) => expected(`one of ${COURSE_STATUSES.join(', ')}`, i.input)
+		})
+	),
+	seat: opt(str()),
+	itemGroup: opt(ItemGroupSchema)
+});
+
+/**
+ * Contract 2.2: lineId "must be unique within the order". Two items with one lineId make every
+ * later update by lineId ambiguous, so the order is refused, naming the second one.
+ */
+function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
+	if (items.length < 2) return;
+	const first = new Map<string, number>();
+	items.forEach((item, i) => {
+		const earlier = first.get(item.lineId);
+		if (earlier === undefined) first.set(item.lineId, i);
+		else {
+			ctx.addIssue({
+				code: 'custom',
+				path: [i, 'lineId'],
+				input: item.lineId,
+				message: `lineId ${showValue(item.lineId)} is also used by items[${earlier}]; lineIds must be unique within the order`
+			});
+		}
+	});
+}
+
+const AdditionalFeeSchema = z.object({ name: str(), amount: str() });
+const PromoCodeSchema = z.object({ name: opt(str()), amount: str() });
+
+export const CostsSchema = z.object({
+	subtotal: opt(str()),
+	tax: opt(str()),
+	deliveryFee: opt(str()),
+	surcharge: opt(str()),
+	convenienceFee: opt(str()),
+	tip: opt(str()),
+	additionalFees: opt(z.array(AdditionalFeeSchema)),
+	total: opt(str()),
+	promoCodes: opt(z.array(PromoCodeSchema))
+});
+
+export const DeliveryServiceSchema = z.object({
+	name: str(),
+	orderId: str(),
+	driverPhone: opt(str())
+});
+
+const modeSchema = () =>
+	z.enum(ORDER_MODES, { error: (i) => expected(`one of ${ORDER_MODES.join(', ')}`, i.input) });
+
+/** Fields shared by the full order (2.1) and the partial order (2.7), all optional here. */
+const sharedOptional = {
+	pickupTime: opt(isoDateTime()),
+	phoneNumber: opt(str()),
+	deliveryAddress: opt(str()),
+	deliveryHandoff: opt(bool()),
+	server: opt(str()),
+	specialInstructions: opt(str()),
+	vehicleModel: opt(str()),
+	vehicleColor: opt(str()),
+	costs: opt(CostsSchema),
+	deliveryService: opt(DeliveryServiceSchema),
+	originSource: opt(str()),
+	checkNumber: opt(str()),
+	priority: opt(bool()),
+	prepTimeDuration: opt(isoDuration()),
+	covers: opt(int()),
+	loyaltyMember: opt(bool()),
+	onlineOrder: opt(bool()),
+	isPaid: opt(bool())
+};
+
+const orderFields = {
+	id: orderId(),
+	name: str(),
+	mode: modeSchema(),
+	items: z
+		.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) })
+		.superRefine(uniqueLineIds),
+	optInForSms: opt(bool()),
+	terminal: opt(str()),
+	customerArrivedUrl: opt(str()),
+	...sharedOptional
+};
+
+/** The largest time a Date can hold (ECMA-262 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
+
+/** HTTP order (2.1): time is an ISO 8601 string. */
+export const HttpOrderSchema = z.object({ ...orderFields, time: isoDateTime() });
+
+/**
+ * TCP order (2.1): time is declared int ms since epoch, but the vendor's own sample sends an
+ * ISO 8601 string, so both are accepted. Normalised to an ISO string.
+ */
+export const TcpOrderSchema = z.object({
+	...orderFields,
+	time: z.union(
+		[
+			// Past 8.64e15 ms a Date is invalid and toISOString would throw instead of failing.
+			int()
+				.max(MAX_DATE_MS, { error: `expected milliseconds since epoch <= ${MAX_DATE_MS}` })
+				.transform((ms) => new Date(ms).toISOString()),
+			isoDateTime()
+		],
+		{ error: (i) => expected('milliseconds since epoch or an ISO 8601 date-time string', i.input) }
+	)
+});
+
+/** Partial order (2.7). */
+export const PartialOrderSchema = z.object({
+	id: orderId(),
+	name: opt(str()),
+	mode: opt(modeSchema()),
+	itemsToAdd: opt(z.array(KdsItemSchema)),
+	itemsToUpdate: opt(z.array(KdsItemSchema)),
+	itemsToRemove: opt(z.array(str())),
+	...sharedOptional
+});
+
+/** Cancel order (2.8). */
+export const CancelOrderSchema = z.object({ id: orderId() });
+
+export type Modifier = z.output<typeof ModifierSchema>;
+export type ItemGroup = z.output<typeof ItemGroupSchema>;
+export type KdsItem = z.output<typeof KdsItemSchema>;
+export type Costs = z.output<typeof CostsSchema>;
+export type DeliveryService = z.output<typeof DeliveryServiceSchema>;
+export type OrderMode = (typeof ORDER_MODES)[number];
+export type CourseStatus = (typeof COURSE_STATUSES)[number];
+/** A validated order, from HTTP or TCP; time is an ISO 8601 string. */
+export type Order = z.output<typeof HttpOrderSchema>;
+export type PartialOrder = z.output<typeof PartialOrderSchema>;
+export type CancelOrder = z.output<typeof CancelOrderSchema>;
+
+/** A command to one screen, whichever interface it came from. */
+export type OrderCommand =
+	| { command: 'create-order'; order: Order }
+	| { command: 'update-order'; order: Order }
+	| { command: 'partial-update-order'; order: PartialOrder }
+	| { command: 'cancel-order'; order: CancelOrder };
+
+const TIME_FIELDS = ['time', 'pickupTime'] as const;
+
+/** The order's date-times as the screen reads them (times.ts), in place on the parser's output. */
+function readTimes(order: Record<string, unknown>, timeZone?: string): Outcome[] | undefined {
+	let outcomes: Outcome[] | undefined;
+	for (const key of TIME_FIELDS) {
+		const text = order[key];
+		if (typeof text !== 'string') continue;
+		const read = normaliseDateTime(text, [key], timeZone);
+		if (read.value === text) continue;
+		order[key] = read.value;
+		(outcomes ??= []).push(...read.outcomes);
+	}
+	return outcomes;
+}
+
+/** Each optional field the input sent as null (now absent in the output), as an outcome. */
+function nullOutcomes(
+	input: unknown,
+	output: unknown,
+	path: Array<string | number>,
+	out: Outcome[]
+) {
+	if (
+		typeof input !== 'object' ||
+		input === null ||
+		typeof output !== 'object' ||
+		output === null
+	) {
+		return;
+	}
+	const raw = input as Record<string, unknown>;
+	const read = output as Record<string, unknown>;
+	for (const key of Object.keys(read)) {
+		const at = Array.isArray(read) ? Number(key) : key;
+		if (read[key] === undefined && raw[key] === null) {
+			out.push({
+				code: 'KDS-FIELD-NULL',
+				path: [...path, at],
+				message: `${String(key)} is null: read as absent`
+			});
+		} else nullOutcomes(raw[key], read[key], [...path, at], out);
+	}
+}
+
+/** A full order (create and update, TCP and HTTP): its nulls and its date-times, read. */
+function readFullOrder(
+	order: Record<string, unknown>,
+	input: unknown,
+	context: { nulls: boolean; timeZone?: string }
+): Outcome[] | undefined {
+	const times = readTimes(order, context.timeZone);
+	if (!context.nulls) return times;
+	const read: Outcome[] = [];
+	nullOutcomes(input, order, [], read);
+	return [...read, ...(times ?? [])];
+}
+
+/**
+ * A partial order: its date-times. Its nulls are the contract's own "leave unchanged" (4.2 rule
+ * 3): no outcome.
+ */
+function readPartialOrder(
+	order: Record<string, unknown>,
+	_input: unknown,
+	context: { timeZone?: string }
+): Outcome[] | undefined {
+	return readTimes(order, context.timeZone);
+}
+
+readers.add(HttpOrderSchema, { read: readFullOrder });
+readers.add(TcpOrderSchema, { read: readFullOrder });
+readers.add(PartialOrderSchema, { read: readPartialOrder });
