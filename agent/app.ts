@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import {
 	ConfigError,
 	DEFAULT_CONFIG,
+	DEFAULT_DATA_DIR,
 	DEFAULT_HTTP_PORT,
 	DEFAULT_TOKEN,
 	parseConfig,
@@ -40,9 +41,9 @@ import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/ado
 import type { ScreenListener } from './http/health.ts';
 import { createLogger, loadLogger, type Logger, type LogLevel } from './log.ts';
 import type { Relay } from './ws/browser-relay.ts';
-import { DEFAULT_DATA_DIR } from './cli/settings.ts';
 import { Store, type SyncMode } from './store/store.ts';
-import { handleTcpMessage } from './tcp/messages.ts';
+import { tcpMessageHandler } from './tcp/messages.ts';
+import { MessageRecorder } from './inspector/recorder.ts';
 import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
@@ -137,6 +138,8 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** The inspector's log of every message received. */
+	messages: MessageLog;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
@@ -221,7 +224,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		store.close();
 		lock?.release();
 	};
-	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
+	const engine = new Engine({ config, store, logger, clock: options.clock });
+	// The inspector's recorder, on the agent's clock, handed to both transports.
+	const recorder = new MessageRecorder(messages, engine.clock);
+	const handleTcp = tcpMessageHandler(engine, recorder);
 	const holds = startHoldReleases(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 
@@ -283,7 +289,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				budget,
 				messageTimeoutMs,
 				handle: (text, source, reply, terminator) =>
-					handleTcpMessage(engine, id, text, source, reply, { terminator })
+					handleTcp(id, text, source, reply, { terminator })
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
@@ -301,6 +307,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			config,
 			logger: httpLogger,
 			messages,
+			recorder,
+			sendTcp: handleTcp,
+			remotes,
 			sms,
 			notifications,
 			limits: { budget, messageTimeoutMs },
@@ -389,6 +398,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		sms,
+		messages,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
