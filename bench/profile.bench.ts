@@ -40,7 +40,7 @@ const STAGES: Array<[string, RegExp]> = [
 	['order step (core)', /core\/order-step|core\/order-machine|core\/rules|core\/times|core\/holds/],
 	['findings (core)', /core\/(message-findings|outcome|schema-findings|conformance)/],
 	['apply/engine', /agent\/engine\/engine|agent\/engine\/(?!browser)|core\/screen|core\/content/],
-	['store commit (better-sqlite3, JSON)', /agent\/store\/|better-sqlite3|\bsqlite/],
+	['store commit (node:sqlite, JSON)', /agent\/store\/|\bsqlite/],
 	['fan-out to browsers', /browser-fanout|agent\/ws\/|core\/relay|core\/view|\/ws\//],
 	['inspector recording', /agent\/inspector\//],
 	['HTTP layer (Fastify, routes, tenancy)', /fastify|find-my-way|light-my-request|agent\/http\//],
@@ -102,10 +102,10 @@ function stageOf(source: string, functionName: string): string {
 	if (source === '(GC)') return 'GC';
 	if (source === '(idle)') return 'idle';
 	if (source === '(program)') return 'V8/native, unattributed';
-	// better-sqlite3's native calls show as native frames named after the method.
+	// node:sqlite's native calls show as native frames named after the method.
 	if (source.startsWith('(native)')) {
 		return /^(run|all|get|iterate|exec|prepare|transaction)$/.test(functionName)
-			? 'store commit (better-sqlite3, JSON)'
+			? 'store commit (node:sqlite, JSON)'
 			: 'Node: net/http/streams/timers';
 	}
 	for (const [stage, pattern] of STAGES) if (pattern.test(source)) return stage;
