@@ -32,7 +32,9 @@ import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
 import { SmsOutbox } from './notify/sms.ts';
+import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
 import { StoreThread } from './store/store-thread.ts';
 import { Notifications } from './notify/notification-state.ts';
@@ -112,6 +114,8 @@ export interface AgentOptions {
 		tcpPort?: number;
 		staleMs?: number;
 	} | null;
+	/** How long a webhook receiver has to answer one attempt (default 5 s; tests shorten it). */
+	webhookTimeoutMs?: number;
 	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
 	remoteLink?: RemoteScreensOptions['link'];
 }
@@ -136,10 +140,14 @@ export interface RunningAgent {
 	notifications: Notifications;
 	/** Release timers of held orders. */
 	holds: HoldReleases;
+	/** The self-working cook's bump timers (screens with settings.autoBump). */
+	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
 	/** The inspector's log of every message received. */
 	messages: MessageLog;
+	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
+	webhooks: Webhooks;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
@@ -229,7 +237,11 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const recorder = new MessageRecorder(messages, engine.clock);
 	const handleTcp = tcpMessageHandler(engine, recorder);
 	const holds = startHoldReleases(engine, logger);
+	const cook = startAutoCook(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
+	const webhooks = new Webhooks(engine, store.database, logger, {
+		timeoutMs: options.webhookTimeoutMs
+	});
 
 	// One budget for the unfinished messages of every TCP listener and the HTTP port.
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
@@ -311,6 +323,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			sendTcp: handleTcp,
 			remotes,
 			sms,
+			webhooks,
 			notifications,
 			limits: { budget, messageTimeoutMs },
 			adminToken: options.adminToken,
@@ -367,7 +380,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await http?.close();
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
+		cook.close();
 		sms.close();
+		webhooks.close();
 		await closeStore();
 		throw err;
 	}
@@ -397,8 +412,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay: finalRelay,
 		notifications,
 		holds,
+		cook,
 		sms,
 		messages,
+		webhooks,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
@@ -410,10 +427,12 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				remotes.close();
 				notifications.close();
 				holds.close();
+				cook.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
+				webhooks.close();
 				await closeStore();
 			})();
 			return closed;

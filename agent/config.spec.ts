@@ -238,3 +238,53 @@ describe('the limits on unfinished messages', () => {
 		]);
 	});
 });
+
+describe('webhook endpoints (brands[].webhooks)', () => {
+	const withHooks = (webhooks: unknown[]) => {
+		const config = structuredClone(DEFAULT_CONFIG) as unknown as {
+			brands: Array<Record<string, unknown>>;
+		};
+		config.brands[0].webhooks = webhooks;
+		return config;
+	};
+
+	it("the portal's defaults: every event, every location, 3 attempts 30 minutes apart; an id given", () => {
+		const [endpoint] = parseConfig(withHooks([{ url: 'https://pos.example/hook' }])).brands[0]
+			.webhooks;
+		expect(endpoint).toEqual({
+			id: 'brand-1-webhook-1',
+			url: 'https://pos.example/hook',
+			triggers: [
+				'KDS Order Created',
+				'KDS Order Bumped',
+				'Device Created',
+				'Device Updated',
+				'Device Deleted'
+			],
+			locations: [],
+			attempts: 3,
+			secondsBetweenAttempts: 1800
+		});
+		const fast = parseConfig(
+			withHooks([{ url: 'http://127.0.0.1:9/h', secondsBetweenAttempts: 2, attempts: 5 }])
+		);
+		expect(fast.brands[0].webhooks[0]).toMatchObject({ secondsBetweenAttempts: 2, attempts: 5 });
+	});
+
+	it('refuses, naming the field: a bad URL, an unknown trigger, both schedules, an unknown location', () => {
+		expect(() => parseConfig(withHooks([{ url: 'pos.example/hook' }]))).toThrow(
+			/brands\[0\]\.webhooks\[0\]\.url: expected an http:\/\/ or https:\/\/ URL/
+		);
+		expect(() =>
+			parseConfig(withHooks([{ url: 'http://a.b/h', triggers: ['Order Created'] }]))
+		).toThrow(/webhooks\[0\]\.triggers\[0\]: expected one of KDS Order Created/);
+		expect(() =>
+			parseConfig(
+				withHooks([{ url: 'http://a.b/h', minutesBetweenAttempts: 1, secondsBetweenAttempts: 1 }])
+			)
+		).toThrow(/secondsBetweenAttempts: give minutesBetweenAttempts or secondsBetweenAttempts/);
+		expect(() => parseConfig(withHooks([{ url: 'http://a.b/h', locations: ['loc-9'] }]))).toThrow(
+			/webhooks\[0\]\.locations: "loc-9" is not a location of brand brand-1/
+		);
+	});
+});

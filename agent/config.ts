@@ -11,6 +11,11 @@ import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DEFAULT_SMS } from '#core/sms';
 import { isHttpUrl } from '#core/url';
+import {
+	DEFAULT_WEBHOOK_ATTEMPTS,
+	DEFAULT_WEBHOOK_MINUTES_BETWEEN,
+	WEBHOOK_EVENTS
+} from '#core/webhooks';
 
 const port = () =>
 	z
@@ -24,6 +29,16 @@ const seconds = () =>
 
 const TimersSchema = z.object({ warnAfter: seconds(), lateAfter: seconds() });
 
+/** The self-working cook (docs/testing.md): bump after a time per order mode, give or take. */
+const AutoBumpSchema = z.strictObject({
+	afterSeconds: seconds(),
+	byMode: z.partialRecord(z.enum(ORDER_MODES), seconds()).optional(),
+	jitterSeconds: z
+		.number({ error: (i) => `expected a number of seconds, got ${showValue(i.input)}` })
+		.min(0, { error: 'expected a number of seconds, 0 or more' })
+		.optional()
+});
+
 const SettingsSchema = z
 	.object({
 		autoHoldFutureOrders: z.boolean().default(false),
@@ -31,6 +46,8 @@ const SettingsSchema = z
 			() => ({ ...DEFAULT_TIMERS })
 		),
 		keymap: z.record(z.string(), z.string()).default({}),
+		/** The self-working cook: bumps each order after a time (docs/testing.md). */
+		autoBump: AutoBumpSchema.optional(),
 		/** Card type size times the size for the window (browser: screenMetrics). */
 		scale: z
 			.number({ error: (i) => `expected a number, got ${showValue(i.input)}` })
@@ -102,6 +119,8 @@ const LocationSchema = z.object({
 	activeSubscription: z.boolean().default(true),
 	/** Screens heard announcing themselves on UDP join this location as remote screens. */
 	adoptDiscovered: z.boolean().default(false),
+	/** The self-working cook for every screen of the location that sets none of its own. */
+	autoBump: AutoBumpSchema.optional(),
 	screens: z.array(ScreenSchema)
 });
 
@@ -118,11 +137,78 @@ const SmsSchema = z
 	})
 	.default(DEFAULT_SMS);
 
+/**
+ * One webhook endpoint of a brand, as the vendor's portal sets it (docs/webhooks.md): where, which
+ * events, which locations, how many attempts and how long between them. Minutes as the portal
+ * has them; `secondsBetweenAttempts` instead, for tests.
+ */
+export const WebhookEndpointSchema = z
+	.strictObject({
+		id: text().min(1).max(100).optional(),
+		url: text().refine(isHttpUrl, {
+			error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
+		}),
+		triggers: z
+			.array(
+				z.enum(WEBHOOK_EVENTS, {
+					error: (i) => `expected one of ${WEBHOOK_EVENTS.join(', ')}, got ${showValue(i.input)}`
+				}),
+				{ error: (i) => `expected an array of event names, got ${showValue(i.input)}` }
+			)
+			.min(1, { error: 'expected at least one trigger' })
+			.default([...WEBHOOK_EVENTS]),
+		/** Location ids; empty or absent: every location of the brand. */
+		locations: z
+			.array(text().min(1), {
+				error: (i) => `expected an array of location ids, got ${showValue(i.input)}`
+			})
+			.default([]),
+		attempts: z
+			.number({ error: (i) => `expected a whole number 1-10, got ${showValue(i.input)}` })
+			.int({ error: 'expected a whole number 1-10' })
+			.min(1, { error: 'expected a whole number 1-10' })
+			.max(10, { error: 'expected a whole number 1-10' })
+			.default(DEFAULT_WEBHOOK_ATTEMPTS),
+		minutesBetweenAttempts: z
+			.number({ error: (i) => `expected a number of minutes, got ${showValue(i.input)}` })
+			.positive({ error: 'expected a number of minutes above 0' })
+			.max(1440, { error: 'expected at most 1440 minutes (a day)' })
+			.optional(),
+		secondsBetweenAttempts: z
+			.number({ error: (i) => `expected a number of seconds, got ${showValue(i.input)}` })
+			.positive({ error: 'expected a number of seconds above 0' })
+			.max(86_400, { error: 'expected at most 86400 seconds (a day)' })
+			.optional(),
+		/** The portal's e-mail to notify when every attempt failed: kept and shown, never sent. */
+		email: text().optional(),
+		/** When set, each body is signed: x-kds-signature: sha256=<hex HMAC-SHA256 of the body>. */
+		secret: text().min(8, { error: 'expected a secret of at least 8 characters' }).optional()
+	})
+	.superRefine((endpoint, ctx) => {
+		if (
+			endpoint.minutesBetweenAttempts !== undefined &&
+			endpoint.secondsBetweenAttempts !== undefined
+		)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['secondsBetweenAttempts'],
+				message: 'give minutesBetweenAttempts or secondsBetweenAttempts, not both'
+			});
+	})
+	.transform(({ minutesBetweenAttempts, secondsBetweenAttempts, ...endpoint }) => ({
+		...endpoint,
+		secondsBetweenAttempts:
+			secondsBetweenAttempts ?? (minutesBetweenAttempts ?? DEFAULT_WEBHOOK_MINUTES_BETWEEN) * 60
+	}));
+export type WebhookEndpointConfig = z.output<typeof WebhookEndpointSchema>;
+
 const BrandSchema = z.object({
 	id: text().min(1),
 	name: text(),
 	token: text().min(8, { error: 'expected a token of at least 8 characters' }),
 	sms: SmsSchema,
+	/** The vendor's webhooks (docs/webhooks.md); none by default. */
+	webhooks: z.array(WebhookEndpointSchema).default([]),
 	locations: z
 		.array(LocationSchema)
 		.transform((locations) =>
@@ -211,12 +297,28 @@ function checkAcross(config: SimConfig, source: string): SimConfig {
 	const screenIds = new Set<string>();
 	const tokens = new Set<string>();
 	const endpoints = new Set<string>();
+	const webhookIds = new Set<string>();
 	for (const brand of config.brands) {
+		const locationIds = new Set(brand.locations.map((l) => l.id));
+		brand.webhooks.forEach((endpoint, i) => {
+			endpoint.id ??= `${brand.id}-webhook-${i + 1}`;
+			if (webhookIds.has(endpoint.id))
+				throw new ConfigError(`Invalid ${source}: webhook id "${endpoint.id}" is used twice`);
+			webhookIds.add(endpoint.id);
+			for (const id of endpoint.locations) {
+				if (!locationIds.has(id))
+					throw new ConfigError(
+						`Invalid ${source}: brands[${config.brands.indexOf(brand)}].webhooks[${i}].locations: "${id}" is not a location of brand ${brand.id}`
+					);
+			}
+		});
 		if (tokens.has(brand.token))
 			throw new ConfigError(`Invalid ${source}: two brands share a token`);
 		tokens.add(brand.token);
 		for (const location of brand.locations) {
 			for (const screen of location.screens) {
+				if (location.autoBump && !screen.settings.autoBump)
+					screen.settings.autoBump = location.autoBump;
 				if (screenIds.has(screen.id)) {
 					throw new ConfigError(`Invalid ${source}: screen id "${screen.id}" is used twice`);
 				}

@@ -18,6 +18,7 @@ import { registerAdminApi, type AdminOptions } from './http/admin-api.ts';
 import { registerHealth, type ScreenListener } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
 import type { RemoteWriter } from './fleet/deliver.ts';
+import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
@@ -25,6 +26,8 @@ import type { MessageRecorder } from './inspector/recorder.ts';
 import type { Logger } from './log.ts';
 import type { Notifications } from './notify/notification-state.ts';
 import type { SmsOutbox } from './notify/sms.ts';
+import type { Webhooks } from './notify/webhooks.ts';
+import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -37,6 +40,7 @@ export interface HttpStackOptions {
 	/** The agent's TCP handler, for the inspector's re-send of a TCP message. */
 	sendTcp: AdminOptions['sendTcp'];
 	sms: SmsOutbox;
+	webhooks: Webhooks;
 	notifications: Notifications;
 	/** Where orders for remote screens are written (agent/fleet). */
 	remotes: RemoteWriter;
@@ -76,7 +80,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		limits: options.limits,
 		access,
 		plugins: [
-			(app) => registerHealth(app, options.listeners),
+			(app) => registerHealth(app, options.listeners, (token) => isIntegrationToken(config, token)),
 			(app) =>
 				registerIntegratorApi(app, { engine, config, notifications, remotes: options.remotes }),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
@@ -90,7 +94,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					sms,
 					reset: options.reset,
 					sendTcp: options.sendTcp
-				})
+				}),
+			(app) => registerWebhooksApi(app, options.webhooks)
 		],
 		uiDir: options.uiDir
 	});

@@ -1,11 +1,11 @@
 /**
  * The durable part both floor servers share (floor-tcp-server.ts, floor-http-server.ts): each
  * accepted order is kept in memory (a screen must know its orders to judge the next command)
- * and stored as one SQLite row (WAL, synchronous=NORMAL, as the agent), committed once per turn
+ * and stored as one SQLite row (node:sqlite, WAL, synchronous=NORMAL, as the agent), committed once per turn
  * of the event loop together with every other order of that turn (the agent's group commit);
  * only then is it answered.
  */
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 
 export class FloorStore<Client> {
@@ -18,16 +18,23 @@ export class FloorStore<Client> {
 		dataDir: string,
 		private answer: (client: Client, id: string) => void
 	) {
-		const db = new Database(join(dataDir, 'floor.sqlite'));
-		db.pragma('journal_mode = WAL');
-		db.pragma('synchronous = NORMAL');
+		const db = new DatabaseSync(join(dataDir, 'floor.sqlite'));
+		db.exec('PRAGMA journal_mode = WAL');
+		db.exec('PRAGMA synchronous = NORMAL');
 		db.exec(
 			'CREATE TABLE IF NOT EXISTS orders (order_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL)'
 		);
 		const put = db.prepare('INSERT OR REPLACE INTO orders (order_id, body) VALUES (?, ?)');
-		this.commit = db.transaction((rows: Array<{ id: string; body: string }>) => {
-			for (const row of rows) put.run(row.id, row.body);
-		});
+		this.commit = (rows) => {
+			db.exec('BEGIN');
+			try {
+				for (const row of rows) put.run(row.id, row.body);
+				db.exec('COMMIT');
+			} catch (err) {
+				db.exec('ROLLBACK');
+				throw err;
+			}
+		};
 	}
 
 	/** Keep `order`, store its text `body`, and answer `client` once it is committed. */

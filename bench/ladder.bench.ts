@@ -10,7 +10,6 @@
  * whether handing work to another thread buys throughput on this machine.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -88,16 +87,15 @@ const CUTS = {
 
 /** The order commit on a worker thread: the acknowledgement waits for the worker's commit. */
 function commitOnWorker(): Cut {
-	const sqlite = createRequire(join(ROOT, 'package.json')).resolve('better-sqlite3');
 	const worker = `
 		const { parentPort, workerData } = require('node:worker_threads');
-		const Database = require(${JSON.stringify(sqlite)});
-		const db = new Database(workerData);
-		db.pragma('journal_mode = WAL');
-		db.pragma('synchronous = NORMAL');
+		const { DatabaseSync } = require('node:sqlite');
+		const db = new DatabaseSync(workerData);
+		db.exec('PRAGMA journal_mode = WAL');
+		db.exec('PRAGMA synchronous = NORMAL');
 		db.exec(${JSON.stringify(`CREATE TABLE IF NOT EXISTS orders (${ORDERS_TABLE})`)});
 		const put = db.prepare(${JSON.stringify(PUT_ORDER)});
-		const commit = db.transaction((rows) => { for (const r of rows) put.run(r[0], r[1], r[2], r[3], r[4]); });
+		const commit = (rows) => { db.exec('BEGIN'); for (const r of rows) put.run(r[0], r[1], r[2], r[3], r[4]); db.exec('COMMIT'); };
 		parentPort.on('message', ({ id, rows }) => { commit(rows); parentPort.postMessage(id); });`;
 	return {
 		what: 'the order commit moved to a worker thread',

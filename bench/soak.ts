@@ -546,8 +546,9 @@ async function diskFull(): Promise<void> {
 	};
 	let agent = await startAgent(options);
 	const { host, port } = agent.screens[0].tcp;
-	const db = (agent.engine as unknown as { store: { database: import('better-sqlite3').Database } })
-		.store.database;
+	const db = (
+		agent.engine as unknown as { store: { database: import('node:sqlite').DatabaseSync } }
+	).store.database;
 	const acked: string[] = [];
 	const refused: string[] = [];
 	const send = async (id: string) => {
@@ -564,8 +565,8 @@ async function diskFull(): Promise<void> {
 	};
 	for (let i = 0; i < 20; i++) await send(`before${i}`);
 	// The disk fills up: the database may not grow by a single page more.
-	const pages = db.pragma('page_count', { simple: true }) as number;
-	db.pragma(`max_page_count = ${pages}`);
+	const pages = (db.prepare('PRAGMA page_count').get() as { page_count: number }).page_count;
+	db.exec(`PRAGMA max_page_count = ${pages}`);
 	const duringAcked = acked.length;
 	for (let i = 0; i < 40; i++) await send(`during${i}`);
 	const httpRes = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
@@ -583,7 +584,7 @@ async function diskFull(): Promise<void> {
 	const shownRefused = refused.filter((id) => onScreen().has(id));
 	const logLine = logged.find((l) => l.includes('store commit failed'));
 	// Space returns.
-	db.pragma('max_page_count = 1073741823');
+	db.exec('PRAGMA max_page_count = 1073741823');
 	for (let i = 0; i < 10; i++) await send(`after${i}`);
 	const afterAcked = acked.filter((id) => id.startsWith('after')).length;
 	await agent.close();

@@ -44,6 +44,16 @@ export interface ScreenSettings {
 	scale?: number;
 	/** Order mode to a colour (`#rgb`/`#rrggbb`) for the card header strip and mode chip. */
 	modeColors?: Record<string, string>;
+	/** The self-working cook: bump each order this long after it reached the queue. */
+	autoBump?: AutoBump;
+}
+
+/** The self-working cook's setting (docs/testing.md): seconds per order mode, give or take. */
+export interface AutoBump {
+	afterSeconds: number;
+	byMode?: Partial<Record<string, number>>;
+	/** Each order is bumped up to this many seconds earlier or later (default: a tenth of its time). */
+	jitterSeconds?: number;
 }
 
 export interface ScreenInfo {

@@ -5,7 +5,7 @@
 // CLI's other commands are chunks loaded when they are used (npm run bench -- start).
 //
 // Packages are bundled (zod, xstate: fewer files to resolve at each start) except those that must
-// stay files: native addons (better-sqlite3), and packages loaded lazily or by file path
+// stay files: packages loaded lazily or by file path
 // (pino, Fastify and its plugins, ws, swagger-ui-dist, tsx).
 //
 // `node scripts/build-agent.js` builds; agent/startup-imports.spec.ts imports AGENT_BUILD to
@@ -26,7 +26,7 @@ export const AGENT_BUILD = {
 	platform: 'node',
 	format: 'esm',
 	target: 'node22',
-	external: ['better-sqlite3', 'pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
+	external: ['pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
 	outdir: 'dist',
 	logLevel: 'warning'
 };

@@ -1,10 +1,15 @@
 /**
- * The simulator's command line: `npm start` (or `npx tsx agent/cli/main.ts`). See --help.
+ * The simulator's command line: `kds-sim` (in a clone also `npm start`, or `npx tsx
+ * agent/cli/main.ts`). See --help. It stops cleanly (ports closed, store closed) on SIGTERM,
+ * SIGINT and SIGHUP, and when it was started by npm and npm goes away (npm forwards no signal).
  */
+import { resolve } from 'node:path';
 import { startAgent } from '../app.ts';
 import { ConfigError, loadConfigFile } from '../config.ts';
 import type { DiscoveryPlan } from '../discovery/discovery.ts';
 import { createLogger } from '../log.ts';
+import { stopWithNpm } from './npm-parent.ts';
+import { readyOf, signalReady } from './ready.ts';
 import { DEFAULT_DATA_DIR, HELP, readSettings, UsageError } from './settings.ts';
 import { StoreError } from '../store/store.ts';
 
@@ -31,10 +36,13 @@ async function main() {
 	// Lazy: pino loads once the screens' TCP ports answer (agent/log.ts).
 	const logger = createLogger(settings.logLevel, { lazy: true });
 	const agent = await startAgent({ ...settings, config, logger });
+	const storage = settings.memory
+		? null
+		: resolve(settings.dataDir ?? DEFAULT_DATA_DIR, 'kds.sqlite');
 	const lines = [
 		`KDS simulator ready`,
 		`  UI and HTTP API  ${agent.httpUrl}/`,
-		`  storage          ${settings.memory ? 'in memory (nothing kept after exit)' : `${settings.dataDir ?? DEFAULT_DATA_DIR}/kds.sqlite`}`
+		`  storage          ${storage ?? 'in memory (nothing kept after exit)'}`
 	];
 	for (const brand of agent.config.brands) {
 		lines.push(`  brand            ${brand.name}: x-integration-token ${brand.token}`);
@@ -60,6 +68,15 @@ async function main() {
 		);
 	}
 	process.stdout.write(`${lines.join('\n')}\n`);
+	if (settings.readyFile !== undefined) {
+		try {
+			signalReady(settings.readyFile, readyOf(agent, storage));
+		} catch (err) {
+			// A harness waits for the file: stop rather than run on unannounced.
+			await agent.close();
+			throw err;
+		}
+	}
 
 	let stopping = false;
 	const stop = (signal: string) => {
@@ -72,6 +89,8 @@ async function main() {
 	};
 	process.on('SIGINT', () => stop('SIGINT'));
 	process.on('SIGTERM', () => stop('SIGTERM'));
+	process.on('SIGHUP', () => stop('SIGHUP'));
+	stopWithNpm(() => stop('npm exited'));
 }
 
 main().catch((err) => {
@@ -79,7 +98,7 @@ main().catch((err) => {
 		err instanceof UsageError ||
 		err instanceof ConfigError ||
 		err instanceof StoreError ||
-		/^Cannot listen/.test(err?.message);
+		/^Cannot (listen|write the ready file)/.test(err?.message);
 	process.stderr.write(`${expected ? err.message : (err?.stack ?? String(err))}\n`);
 	process.exit(2);
 });

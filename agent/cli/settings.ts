@@ -9,7 +9,7 @@ import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const HELP = `kds-sim: a kitchen screen simulator for the KDS integrator interface
 
-Usage: npm start -- [options]      (or: npx tsx agent/cli/main.ts [options])
+Usage: kds-sim [options]      (in a clone: npm start -- [options])
 
 Options (each also settable by the environment variable shown):
   --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)
@@ -32,6 +32,7 @@ Options (each also settable by the environment variable shown):
   --inspector-retention <n>  KDS_INSPECTOR_RETENTION  messages the inspector keeps (default 2000)
   --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
   --message-timeout <s>  KDS_MESSAGE_TIMEOUT  seconds a message (TCP, or HTTP body) may take to arrive whole (default 30)
+  --ready-file <file>   KDS_READY_FILE   once every port listens, write where (JSON: HTTP URL, each screen's TCP host:port); - prints it as one line on stdout
   --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
   -h, --help            this text
 `;
@@ -155,6 +156,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'adopt-http-port': { type: 'string' },
 				'pending-budget-mb': { type: 'string' },
 				'message-timeout': { type: 'string' },
+				'ready-file': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
 			allowPositionals: false
@@ -246,6 +248,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 		adminToken,
 		inspectorRetention: retention === undefined ? undefined : Number(retention),
 		configPath: pick('config', 'KDS_CONFIG'),
+		readyFile: pick('ready-file', 'KDS_READY_FILE'),
 		dataDir: pick('data-dir', 'KDS_DATA_DIR'),
 		memory: parsed.memory === true || memoryEnv === '1' || memoryEnv === 'true',
 		sync: sync as 'normal' | 'full' | undefined,

@@ -29,6 +29,7 @@ export class BrowserFanout {
 	private readonly channels = new Map<string, Channel>();
 	private readonly parts: SnapshotPart[] = [];
 	private readonly joinListeners = new Set<(screenId: string) => void>();
+	private readonly viewersListeners = new Set<(screenId: string) => void>();
 
 	constructor(
 		private readonly screens: ReadonlyMap<string, Screen>,
@@ -115,17 +116,35 @@ export class BrowserFanout {
 		const channel = this.channel(screenId);
 		channel.viewers += 1;
 		for (const listener of this.joinListeners) listener(screenId);
+		this.viewersChanged(screenId);
 		let left = false;
 		return () => {
 			if (left) return;
 			left = true;
 			channel.viewers -= 1;
+			this.viewersChanged(screenId);
 		};
 	}
 
 	/** Browsers showing the screen now. */
 	viewers(screenId: string): number {
 		return this.channels.get(screenId)?.viewers ?? 0;
+	}
+
+	/** Call `listener` after a browser opened or closed a screen (webhooks: Device Updated). */
+	onViewers(listener: (screenId: string) => void): () => void {
+		this.viewersListeners.add(listener);
+		return () => this.viewersListeners.delete(listener);
+	}
+
+	private viewersChanged(screenId: string): void {
+		for (const listener of this.viewersListeners) {
+			try {
+				listener(screenId);
+			} catch {
+				// a listener's failure is its own (it logs); the browser's join goes on
+			}
+		}
 	}
 
 	onJoin(listener: (screenId: string) => void): () => void {

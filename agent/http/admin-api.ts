@@ -17,11 +17,11 @@ import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared, unknownScreen } from './responses.ts';
 
 /** GET /api/admin/messages: the log's filters (422 naming the parameter when one is unreadable). */
-const MessageQuerySchema = z.object({
-	screen: textParam(),
-	order: textParam(),
-	severity: choiceParam(SEVERITIES),
-	limit: limitParam(999_999, 200)
+export const MessageQuerySchema = z.object({
+	screen: textParam().describe('Only messages to this screen id.'),
+	order: textParam().describe('Only messages about this order id.'),
+	severity: choiceParam(SEVERITIES).describe('Only messages with a finding of this severity.'),
+	limit: limitParam(999_999, 200).describe('The newest this many (1-999999; default 200).')
 });
 
 export interface AdminOptions {

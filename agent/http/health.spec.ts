@@ -10,10 +10,14 @@ const screen = (id: string, listening: boolean): ScreenListener => ({
 	listening
 });
 
-async function get(listeners: ScreenListener[]) {
+async function get(listeners: ScreenListener[], headers: Record<string, string> = {}) {
 	const app = Fastify();
-	registerHealth(app, () => listeners);
-	const res = await app.inject({ method: 'GET', url: '/health' });
+	registerHealth(
+		app,
+		() => listeners,
+		(token) => token === 'good-token'
+	);
+	const res = await app.inject({ method: 'GET', url: '/health', headers });
 	await app.close();
 	return { status: res.statusCode, body: res.json() };
 }
@@ -35,5 +39,21 @@ describe('GET /health', () => {
 				{ id: 'kds-2', listening: false }
 			]
 		});
+	});
+
+	it('is 401 for a token that is sent but not valid, naming the header; 200 for a valid one or none', async () => {
+		const up = [screen('kds-1', true)];
+		expect(await get(up, { 'x-integration-token': 'wrong-token' })).toEqual({
+			status: 401,
+			body: {
+				code: 'UNAUTHORIZED',
+				message: 'x-integration-token: not a valid integration token'
+			}
+		});
+		const empty = await get(up, { 'x-integration-token': '  ' });
+		expect(empty.status).toBe(401);
+		expect(empty.body.message).toMatch(/^x-integration-token: empty/);
+		expect((await get(up, { 'x-integration-token': 'good-token' })).status).toBe(200);
+		expect((await get(up)).status).toBe(200);
 	});
 });

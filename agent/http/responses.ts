@@ -18,6 +18,7 @@ import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import type { SmsEntry } from '#core/sms';
+import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
 import { ERROR_CODES } from './integrators/errors.ts';
 import { PATHS } from './integrators/paths.ts';
 import {
@@ -47,7 +48,7 @@ export function unknownScreen(id: string): SimulatorError {
 	return { code: 'NOT_FOUND', message: `Unknown screen ${id}` };
 }
 
-const OkSchema = z.strictObject({ ok: z.literal(true) });
+export const OkSchema = z.strictObject({ ok: z.literal(true) });
 
 const TcpEndpointSchema = z.strictObject({ host: z.string(), port: z.int() });
 
@@ -64,7 +65,15 @@ export const ScreenInfoSchema = z.strictObject({
 		autoHoldFutureOrders: z.boolean(),
 		keymap: z.record(z.string(), z.string()),
 		scale: z.number().optional(),
-		modeColors: z.record(z.string(), z.string()).optional()
+		modeColors: z.record(z.string(), z.string()).optional(),
+		autoBump: z
+			.strictObject({
+				afterSeconds: z.number(),
+				byMode: z.record(z.string(), z.number()).optional(),
+				jitterSeconds: z.number().optional()
+			})
+			.optional()
+			.describe('The self-working cook (docs/testing.md).')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 
@@ -189,6 +198,46 @@ export const SmsEntrySchema = z.strictObject({
 	forwardError: z.string().nullable()
 }) satisfies z.ZodType<SmsEntry>;
 
+export const WebhookEndpointInfoSchema = z.strictObject({
+	id: z.string(),
+	brand: z.string(),
+	url: z
+		.string()
+		.describe('Redacted: scheme, host, port and the path segments that read as words.'),
+	triggers: z.array(z.enum(WEBHOOK_EVENTS)),
+	locations: z.array(z.string()).describe('Empty: every location of the brand.'),
+	attempts: z.int(),
+	secondsBetweenAttempts: z.number(),
+	email: z.string().nullable(),
+	signed: z.boolean(),
+	origin: z.enum(['config', 'runtime'])
+}) satisfies z.ZodType<WebhookEndpointInfo>;
+
+export const WebhookDeliverySchema = z.strictObject({
+	id: z.string(),
+	endpoint: z.string(),
+	event: z.enum(WEBHOOK_EVENTS),
+	order: z.string().nullable(),
+	device: z.string().nullable(),
+	status: z.enum(['pending', 'delivered', 'failed']),
+	attempts: z.int(),
+	maxAttempts: z.int(),
+	nextAt: z.string().nullable(),
+	createdAt: z.string(),
+	resendOf: z.string().nullable(),
+	log: z.array(
+		z.strictObject({
+			attempt: z.int(),
+			at: z.string(),
+			status: z.int().nullable(),
+			answer: z.string(),
+			ok: z.boolean()
+		})
+	),
+	/** The body as sent (#core/webhooks), checked at its top level. */
+	body: z.looseObject({ triggeredAction: z.enum(WEBHOOK_EVENTS) })
+}) as unknown as z.ZodType<WebhookDelivery>;
+
 const FindingSchema = z.strictObject({
 	severity: z.enum(SEVERITIES),
 	code: z.string(),
@@ -288,6 +337,14 @@ export const ScreenJsonSchema = z.strictObject({
 	sms: z.array(SmsEntrySchema)
 });
 
+export const ResendResultSchema = z.strictObject({
+	result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
+});
+
+export const ResetResultSchema = z.strictObject({
+	reset: z.string().describe('The screen id, or all.')
+});
+
 /** Answers of the order writes other than their success; each is the one error shape. */
 const ORDER_WRITE_ERRORS = {
 	400: ErrorSchema,
@@ -313,7 +370,7 @@ type Responses = Record<number, z.ZodType>;
  * HTML pages; /openapi.json, validated as a document by http-openapi.spec.ts.)
  */
 export const ROUTE_RESPONSES = {
-	'GET /health': { 200: HealthSchema, 503: HealthSchema },
+	'GET /health': { 200: HealthSchema, 401: ErrorSchema, 503: HealthSchema },
 
 	[`GET ${PATHS.activeOrders}` as const]: {
 		200: z.array(ActiveOrdersEntrySchema),
@@ -374,15 +431,40 @@ export const ROUTE_RESPONSES = {
 		...GUARDED
 	},
 	'POST /api/admin/messages/:id/resend': {
-		200: z.strictObject({
-			result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
-		}),
+		200: ResendResultSchema,
 		400: SimulatorErrorSchema,
 		404: SimulatorErrorSchema,
 		...GUARDED
 	},
+	'GET /api/admin/webhooks': {
+		200: z.array(WebhookEndpointInfoSchema),
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/webhooks': {
+		201: WebhookEndpointInfoSchema,
+		400: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'DELETE /api/admin/webhooks/:id': {
+		200: z.strictObject({ removed: z.string() }),
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'GET /api/admin/webhooks/:id/deliveries': {
+		200: z.array(WebhookDeliverySchema),
+		404: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'POST /api/admin/webhooks/deliveries/:id/resend': {
+		201: WebhookDeliverySchema,
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
 	'POST /api/admin/reset': {
-		200: z.strictObject({ reset: z.string().describe('The screen id, or all.') }),
+		200: ResetResultSchema,
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	}

@@ -8,7 +8,7 @@
  * relay knows nothing of it: http-stack.ts gives the relay an `onPopupAck` callback that calls
  * `acknowledge` here.
  */
-import type Database from 'better-sqlite3';
+import type { Database } from '../store/sqlite.ts';
 import type { NotificationState } from '#core/relay';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
@@ -35,7 +35,7 @@ export { MAX_POPUPS } from './popups.ts';
 
 export interface NotificationsOptions {
 	engine: Engine;
-	database: Database.Database;
+	database: Database;
 	logger: Logger;
 }
 

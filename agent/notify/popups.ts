@@ -3,7 +3,7 @@
  * someone presses OK. Stored until acknowledged, so a screen that opens later shows it too; a
  * screen keeps its MAX_POPUPS newest. No retry and no expiry.
  */
-import type Database from 'better-sqlite3';
+import { transaction, type Database } from '../store/sqlite.ts';
 import type { Popup } from '#core/relay';
 import type { NotificationStatements } from '../store/notification-store.ts';
 
@@ -12,14 +12,14 @@ export const MAX_POPUPS = 50;
 
 export class Popups {
 	constructor(
-		private readonly db: Database.Database,
+		private readonly db: Database,
 		private readonly sql: NotificationStatements
 	) {}
 
 	/** One pop-up on each named screen, sent `at`; its id. */
 	add(screenIds: readonly string[], message: string, at: number): string {
 		const id = crypto.randomUUID();
-		this.db.transaction(() => {
+		transaction(this.db, () => {
 			for (const screenId of screenIds) {
 				this.sql.putPopup.run(screenId, id, message, at);
 				this.sql.trimPopups.run(screenId, screenId, MAX_POPUPS);
@@ -35,7 +35,7 @@ export class Popups {
 
 	/** The screen's open pop-ups, oldest first. */
 	of(screenId: string): Popup[] {
-		return this.sql.popupsOf.all(screenId) as Popup[];
+		return this.sql.popupsOf.all(screenId) as unknown as Popup[];
 	}
 
 	/** Forget the pop-ups of one screen, or of every screen. */

@@ -11,7 +11,7 @@
  * showing the order bumps it (and not for a cancelled order). An id created again after that is a
  * new order, with new texts. Held orders get "received" on create: the customer did order.
  */
-import type Database from 'better-sqlite3';
+import { transaction, type Database, type Statement } from '../store/sqlite.ts';
 import type { OrderRecord } from '#core/order-machine';
 import { isLive, type ScreenChange } from '#core/screen';
 import {
@@ -86,19 +86,19 @@ export class SmsOutbox {
 	private closed = false;
 	private unsubscribe: () => void;
 	private webhook: WebhookSender;
-	private insert: Database.Statement;
-	private lastVisit: Database.Statement;
-	private byId: Database.Statement;
-	private setForwarded: Database.Statement;
-	private select: Database.Statement;
-	private prune: Database.Statement;
+	private insert: Statement;
+	private lastVisit: Statement;
+	private byId: Statement;
+	private setForwarded: Statement;
+	private select: Statement;
+	private prune: Statement;
 	/** Texts decided but not yet written: written together, once per turn (see send). */
 	private queued: QueuedText[] = [];
 	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
 
 	constructor(
 		private engine: Engine,
-		private db: Database.Database,
+		private db: Database,
 		private logger: Logger
 	) {
 		this.webhook = new WebhookSender({ clock: engine.clock, logger, name: 'SMS webhook' });
@@ -145,7 +145,7 @@ export class SmsOutbox {
 			 ORDER BY id DESC LIMIT @limit`
 		);
 		this.prune = db.prepare('DELETE FROM sms_outbox WHERE id <= ?');
-		this.writeMany = db.transaction((texts: QueuedText[]) => {
+		this.writeMany = transaction(db, (texts: QueuedText[]) => {
 			const written: Array<{ text: QueuedText; id: number }> = [];
 			for (const text of texts) {
 				const result = this.insert.run(text.row);
@@ -167,7 +167,7 @@ export class SmsOutbox {
 		// Forwards cut short by a restart are tried again.
 		const pending = db
 			.prepare(`SELECT * FROM sms_outbox WHERE forwarded = 'pending' ORDER BY id`)
-			.all() as Row[];
+			.all() as unknown as Row[];
 		for (const row of pending) this.forward(row.id, row.forward_attempts);
 	}
 
@@ -179,7 +179,7 @@ export class SmsOutbox {
 			screen: filter.screen ?? null,
 			kind: filter.kind ?? null,
 			limit: filter.limit ?? 200
-		}) as Row[];
+		}) as unknown as Row[];
 		return rows.map(entryOf);
 	}
 
@@ -309,7 +309,7 @@ export class SmsOutbox {
 			{
 				log: { sms: id },
 				prepare: (attempt) => {
-					const row = this.byId.get(id) as Row | undefined;
+					const row = this.byId.get(id) as unknown as Row | undefined;
 					if (!row) return null;
 					const url = this.brandWebhook(row.brand);
 					if (!url) {

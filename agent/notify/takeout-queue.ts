@@ -11,7 +11,7 @@
  * times). Queue, takeout statuses and callbacks owed are in the agent's SQLite database and survive
  * a restart; every timer reads the engine's clock.
  */
-import type Database from 'better-sqlite3';
+import { transaction, type Database } from '../store/sqlite.ts';
 import type { TakeoutStatus } from '#core/relay';
 import type { Retry } from '#core/notification-schema';
 import { isLive } from '#core/screen';
@@ -73,7 +73,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 export interface TakeoutQueueOptions {
 	engine: Engine;
-	database: Database.Database;
+	database: Database;
 	sql: NotificationStatements;
 	logger: Logger;
 	/** A screen's takeout statuses changed: its browsers are to be told. */
@@ -82,7 +82,7 @@ export interface TakeoutQueueOptions {
 
 export class TakeoutQueue {
 	private readonly engine: Engine;
-	private readonly db: Database.Database;
+	private readonly db: Database;
 	private readonly logger: Logger;
 	private readonly changed: (screenId: string) => void;
 	/** Retry and expiration timers of pending deliveries, by delivery id. */
@@ -115,7 +115,7 @@ export class TakeoutQueue {
 
 	/** Re-arm what the store holds: queued deliveries, their expirations, callbacks still owed. */
 	start(): void {
-		for (const row of this.sql.all.all() as DeliveryRow[]) {
+		for (const row of this.sql.all.all() as unknown as DeliveryRow[]) {
 			const delivery = toDelivery(row);
 			if (delivery.status === 'pending') this.arm(delivery);
 			else if (delivery.callbackDueAt !== null) this.scheduleCallback(delivery);
@@ -135,7 +135,7 @@ export class TakeoutQueue {
 		const expiresAt = expiration ? Date.parse(expiration) : at + DEFAULT_EXPIRATION_MS;
 		const screens: SendResult['screens'] = [];
 		const queued: Delivery[] = [];
-		this.db.transaction(() => {
+		transaction(this.db, () => {
 			for (const screenId of request.screenIds) {
 				const record = this.engine.screen(screenId)?.state.orders.get(request.orderId);
 				if (!record || !isLive(record)) {
@@ -157,7 +157,7 @@ export class TakeoutQueue {
 						expires_at: expiresAt
 					};
 					this.sql.insertDelivery.run(row);
-					queued.push(toDelivery(this.sql.delivery.get(row.id) as DeliveryRow));
+					queued.push(toDelivery(this.sql.delivery.get(row.id) as unknown as DeliveryRow));
 					screens.push({ screenId, outcome: 'queued' });
 				}
 			}
@@ -178,7 +178,7 @@ export class TakeoutQueue {
 	/** A browser opened the screen: deliver what was queued for it, oldest first. */
 	connect(screenId: string): void {
 		if (this.closed) return;
-		const pending = (this.sql.pendingOf.all(screenId) as DeliveryRow[]).map(toDelivery);
+		const pending = (this.sql.pendingOf.all(screenId) as unknown as DeliveryRow[]).map(toDelivery);
 		if (pending.length === 0) return;
 		for (const delivery of pending) this.deliver(delivery, delivery.attempts + 1);
 		this.changed(screenId);
@@ -186,7 +186,7 @@ export class TakeoutQueue {
 
 	/** Queued deliveries and those whose callback is still owed (inspection and tests). */
 	deliveries(screenId?: string): Delivery[] {
-		const all = (this.sql.all.all() as DeliveryRow[]).map(toDelivery);
+		const all = (this.sql.all.all() as unknown as DeliveryRow[]).map(toDelivery);
 		return screenId ? all.filter((d) => d.screenId === screenId) : all;
 	}
 
@@ -225,7 +225,7 @@ export class TakeoutQueue {
 	statuses(screenId: string): TakeoutStatus[] {
 		const orders = this.engine.screen(screenId)?.state.orders;
 		const out: TakeoutStatus[] = [];
-		for (const row of this.sql.takeoutOf.all(screenId) as TakeoutRow[]) {
+		for (const row of this.sql.takeoutOf.all(screenId) as unknown as TakeoutRow[]) {
 			const record = orders?.get(row.order_id);
 			if (!record || row.updated_at < record.context.receivedAt) {
 				this.sql.dropTakeout.run(screenId, row.order_id);
@@ -253,7 +253,7 @@ export class TakeoutQueue {
 	): void {
 		const record = this.engine.screen(screenId)?.state.orders.get(orderId);
 		if (!record) return;
-		const rows = this.sql.takeoutOf.all(screenId) as TakeoutRow[];
+		const rows = this.sql.takeoutOf.all(screenId) as unknown as TakeoutRow[];
 		const found = rows.find((r) => r.order_id === orderId);
 		const current = found && found.updated_at >= record.context.receivedAt ? found : undefined;
 		let arrivedAt = current?.arrived_at ?? null;
@@ -291,7 +291,7 @@ export class TakeoutQueue {
 	}
 
 	private pendingDelivery(id: string): Delivery | undefined {
-		const row = this.sql.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.sql.delivery.get(id) as unknown as DeliveryRow | undefined;
 		return row && row.status === 'pending' ? toDelivery(row) : undefined;
 	}
 
@@ -303,7 +303,7 @@ export class TakeoutQueue {
 
 	private deliver(delivery: Delivery, attempts: number): void {
 		const at = this.now;
-		this.db.transaction(() => {
+		transaction(this.db, () => {
 			this.applyTakeout(
 				delivery.screenId,
 				delivery.kind,
@@ -369,7 +369,7 @@ export class TakeoutQueue {
 
 	/** The body of try `attempt`, counted in the store before it goes: a crash mid-request uses it up. */
 	private callbackTry(id: string, attempt: number) {
-		const row = this.sql.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.sql.delivery.get(id) as unknown as DeliveryRow | undefined;
 		if (!row || this.closed || row.status === 'pending' || !row.notification_url) return null;
 		const delivery = toDelivery(row);
 		this.sql.callbackTried.run(attempt, delivery.callbackDueAt, id);

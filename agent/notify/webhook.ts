@@ -9,6 +9,10 @@
  * hooks do): every log line and every recorded error names it through redact(), never whole.
  * Userinfo is sent as HTTP Basic credentials (fetch refuses it in the URL).
  *
+ * The vendor's webhooks (./webhooks.ts) give each job its own schedule (`attempts`, `backoffMs`),
+ * headers and exact body bytes (signed), and read the receiver's status and the start of its
+ * answer for their delivery log (settle's `detail`).
+ *
  * What has been tried is the owner's to keep (each keeps it in its own table, so a restart
  * resumes where it stopped): the sender asks the owner for each try (`prepare`), which may count
  * it durably before the request goes, and tells it each outcome (`settle`).
@@ -51,7 +55,21 @@ export interface WebhookTry {
 	body: unknown;
 	/** Appended to the "sent" log line, e.g. "(delivered)". */
 	note?: string;
+	/** Extra request headers. */
+	headers?: Record<string, string>;
+	/** The body's exact bytes, when they must be what was signed (else JSON.stringify(body)). */
+	json?: string;
 }
+
+/** What the receiver answered to one try: its status (null: none) and the start of its body. */
+export interface WebhookAnswer {
+	status: number | null;
+	/** At most ANSWER_CHARS characters of the answer, or why there was none. */
+	answer: string;
+}
+
+/** How much of a receiver's answer a delivery log keeps. */
+export const ANSWER_CHARS = 500;
 
 export type WebhookOutcome =
 	| { ok: true; attempt: number }
@@ -72,8 +90,12 @@ export interface WebhookJob {
 	 * to post any more (forgotten, or no URL now; the owner records why).
 	 */
 	prepare(attempt: number): WebhookTry | null;
-	/** The outcome of each try that went. */
-	settle(outcome: WebhookOutcome): void;
+	/** The outcome of each try that went, and what the receiver answered. */
+	settle(outcome: WebhookOutcome, detail: WebhookAnswer): void;
+	/** Tries in all (default WEBHOOK_ATTEMPTS). */
+	attempts?: number;
+	/** The wait after failed try `attempt` (default WEBHOOK_BACKOFF_MS). */
+	backoffMs?: (attempt: number) => number;
 }
 
 export interface WebhookSenderOptions {
@@ -151,30 +173,37 @@ export class WebhookSender {
 		if (this.closed) return null;
 		const next = job.prepare(attempt);
 		if (!next) return null;
-		const error = await this.post(next.url, next.body);
+		const { error, ...detail } = await this.post(next);
 		if (this.closed) return null;
 		const where = { ...job.log, url: redact(next.url), attempt };
 		if (error === null) {
 			this.logger.info(where, `${this.name} sent${next.note ? ` ${next.note}` : ''}`);
-			job.settle({ ok: true, attempt });
+			job.settle({ ok: true, attempt }, detail);
 			return null;
 		}
-		if (attempt >= WEBHOOK_ATTEMPTS) {
+		const attempts = job.attempts ?? WEBHOOK_ATTEMPTS;
+		if (attempt >= attempts) {
 			this.logger.error(where, `${this.name} given up after ${attempt} tries: ${error}`);
-			job.settle({ ok: false, attempt, error, retryAt: null });
+			job.settle({ ok: false, attempt, error, retryAt: null }, detail);
 			return null;
 		}
-		const retryAt = this.clock.now() + WEBHOOK_BACKOFF_MS[attempt - 1];
+		const wait = job.backoffMs
+			? job.backoffMs(attempt)
+			: WEBHOOK_BACKOFF_MS[Math.min(attempt, WEBHOOK_BACKOFF_MS.length) - 1];
+		const retryAt = this.clock.now() + wait;
 		this.logger.warn(
 			where,
-			`${this.name} failed (${error}); try ${attempt + 1} of ${WEBHOOK_ATTEMPTS} at ${new Date(retryAt).toISOString()}`
+			`${this.name} failed (${error}); try ${attempt + 1} of ${attempts} at ${new Date(retryAt).toISOString()}`
 		);
-		job.settle({ ok: false, attempt, error, retryAt });
+		job.settle({ ok: false, attempt, error, retryAt }, detail);
 		return retryAt;
 	}
 
-	/** POST JSON; null when the receiver answered 2xx, else why not. */
-	private async post(url: string, body: unknown): Promise<string | null> {
+	/** POST JSON; error null when the receiver answered 2xx, else why not. */
+	private async post(
+		next: WebhookTry
+	): Promise<{ error: string | null; status: number | null; answer: string }> {
+		const { url } = next;
 		const controller = new AbortController();
 		this.aborts.add(controller);
 		const timeout = this.clock.at(this.clock.now() + this.timeoutMs, () =>
@@ -188,24 +217,44 @@ export class WebhookSender {
 				headers: {
 					'content-type': 'application/json',
 					'user-agent': 'kds-sim',
+					...next.headers,
 					...(authorization ? { authorization } : {})
 				},
-				body: JSON.stringify(body),
+				body: next.json ?? JSON.stringify(next.body),
 				signal: controller.signal
 			});
-			await res.body?.cancel().catch(() => {});
-			return res.ok ? null : `HTTP ${res.status}`;
+			const answer = await startOf(res.body).catch(() => '');
+			return { error: res.ok ? null : `HTTP ${res.status}`, status: res.status, answer };
 		} catch (err) {
 			const reason = controller.signal.aborted ? controller.signal.reason : err;
 			const cause = (reason as { cause?: { code?: string; message?: string } })?.cause;
 			const why = cause?.code ?? cause?.message ?? (reason as Error)?.message ?? String(reason);
 			// fetch's own messages may quote the URL; it is logged and listed, so never whole.
-			return why.split(url).join(redact(url));
+			const error = why.split(url).join(redact(url));
+			return { error, status: null, answer: error };
 		} finally {
 			timeout.cancel();
 			this.aborts.delete(controller);
 		}
 	}
+}
+
+/** The first ANSWER_CHARS characters of a body (read while the try's time-out runs), the rest dropped. */
+async function startOf(body: ReadableStream<Uint8Array> | null): Promise<string> {
+	if (!body) return '';
+	const reader = body.getReader();
+	const decoder = new TextDecoder();
+	let text = '';
+	try {
+		while (text.length < ANSWER_CHARS) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			text += decoder.decode(value, { stream: true });
+		}
+	} finally {
+		await reader.cancel().catch(() => {});
+	}
+	return text.slice(0, ANSWER_CHARS);
 }
 
 /**

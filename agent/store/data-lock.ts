@@ -4,9 +4,9 @@
  * kill -9 included, so a stale lock never blocks a restart. Next to it, `kds.lock.json` names the
  * holder (process id, command, start time) so a second simulator can say who has the directory.
  */
-import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { Database, SQLITE_BUSY, sqliteCode } from './sqlite.ts';
 import { StoreError } from './store.ts';
 
 export const LOCK_FILE = 'kds.lock';
@@ -48,21 +48,21 @@ export function lockDataDir(dataDir: string): DataLock {
 			`Cannot create the data directory ${dataDir}: ${(err as Error).message}. Start with another --data-dir.`
 		);
 	}
-	let db: Database.Database | undefined;
+	let db: Database | undefined;
 	try {
-		db = new Database(join(dir, LOCK_FILE), { timeout: 0 });
+		db = new Database(join(dir, LOCK_FILE));
 		// The file's content is nothing but the lock: no journal on disk, no fsync (the commit below
 		// cost 3-14 ms of the start-up with them; npm run bench -- start).
-		db.pragma('journal_mode = MEMORY');
-		db.pragma('synchronous = OFF');
-		db.pragma('locking_mode = EXCLUSIVE');
+		db.exec('PRAGMA journal_mode = MEMORY');
+		db.exec('PRAGMA synchronous = OFF');
+		db.exec('PRAGMA locking_mode = EXCLUSIVE');
 		// BEGIN EXCLUSIVE takes the write lock now; in exclusive locking mode it is kept after COMMIT.
 		db.exec('BEGIN EXCLUSIVE');
 		db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER, since TEXT)');
 		db.exec('COMMIT');
 	} catch (err) {
 		db?.close();
-		if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+		if (sqliteCode(err) === SQLITE_BUSY) {
 			throw new StoreError(
 				`The data directory ${dir} is in use by another simulator, ${holderOf(dir)}: stop it, or start this one with another --data-dir.`
 			);

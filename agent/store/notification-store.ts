@@ -4,7 +4,7 @@
  * of orders, and the open pop-ups. Plain statements; the rules are in agent/notify/ (takeout-queue.ts,
  * popups.ts).
  */
-import type Database from 'better-sqlite3';
+import type { Database, Statement } from './sqlite.ts';
 
 export type TakeoutKind = 'customer-arrived' | 'estimated-arrival-update';
 
@@ -129,11 +129,11 @@ export type NotificationStatements = Record<
 	| 'ackPopup'
 	| 'dropScreenPopups'
 	| 'dropAllPopups',
-	Database.Statement
+	Statement
 >;
 
 /** Create the tables if needed and prepare the statements, once. */
-export function prepareNotificationTables(db: Database.Database): NotificationStatements {
+export function prepareNotificationTables(db: Database): NotificationStatements {
 	db.exec(SCHEMA);
 	return {
 		insertDelivery: db.prepare(

@@ -7,7 +7,6 @@
  * agent logs it once and goes on answering, with the log in memory and the main connection's own
  * automatic checkpoints.
  */
-import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -15,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { MessageEntry } from '#core/message-entry';
 import type { Logger } from '../log.ts';
+import { Database } from './sqlite.ts';
 
 export interface StoreWorkerData {
 	messagesFile: string;
@@ -125,7 +125,7 @@ export class StoreThread {
 				if (!hasTable) return [];
 				const rows = db
 					.prepare('SELECT entry FROM messages ORDER BY id DESC LIMIT ?')
-					.all(retention) as Array<{ entry: string }>;
+					.all(retention) as unknown as Array<{ entry: string }>;
 				return rows.map((r) => JSON.parse(r.entry) as MessageEntry).reverse();
 			} finally {
 				db.close();

@@ -12,9 +12,9 @@
  *
  * Started by StoreThread (store-thread.ts); see there for the messages.
  */
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessageEntry } from '#core/message-entry';
+import { Database, transaction } from './sqlite.ts';
 import type { StoreWorkerData, ToStoreWorker } from './store-thread.ts';
 
 const CHECKPOINT_EVERY_MS = 50;
@@ -22,21 +22,22 @@ const CHECKPOINT_EVERY_MS = 50;
 const { messagesFile, ordersFile, retention } = workerData as StoreWorkerData;
 
 const messages = new Database(messagesFile);
-messages.pragma('journal_mode = WAL');
+messages.exec('PRAGMA journal_mode = WAL');
 // Best effort: the inspector's log needs no fsync; the orders have their own durability.
-messages.pragma('synchronous = OFF');
+messages.exec('PRAGMA synchronous = OFF');
 messages.exec('CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)');
 const insert = messages.prepare('INSERT OR REPLACE INTO messages (id, entry) VALUES (?, ?)');
 const prune = messages.prepare('DELETE FROM messages WHERE id <= ?');
-const append = messages.transaction((entries: MessageEntry[], keepFrom: number) => {
+const append = transaction(messages, (entries: MessageEntry[], keepFrom: number) => {
 	for (const e of entries) insert.run(e.id, JSON.stringify(e));
 	prune.run(Math.max(keepFrom - 1, entries[entries.length - 1].id - retention));
 });
 
 const orders = new Database(ordersFile);
+const checkpoint = orders.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 const checkpoints = setInterval(() => {
 	try {
-		orders.pragma('wal_checkpoint(PASSIVE)');
+		checkpoint.get();
 	} catch {
 		// Busy or failed: the next round, or the main thread's own checkpoint, catches up.
 	}

@@ -2,7 +2,7 @@
  * The order store's file format: a data directory written by an earlier version opens with its
  * orders intact, and one written by a newer version is refused with a message that says so.
  */
-import Database from 'better-sqlite3';
+import { DatabaseSync as Database } from 'node:sqlite';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +47,7 @@ function writeSchema2(records: Array<[screenId: string, OrderRecord]>, version =
 	const put = db.prepare('INSERT INTO orders VALUES (?, ?, ?, ?)');
 	for (const [screenId, r] of records)
 		put.run(screenId, r.context.id, r.state, JSON.stringify(r.context));
-	db.pragma(`user_version = ${version}`);
+	db.exec(`PRAGMA user_version = ${version}`);
 	db.close();
 }
 
@@ -91,12 +91,12 @@ describe('the order store on disk', () => {
 		expect(byId(again.get('kds-1'))['A-1'].state).toBe('bumped');
 		reopened.close();
 
-		const db = new Database(join(dataDir, 'kds.sqlite'), { readonly: true });
-		expect(db.pragma('user_version', { simple: true })).toBe(3);
+		const db = new Database(join(dataDir, 'kds.sqlite'), { readOnly: true });
+		expect(db.prepare('PRAGMA user_version').get()).toEqual({ user_version: 3 });
 		// Schema 1's message table went with schema 2.
-		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all()).toEqual(
-			['orders']
-		);
+		expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all()).toEqual([
+			{ name: 'orders' }
+		]);
 		db.close();
 	});
 
@@ -159,13 +159,13 @@ describe('the order store on disk', () => {
 	it('refuses a data directory written by a newer version, and leaves it alone', () => {
 		const db = new Database(join(dataDir, 'kds.sqlite'));
 		db.exec('CREATE TABLE orders (x)');
-		db.pragma('user_version = 99');
+		db.exec('PRAGMA user_version = 99');
 		db.close();
 		expect(() => new Store({ dataDir })).toThrow(
 			`The data directory was written by a newer version (schema 99, this one knows 3): ${join(dataDir, 'kds.sqlite')}. Start that version, or this one with another --data-dir.`
 		);
-		const after = new Database(join(dataDir, 'kds.sqlite'), { readonly: true });
-		expect(after.pragma('user_version', { simple: true })).toBe(99);
+		const after = new Database(join(dataDir, 'kds.sqlite'), { readOnly: true });
+		expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 99 });
 		after.close();
 	});
 });

@@ -1,5 +1,5 @@
 /**
- * Durable order store: SQLite through better-sqlite3, in WAL mode. The engine commits every
+ * Durable order store: SQLite through node:sqlite (sqlite.ts), in WAL mode. The engine commits every
  * accepted command here before the reply is written, so an acknowledged order survives a crash
  * (kill -9) and a restart. One row per order per screen holds the order's machine state and
  * context; a change overwrites it, so replaying never duplicates an order.
@@ -8,12 +8,12 @@
  * cancel, a partial update of fields) leave the items as they were (the core says so:
  * `itemsKept`), and then only the small rest is serialised and written.
  */
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ItemView } from '#core/content';
 import type { OrderContext, OrderRecord } from '#core/order-machine';
 import type { ScreenChange } from '#core/screen';
+import { Database, pragmaValue, transaction, type Statement } from './sqlite.ts';
 
 export type SyncMode = 'normal' | 'full';
 
@@ -59,10 +59,11 @@ export const PUT_ORDER = `INSERT INTO orders (screen_id, order_id, state, contex
 	SET state = excluded.state, context = excluded.context, items = excluded.items`;
 
 export class Store {
-	private db: Database.Database;
-	private putOrder: Database.Statement;
-	private putOrderKeepItems: Database.Statement;
-	private deleteOrder: Database.Statement;
+	private db: Database;
+	private putOrder: Statement;
+	private putOrderKeepItems: Statement;
+	private deleteOrder: Statement;
+	private closed = false;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
 	/** The database file; null in memory. */
 	readonly file: string | null = null;
@@ -86,7 +87,7 @@ export class Store {
 			'UPDATE orders SET state = ?, context = ? WHERE screen_id = ? AND order_id = ?'
 		);
 		this.deleteOrder = this.db.prepare('DELETE FROM orders WHERE screen_id = ? AND order_id = ?');
-		this.commitMany = this.db.transaction((batches: readonly ScreenBatch[]) => {
+		this.commitMany = transaction(this.db, (batches: readonly ScreenBatch[]) => {
 			for (const { screenId, changes } of batches) {
 				for (const change of changes) {
 					if (change.type === 'order.removed') this.deleteOrder.run(screenId, change.id);
@@ -96,18 +97,18 @@ export class Store {
 		});
 	}
 
-	private open(file: string, sync: SyncMode | undefined): Database.Database {
-		let db: Database.Database | undefined;
+	private open(file: string, sync: SyncMode | undefined): Database {
+		let db: Database | undefined;
 		try {
 			db = new Database(file);
-			db.pragma('journal_mode = WAL');
-			db.pragma(`synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-			db.pragma('busy_timeout = 5000');
-			this.migrate(db);
+			db.exec('PRAGMA journal_mode = WAL');
+			db.exec(`PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
+			db.exec('PRAGMA busy_timeout = 5000');
+			this.migrate(db, file);
 			// A damaged file stops the start (one sentence) rather than failing commits later, or
 			// showing fewer orders than were acknowledged: SQLite's quick check reads every page once.
 			if (file !== ':memory:') {
-				const check = db.pragma('quick_check(1)', { simple: true });
+				const check = pragmaValue(db, 'quick_check(1)');
 				if (check !== 'ok') {
 					// The first finding, without SQLite's "*** in database main ***" heading.
 					const finding = String(check)
@@ -137,16 +138,16 @@ export class Store {
 		this.putOrder.run(screenId, context.id, state, head, JSON.stringify(items));
 	}
 
-	private migrate(db: Database.Database): void {
-		const version = db.pragma('user_version', { simple: true }) as number;
+	private migrate(db: Database, file: string): void {
+		const version = pragmaValue(db, 'user_version') as number;
 		if (version > SCHEMA_VERSION) {
 			throw new StoreError(
-				`The data directory was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION}): ${db.name}. Start that version, or this one with another --data-dir.`
+				`The data directory was written by a newer version (schema ${version}, this one knows ${SCHEMA_VERSION}): ${file}. Start that version, or this one with another --data-dir.`
 			);
 		}
 		if (version === SCHEMA_VERSION) return;
 		// One transaction: a migration that stops half-way leaves the data as it was.
-		db.transaction(() => {
+		transaction(db, () => {
 			if (version < 1) db.exec(`CREATE TABLE orders (${ORDERS_TABLE})`);
 			// Schema 2: the inspector's log moved to a file of its own (store-thread.ts).
 			if (version < 2) db.exec('DROP TABLE IF EXISTS messages');
@@ -162,7 +163,7 @@ export class Store {
 					ALTER TABLE orders_v3 RENAME TO orders;
 				`);
 			}
-			db.pragma(`user_version = ${SCHEMA_VERSION}`);
+			db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 		})();
 	}
 
@@ -172,14 +173,14 @@ export class Store {
 	 * for one; the limit stays as a backstop.
 	 */
 	autoCheckpointAt(pages: number): void {
-		this.db.pragma(`wal_autocheckpoint = ${pages}`);
+		this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
 	}
 
 	/**
 	 * The database, for modules that keep tables of their own next to the orders (they create
 	 * them with CREATE TABLE IF NOT EXISTS); their writes share the orders' durability.
 	 */
-	get database(): Database.Database {
+	get database(): Database {
 		return this.db;
 	}
 
@@ -188,7 +189,7 @@ export class Store {
 		const byScreen = new Map<string, OrderRecord[]>();
 		const rows = this.db
 			.prepare('SELECT screen_id, state, context, items FROM orders')
-			.all() as Array<{
+			.all() as unknown as Array<{
 			screen_id: string;
 			state: OrderRecord['state'];
 			context: string;
@@ -216,6 +217,8 @@ export class Store {
 	}
 
 	close(): void {
-		if (this.db.open) this.db.close();
+		if (this.closed) return;
+		this.closed = true;
+		this.db.close();
 	}
 }

@@ -6,7 +6,7 @@
  * A seeded property-based run sends a few hundred orders built from the schema: every accepted
  * order is on the screen, drawn, with no page error.
  */
-import Database from 'better-sqlite3';
+import { DatabaseSync as Database } from 'node:sqlite';
 import fc from 'fast-check';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

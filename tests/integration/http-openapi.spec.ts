@@ -38,11 +38,17 @@ describe('/openapi.json', () => {
 		expect(validator.version).toBe('3.1');
 	});
 
+	const operations = (tags: string[]) =>
+		Object.entries(doc.paths)
+			.flatMap(([path, item]) =>
+				Object.entries(item)
+					.filter(([, op]) => tags.includes((op as { tags: string[] }).tags[0]))
+					.map(([method]) => `${method.toUpperCase()} ${path}`)
+			)
+			.sort();
+
 	it('documents every integrator route of the contract, with the methods it answers', () => {
-		const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-			Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)
-		);
-		expect(operations.sort()).toEqual(
+		expect(operations(['Orders', 'Information', 'Notifications', 'Health'])).toEqual(
 			[
 				'GET /health',
 				'GET /integrators/kds-orders/active',
@@ -58,11 +64,88 @@ describe('/openapi.json', () => {
 				'POST /integrators/kds-notifications/send-message'
 			].sort()
 		);
+		expect(
+			operations(['Orders', 'Information', 'Notifications', 'Health', 'Simulator', 'Admin'])
+		).toEqual(
+			Object.entries(doc.paths)
+				.flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
+				.sort()
+		);
 		expect(doc.components.securitySchemes.integrationToken).toMatchObject({
 			type: 'apiKey',
 			in: 'header',
 			name: 'x-integration-token'
 		});
+	});
+
+	it('documents the simulator and admin API apart, under tags of their own, with the admin token', () => {
+		expect(operations(['Admin'])).toEqual(
+			[
+				'POST /api/admin/reset',
+				'GET /api/admin/screens',
+				'GET /api/admin/screens/{id}',
+				'GET /api/admin/messages',
+				'GET /api/admin/messages/stream',
+				'POST /api/admin/messages/{id}/resend'
+			].sort()
+		);
+		expect(operations(['Simulator'])).toEqual(
+			[
+				'GET /api/locations',
+				'GET /api/screens/{id}',
+				'GET /api/screens/{id}/state',
+				'POST /api/screens/{id}/actions'
+			].sort()
+		);
+		const tags = (doc as unknown as { tags: { name: string; description?: string }[] }).tags;
+		expect(tags.find((t) => t.name === 'Admin')?.description).toMatch(/not the kitchen display/);
+		expect(doc.components.securitySchemes.adminToken).toMatchObject({
+			type: 'apiKey',
+			in: 'header',
+			name: 'x-admin-token'
+		});
+		// Loopback needs no token (the empty requirement), other hosts the admin token; never the
+		// integration token.
+		const reset = doc.paths['/api/admin/reset'].post as unknown as { security: unknown[] };
+		expect(reset.security).toEqual([{}, { adminToken: [] }]);
+		const actions = doc.paths['/api/screens/{id}/actions'].post;
+		expect(actions.requestBody?.content['application/json'].schema).toEqual({
+			$ref: '#/components/schemas/ScreenAction'
+		});
+		expect(doc.components.schemas.ScreenAction.properties.action).toMatchObject({
+			enum: ['bump', 'recall', 'fire', 'fire-course']
+		});
+	});
+
+	it('the admin API answers with the documented shapes: reset, a refused query, the JSON view of a screen', async () => {
+		const base = agent.httpUrl;
+		const reset = await fetch(`${base}/api/admin/reset`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({})
+		});
+		expect([reset.status, await reset.json()]).toEqual([200, { reset: 'all' }]);
+		const messages = doc.paths['/api/admin/messages'].get as unknown as {
+			parameters: { name: string; in: string; schema: { enum?: string[] } }[];
+		};
+		expect(messages.parameters.map((p) => `${p.in} ${p.name}`)).toEqual([
+			'query screen',
+			'query order',
+			'query severity',
+			'query limit'
+		]);
+		const bad = await fetch(`${base}/api/admin/messages?severity=loud`);
+		expect(bad.status).toBe(422);
+		const refusal = (await bad.json()) as Record<string, unknown>;
+		expect(refusal.message).toMatch(/severity/);
+		const errorFields = Object.keys(doc.components.schemas.SimulatorError.properties);
+		for (const key of Object.keys(refusal)) expect(errorFields).toContain(key);
+		const screen = await fetch(`${base}/api/admin/screens/kds-1`);
+		const body = (await screen.json()) as Record<string, unknown>;
+		expect(screen.status).toBe(200);
+		expect(Object.keys(body).sort()).toEqual(
+			Object.keys(doc.components.schemas.ScreenJson.properties).sort()
+		);
 	});
 
 	it('documents GET /health as needing no token, with the fields it answers', async () => {
@@ -71,7 +154,7 @@ describe('/openapi.json', () => {
 			responses: Record<string, unknown>;
 		};
 		expect(operation.security).toEqual([]);
-		expect(Object.keys(operation.responses).sort()).toEqual(['200', '503']);
+		expect(Object.keys(operation.responses).sort()).toEqual(['200', '401', '503']);
 		const res = await fetch(`${agent.httpUrl}/health`);
 		expect(res.status).toBe(200);
 		const body = (await res.json()) as { screens: object[] };

@@ -336,6 +336,61 @@ describe('admin API', () => {
 	});
 });
 
+describe('admin API: webhooks (docs/webhooks.md)', () => {
+	it('endpoints added, listed, their deliveries listed and re-sent, removed; the refusals', async () => {
+		const receiver = createServer((_req, res) => res.end('ok'));
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const { port } = receiver.address() as AddressInfo;
+		try {
+			const add = 'POST /api/admin/webhooks';
+			const added = await call(add, {
+				body: { url: `http://127.0.0.1:${port}/hook`, secondsBetweenAttempts: 1 }
+			});
+			expect(added.status).toBe(201);
+			expect((await call(add, { body: { url: 'nope' } })).status).toBe(422);
+			expect((await call(add, { raw: '{', contentType: 'application/json' })).status).toBe(400);
+			const list = 'GET /api/admin/webhooks';
+			expect((await call(list)).body.map((e: Json) => e.id)).toContain(added.body.id);
+			expect((await call(list, { url: '/api/admin/webhooks?brand=a&brand=b' })).status).toBe(422);
+
+			await call(ORDERS, { body: order('WH-1'), headers: TOKEN() });
+			const deliveries = 'GET /api/admin/webhooks/:id/deliveries';
+			const url = `/api/admin/webhooks/${added.body.id}/deliveries`;
+			let log: Json[] = [];
+			for (let i = 0; i < 100 && log[0]?.status !== 'delivered'; i++) {
+				await new Promise((r) => setTimeout(r, 30));
+				log = (await call(deliveries, { url })).body;
+			}
+			expect(log[0]).toMatchObject({
+				event: 'KDS Order Created',
+				order: 'WH-1',
+				status: 'delivered'
+			});
+			expect((await call(deliveries, { url: `${url}?status=sent` })).status).toBe(422);
+			expect((await call(deliveries, { url: '/api/admin/webhooks/nope/deliveries' })).status).toBe(
+				404
+			);
+			const resend = 'POST /api/admin/webhooks/deliveries/:id/resend';
+			const again = await call(resend, {
+				url: `/api/admin/webhooks/deliveries/${log[0].id}/resend`
+			});
+			expect(again.status).toBe(201);
+			expect(
+				(await call(resend, { url: '/api/admin/webhooks/deliveries/nope/resend' })).status
+			).toBe(404);
+			await agent.webhooks.idle();
+			const remove = 'DELETE /api/admin/webhooks/:id';
+			const gone = await call(remove, { url: `/api/admin/webhooks/${added.body.id}` });
+			expect(gone.body).toEqual({ removed: added.body.id });
+			expect((await call(remove, { url: `/api/admin/webhooks/${added.body.id}` })).status).toBe(
+				404
+			);
+		} finally {
+			await new Promise((resolve) => receiver.close(resolve));
+		}
+	});
+});
+
 describe('guarded routes', () => {
 	it('refuse a caller without access with the declared error', async () => {
 		const routes = Object.keys(ROUTE_RESPONSES).filter(
@@ -354,8 +409,20 @@ describe('guarded routes', () => {
 });
 
 describe('GET /health', () => {
-	it('200 while every screen listens', async () => {
+	it('200 while every screen listens, with no token or a valid one', async () => {
 		expect((await call('GET /health')).body.status).toBe('ok');
+		const withToken = await call('GET /health', {
+			headers: { 'x-integration-token': agent.token }
+		});
+		expect(withToken.status).toBe(200);
+	});
+
+	it('401 for a token that is present but not valid', async () => {
+		const res = await call('GET /health', { headers: { 'x-integration-token': 'not-a-token' } });
+		expect(res).toEqual({
+			status: 401,
+			body: { code: 'UNAUTHORIZED', message: 'x-integration-token: not a valid integration token' }
+		});
 	});
 
 	it('503 when a listener is closed (the route as the agent registers it)', async () => {
@@ -457,15 +524,25 @@ describe('declarations', () => {
 		expect(missing).toEqual([]);
 	});
 
-	it('every integrator route is declared, and the OpenAPI document gives each status the same schema', async () => {
+	it('every integrator route is declared, and the OpenAPI document gives each status the same schema (the simulator and admin routes too)', async () => {
 		const doc = (await (await fetch(`${agent.httpUrl}/openapi.json`)).json()) as {
 			paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
 			components: { responses: Record<string, Json> };
 		};
 		const byId = new Map(COMPONENTS.map(([id, schema]) => [id, schema]));
+		const documentedAdmin = Object.entries(doc.paths).flatMap(([path, item]) =>
+			Object.entries(item)
+				.filter(([, op]) =>
+					['Simulator', 'Admin'].includes((op as unknown as { tags: string[] }).tags[0])
+				)
+				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
+				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
+		);
+		expect(documentedAdmin.length).toBe(9);
 		const routes = [
 			'GET /health',
-			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`))
+			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
+			...documentedAdmin
 		];
 		for (const route of routes) {
 			const declared = ROUTE_RESPONSES[route as RouteKey] as Record<number, z.ZodType>;

@@ -24,7 +24,7 @@ const PAGE = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>KDS integrator API</title>
+<title>kds-sim: integrator, simulator and admin API</title>
 <link rel="stylesheet" href="/docs/swagger-ui.css">
 <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
 </head>

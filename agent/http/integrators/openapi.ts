@@ -7,6 +7,12 @@
  */
 import * as z from 'zod';
 import {
+	ADMIN_COMPONENTS,
+	ADMIN_SECURITY_SCHEME,
+	ADMIN_TAGS,
+	adminPaths
+} from '../admin-openapi.ts';
+import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
 	RetrySchema,
@@ -103,7 +109,9 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['LocationWithDevices', LocationWithDevicesSchema, 'A location with its active screens.'],
 	['Health', HealthSchema, 'Answer to GET /health.'],
 	['FieldError', FieldErrorSchema, 'One offending field.'],
-	['Error', ErrorSchema, 'Every error answer of the integrator API.']
+	['Error', ErrorSchema, 'Every error answer of the integrator API.'],
+	// The simulator's and the admin API's (tags Simulator and Admin; ../admin-openapi.ts).
+	...ADMIN_COMPONENTS
 ];
 
 function componentSchemas(): Record<string, unknown> {
@@ -290,11 +298,14 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 	return {
 		openapi: '3.1.0',
 		info: {
-			title: 'KDS integrator API (simulator)',
+			title: 'KDS integrator API (simulator), with the simulator and admin API',
 			version,
 			description:
-				'The HTTP integrator interface of the kitchen display contract, as served by the simulator. ' +
-				'Point {base_url} here. Every error answers {code, message, errors?}. See docs/http-api.md.'
+				'The HTTP integrator interface of the kitchen display contract, as served by the simulator ' +
+				'(tags Orders, Information, Notifications, Health). Point {base_url} here. Every error answers ' +
+				'{code, message, errors?}. See docs/http-api.md. The tags Simulator and Admin are the ' +
+				"simulator's own API for test suites (reset, the JSON view of each screen, the message log, " +
+				"a cook's actions): not part of the contract, so a real screen has none of them."
 		},
 		servers: [{ url: '/', description: 'This simulator' }],
 		security: [{ integrationToken: [] }],
@@ -302,20 +313,25 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 			{ name: 'Orders' },
 			{ name: 'Information' },
 			{ name: 'Notifications' },
-			{ name: 'Health' }
+			{ name: 'Health' },
+			...ADMIN_TAGS
 		],
 		paths: {
 			'/health': {
 				get: {
-					summary: 'Whether the simulator takes orders (no token)',
+					summary: 'Whether the simulator takes orders (no token needed)',
 					description:
-						'For a client to call before it starts. Every path also answers with a trailing slash.',
+						"For a client to call before it starts. No x-integration-token: answered for probes. A token that is sent but is not a brand's: 401, as the vendor's /health answers it. Every path also answers with a trailing slash.",
 					tags: ['Health'],
 					security: [],
 					responses: {
 						'200': {
 							description: 'Every screen listens on its TCP port, and this HTTP port answers.',
 							content: json(ref('Health'))
+						},
+						'401': {
+							description: 'An x-integration-token was sent and is not a valid integration token.',
+							content: json(ref('Error'))
 						},
 						'503': {
 							description:
@@ -429,7 +445,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 						})
 					}
 				}
-			})
+			}),
+			...adminPaths()
 		},
 		components: {
 			schemas: componentSchemas(),
@@ -439,7 +456,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 					in: 'header',
 					name: 'x-integration-token',
 					description: 'Identifies the brand. The demo token is kds-demo-token.'
-				}
+				},
+				adminToken: ADMIN_SECURITY_SCHEME
 			},
 			parameters: {
 				LocationId: {

@@ -44,6 +44,19 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 	return trimmed ? trimmed : undefined;
 }
 
+/**
+ * Whether `token` is one of the config's brands' integration tokens (GET /health's check): every
+ * brand compared on fixed-length digests, as Tenancy.tenant does.
+ */
+export function isIntegrationToken(config: SimConfig, token: string): boolean {
+	const given = digest(token);
+	let found = false;
+	for (const brand of config.brands) {
+		if (timingSafeEqual(given, digest(brand.token))) found = true;
+	}
+	return found;
+}
+
 export class Tenancy {
 	private readonly tenants: Array<{ digest: Buffer; tenant: Tenant }> = [];
 	/** The digests of the known tokens, by token: a valid token is not hashed on every request. */
