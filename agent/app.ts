@@ -224,7 +224,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		dataDir && store.file
 			? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
 			: null;
-	if (storeThread) store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
+	if (storeThread) {
+		store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
+		store.countRowsIn(storeThread.rowsWritten);
+	}
 	const messages = new MessageLog({ disk: storeThread, saved, retention });
 	const closeStore = async () => {
 		messages.flush();

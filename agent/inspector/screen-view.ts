@@ -14,7 +14,7 @@ import {
 	CHANGE_HIGHLIGHT_MS,
 	displayName,
 	modeLabel,
-	timerLevel,
+	cardTiming,
 	timersFor
 } from '#core/view/format';
 import { takeoutRows } from '#core/view/takeout';
@@ -66,7 +66,8 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 		cancelled: state === 'cancelled',
 		recalled: context.recalledAt !== undefined,
 		elapsedMs: elapsed,
-		timer: timerLevel(elapsed, timersFor(screen.config.settings, fields.mode)),
+		timer: cardTiming(now, context.queuedAt, fields, timersFor(screen.config.settings, fields.mode))
+			.level,
 		fields,
 		sections: layoutItems(context.items).map((section) => ({
 			label: sectionLabel(section),
