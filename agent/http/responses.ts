@@ -286,7 +286,7 @@ const CardSchema = z.strictObject({
 	cancelled: z.boolean(),
 	recalled: z.boolean(),
 	elapsedMs: z.number(),
-	timer: z.enum(['ok', 'warn', 'late']),
+	timer: z.enum(['ok', 'warn', 'late', 'scheduled']),
 	/** The order's fields as the core keeps them. */
 	fields: z.looseObject({ name: z.string(), mode: z.string() }),
 	sections: z.array(

@@ -16,7 +16,7 @@
  * attempt is sent twice; a receiver that got the one cut short sees the next with the same
  * x-kds-delivery and a higher x-kds-attempt.
  */
-import type Database from 'better-sqlite3';
+import { transaction, type Database } from '../store/sqlite.ts';
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import type { ItemView } from '#core/content';
 import type { OrderRecord } from '#core/order-machine';
@@ -118,7 +118,7 @@ export class Webhooks {
 
 	constructor(
 		private readonly engine: Engine,
-		private readonly db: Database.Database,
+		private readonly db: Database,
 		private readonly logger: Logger,
 		options: { timeoutMs?: number } = {}
 	) {
@@ -132,7 +132,7 @@ export class Webhooks {
 		this.startedAt = engine.now();
 		this.storeConfigEndpoints();
 		this.loadEndpoints();
-		this.writeMany = db.transaction((queued: Queued[]) => {
+		this.writeMany = transaction(db, (queued: Queued[]) => {
 			const written: Array<{ id: string; endpoint: Endpoint }> = [];
 			const now = this.engine.now();
 			for (const q of queued) {
@@ -262,12 +262,12 @@ export class Webhooks {
 			order: filter.order ?? null,
 			status: filter.status ?? null,
 			limit: filter.limit ?? 200
-		}) as DeliveryRow[];
+		}) as unknown as DeliveryRow[];
 		return rows.map((row) => this.deliveryOf(row));
 	}
 
 	delivery(id: string): WebhookDelivery | undefined {
-		const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 		return row && this.deliveryOf(row);
 	}
 
@@ -276,7 +276,7 @@ export class Webhooks {
 	 * endpoint, now. Undefined when there is no such delivery or its endpoint is gone.
 	 */
 	resend(id: string): WebhookDelivery | undefined {
-		const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+		const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 		const endpoint = row && this.endpointById.get(row.endpoint);
 		if (!row || !endpoint) return undefined;
 		const [written] = this.writeMany([
@@ -521,9 +521,9 @@ export class Webhooks {
 	/** After a restart: every pending delivery goes on from its next attempt. */
 	private resumePending(): void {
 		const now = this.engine.now();
-		for (const row of this.st.pending.all() as DeliveryRow[]) {
+		for (const row of this.st.pending.all() as unknown as DeliveryRow[]) {
 			const endpoint = this.endpointOfRow(row);
-			const attempts = this.st.attemptsOf.all(row.id) as AttemptRow[];
+			const attempts = this.st.attemptsOf.all(row.id) as unknown as AttemptRow[];
 			const last = attempts.at(-1);
 			let next = row.attempts + 1;
 			let at = row.next_at ?? now;
@@ -552,7 +552,9 @@ export class Webhooks {
 		const live = this.endpointById.get(row.endpoint);
 		if (live) return live;
 		// A removed endpoint still gets what it was owed.
-		const stored = (this.st.endpoints.all() as EndpointRow[]).find((e) => e.id === row.endpoint);
+		const stored = (this.st.endpoints.all() as unknown as EndpointRow[]).find(
+			(e) => e.id === row.endpoint
+		);
 		const config = stored ? (JSON.parse(stored.config) as WebhookEndpointConfig) : null;
 		return {
 			...(config ?? {
@@ -575,9 +577,9 @@ export class Webhooks {
 				attempts: endpoint.attempts,
 				backoffMs: () => endpoint.secondsBetweenAttempts * 1000,
 				prepare: (n) => {
-					const row = this.st.delivery.get(id) as DeliveryRow | undefined;
+					const row = this.st.delivery.get(id) as unknown as DeliveryRow | undefined;
 					if (!row || row.status !== 'pending' || !endpoint.url) return null;
-					this.db.transaction(() => {
+					transaction(this.db, () => {
 						this.st.startAttempt.run(n, id);
 						this.st.insertAttempt.run(id, n, this.engine.now(), 'in flight');
 					})();
@@ -593,7 +595,7 @@ export class Webhooks {
 					return { url: endpoint.url, body: null, json: row.body, headers };
 				},
 				settle: (outcome, detail) => {
-					this.db.transaction(() => {
+					transaction(this.db, () => {
 						this.st.settleAttempt.run(
 							detail.status,
 							detail.answer,
@@ -624,7 +626,7 @@ export class Webhooks {
 
 	private store(endpoint: Endpoint): void {
 		const { id, brand, origin, ...config } = endpoint;
-		const { seq } = this.st.maxEndpointSeq.get() as { seq: number };
+		const { seq } = this.st.maxEndpointSeq.get() as unknown as { seq: number };
 		this.st.putEndpoint.run({ id, brand, config: JSON.stringify(config), origin, seq: seq + 1 });
 	}
 
@@ -642,7 +644,7 @@ export class Webhooks {
 	private loadEndpoints(): void {
 		this.endpointById = new Map();
 		this.byBrand = new Map();
-		for (const row of this.st.endpoints.all() as EndpointRow[]) {
+		for (const row of this.st.endpoints.all() as unknown as EndpointRow[]) {
 			if (row.removed) continue;
 			const endpoint: Endpoint = {
 				...(JSON.parse(row.config) as WebhookEndpointConfig),
@@ -658,7 +660,7 @@ export class Webhooks {
 	}
 
 	private deliveryOf(row: DeliveryRow): WebhookDelivery {
-		const attempts = this.st.attemptsOf.all(row.id) as AttemptRow[];
+		const attempts = this.st.attemptsOf.all(row.id) as unknown as AttemptRow[];
 		return {
 			id: row.id,
 			endpoint: row.endpoint,

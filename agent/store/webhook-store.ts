@@ -5,7 +5,7 @@
  * portal's log), and the order records' uuids. Plain statements; the rules are in
  * agent/notify/webhooks.ts.
  */
-import type Database from 'better-sqlite3';
+import type { Database, Statement } from './sqlite.ts';
 
 const SCHEMA = `
 	CREATE TABLE IF NOT EXISTS webhook_endpoints (
@@ -110,11 +110,11 @@ export type WebhookStatements = Record<
 	| 'putOrder'
 	| 'orderUuid'
 	| 'pruneDeliveries',
-	Database.Statement
+	Statement
 >;
 
 /** Create the tables if needed and prepare the statements, once. */
-export function prepareWebhookTables(db: Database.Database): WebhookStatements {
+export function prepareWebhookTables(db: Database): WebhookStatements {
 	db.exec(SCHEMA);
 	return {
 		endpoints: db.prepare('SELECT * FROM webhook_endpoints ORDER BY seq'),

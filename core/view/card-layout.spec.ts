@@ -29,8 +29,8 @@ describe('layoutItems', () => {
 		expect(sections.map((s) => s.course)).toEqual([undefined, '1', '2', '10', 'Dessert']);
 		expect(sections.map(sectionLabel)).toEqual([
 			'Items',
-			'Course 1 — fire',
-			'Course 2 — hold',
+			'Course 1 — cooking',
+			'Course 2 — on hold',
 			'Course 10',
 			'Dessert'
 		]);

@@ -20,11 +20,15 @@ export interface CourseSection {
 	entries: CardEntry[];
 }
 
+/**
+ * A course's state in words no button uses: the Fire button fires a course `on hold`, which then
+ * reads `cooking`, never "fire" (a state and a button with one word were misread).
+ */
 export const COURSE_STATUS_LABELS: Record<CourseStatus, string> = {
-	hold: 'hold',
-	fire: 'fire',
+	hold: 'on hold',
+	fire: 'cooking',
 	pickup: 'pickup',
-	straightFire: 'straight fire'
+	straightFire: 'cook now'
 };
 
 /** `Course 2`, or the course name when it is not a number. */
@@ -33,7 +37,7 @@ export function courseTitle(course: string | undefined): string {
 	return /^\d+$/.test(course.trim()) ? `Course ${course.trim()}` : course;
 }
 
-/** The accessible and visible name of a section: `Course 2 — hold`. */
+/** The accessible and visible name of a section: `Course 2 — on hold`. */
 export function sectionLabel(section: CourseSection): string {
 	const title = courseTitle(section.course);
 	return section.status ? `${title} — ${COURSE_STATUS_LABELS[section.status]}` : title;

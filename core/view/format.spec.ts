@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenSettings } from '../relay.ts';
 import {
+	cardTiming,
 	displayName,
+	dueAt,
 	formatClock,
 	formatElapsed,
+	formatIn,
+	itemCount,
 	modeLabel,
 	timerLevel,
 	timersFor,
@@ -38,11 +42,48 @@ describe('timers', () => {
 		keymap: {}
 	};
 
-	it('formats elapsed time', () => {
+	it('formats elapsed time as a duration: m:ss under ten minutes, then minutes', () => {
 		expect(formatElapsed(0)).toBe('0:00');
 		expect(formatElapsed(-5000)).toBe('0:00');
 		expect(formatElapsed(65_000)).toBe('1:05');
-		expect(formatElapsed(3_723_000)).toBe('1:02:03');
+		expect(formatElapsed(599_999)).toBe('9:59');
+		// Past ten minutes nothing reads like a clock time (`10:33`).
+		expect(formatElapsed(633_000)).toBe('10 min');
+		expect(formatElapsed(3_600_000)).toBe('1 h');
+		expect(formatElapsed(3_723_000)).toBe('1 h 02 min');
+	});
+
+	it('reads a time to come in whole minutes, rounded up', () => {
+		expect(formatIn(0)).toBe('now');
+		expect(formatIn(-1)).toBe('now');
+		expect(formatIn(1)).toBe('in 1 min');
+		expect(formatIn(360_000)).toBe('in 6 min');
+		expect(formatIn(359_000)).toBe('in 6 min');
+		expect(formatIn(2 * 3600_000 + 40 * 60_000)).toBe('in 2 h 40 min');
+	});
+
+	it('counts items in words', () => {
+		expect([0, 1, 2].map(itemCount)).toEqual(['0 items', '1 item', '2 items']);
+	});
+
+	it('a scheduled ticket is neither yellow nor red before it is due, then counts from due', () => {
+		const timers = { warnAfter: 300, lateAfter: 480 };
+		const pickup = Date.parse('2026-11-22T15:00:00Z');
+		const queued = pickup - 3 * 3600_000;
+		const fields = { pickupTime: new Date(pickup).toISOString() };
+		// Without prepTimeDuration it is due when starting later could not make pickup.
+		expect(dueAt(fields, timers)).toBe(pickup - 480_000);
+		expect(cardTiming(queued + 2 * 3600_000, queued, fields, timers).level).toBe('scheduled');
+		expect(cardTiming(pickup - 480_000, queued, fields, timers).level).toBe('ok');
+		expect(cardTiming(pickup - 480_000 + 300_000, queued, fields, timers).level).toBe('warn');
+		expect(cardTiming(pickup, queued, fields, timers).level).toBe('late');
+		// With prepTimeDuration: its start, pickup − prep.
+		const prep = { ...fields, prepTimeDuration: 'PT45M' };
+		expect(dueAt(prep, timers)).toBe(pickup - 45 * 60_000);
+		expect(cardTiming(pickup - 46 * 60_000, queued, prep, timers).level).toBe('scheduled');
+		// No pickupTime (or an unreadable one): the timer counts from arrival as always.
+		expect(cardTiming(queued + 600_000, queued, {}, timers)).toEqual({ level: 'late', due: null });
+		expect(dueAt({ pickupTime: 'soon' }, timers)).toBeNull();
 	});
 
 	it('turns yellow then red at the screen thresholds, per mode when set', () => {

@@ -5,6 +5,7 @@
 import type { OrderFields } from '../content.ts';
 import type { OrderMode } from '../order-schema.ts';
 import { DEFAULT_TIMERS, type ScreenSettings, type ScreenTimers } from '../relay.ts';
+import { startTime } from '../holds.ts';
 
 /**
  * The card title: the name with the check number and the third-party source appended, as the
@@ -34,14 +35,31 @@ export function modeLabel(fields: Pick<OrderFields, 'mode' | 'deliveryHandoff'>)
 	return MODE_LABELS[fields.mode] ?? fields.mode;
 }
 
-/** `4:07`, or `1:02:07` past an hour; never negative (clock skew). */
+/**
+ * A ticket's time, read as a duration: `4:07` (minutes and seconds) under ten minutes, then whole
+ * minutes, `12 min`, and `1 h 02 min` past an hour, so nothing past ten minutes reads like a
+ * clock time (`10:33`); never negative (clock skew).
+ */
 export function formatElapsed(ms: number): string {
 	const total = Math.max(0, Math.floor(ms / 1000));
-	const s = total % 60;
-	const m = Math.floor(total / 60) % 60;
-	const h = Math.floor(total / 3600);
-	const ss = String(s).padStart(2, '0');
-	return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+	const m = Math.floor(total / 60);
+	if (m < 10) return `${m}:${String(total % 60).padStart(2, '0')}`;
+	return formatMinutes(m);
+}
+
+/** `12 min`, `1 h 02 min`, `3 h`: whole minutes as a duration. */
+export function formatMinutes(minutes: number): string {
+	const m = Math.max(0, Math.floor(minutes));
+	if (m < 60) return `${m} min`;
+	const h = Math.floor(m / 60);
+	const rest = m % 60;
+	return rest === 0 ? `${h} h` : `${h} h ${String(rest).padStart(2, '0')} min`;
+}
+
+/** A time still to come, rounded up to the minute: `in 6 min`, `in 2 h 40 min`; `now` at 0. */
+export function formatIn(ms: number): string {
+	const minutes = Math.ceil(ms / 60_000);
+	return minutes <= 0 ? 'now' : `in ${formatMinutes(minutes)}`;
 }
 
 /**
@@ -89,6 +107,38 @@ export function timersFor(settings: ScreenSettings | undefined, mode: string): S
 	return timers?.byMode?.[mode] ?? timers ?? DEFAULT_TIMERS;
 }
 
+/**
+ * When a ticket with a pickupTime is due to start: pickupTime − prepTimeDuration when both are
+ * there (the hold's own start), else pickupTime − the late threshold (started later, it could not
+ * be ready by pickup). Null without a readable pickupTime.
+ */
+export function dueAt(
+	fields: Pick<OrderFields, 'pickupTime' | 'prepTimeDuration'>,
+	timers: ScreenTimers
+): number | null {
+	if (!fields.pickupTime) return null;
+	const start = startTime(fields);
+	if (start !== null) return start;
+	const pickup = Date.parse(fields.pickupTime);
+	return Number.isNaN(pickup) ? null : pickup - timers.lateAfter * 1000;
+}
+
+/**
+ * How a ticket's timer reads now. A ticket whose start is still ahead is `scheduled` (never
+ * yellow or red before it is due); once due, its colour counts from the later of its arrival and
+ * its start, so a scheduled order does not turn late the moment it is due.
+ */
+export function cardTiming(
+	now: number,
+	queuedAt: number,
+	fields: Pick<OrderFields, 'pickupTime' | 'prepTimeDuration'>,
+	timers: ScreenTimers
+): { level: TimerLevel | 'scheduled'; due: number | null } {
+	const due = dueAt(fields, timers);
+	if (due !== null && now < due) return { level: 'scheduled', due };
+	return { level: timerLevel(now - Math.max(queuedAt, due ?? 0), timers), due };
+}
+
 export function timerLevel(elapsedMs: number, timers: ScreenTimers): TimerLevel {
 	const seconds = elapsedMs / 1000;
 	if (seconds >= timers.lateAfter) return 'late';
@@ -96,5 +146,10 @@ export function timerLevel(elapsedMs: number, timers: ScreenTimers): TimerLevel 
 	return 'ok';
 }
 
-/** How long an added or changed item stays highlighted. */
+/** How long an added or changed item stays highlighted, by default (the screen may say). */
 export const CHANGE_HIGHLIGHT_MS = 30_000;
+
+/** `1 item`, `3 items`. */
+export function itemCount(n: number): string {
+	return `${n} ${n === 1 ? 'item' : 'items'}`;
+}

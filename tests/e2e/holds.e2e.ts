@@ -145,7 +145,7 @@ test.describe('Course fire', () => {
 			)
 		);
 		const table = card(page, 'Table 7');
-		await expect(course(table, 'Course 2 — hold')).toBeVisible();
+		await expect(course(table, 'Course 2 — on hold')).toBeVisible();
 		await expect(table.getByRole('button', { name: 'Fire Course 1' })).toHaveCount(0);
 
 		await test.step('the cook taps Fire on course 2', async () => {
@@ -153,9 +153,9 @@ test.describe('Course fire', () => {
 		});
 
 		await test.step('course 2 is fire, its items highlighted; the card stays', async () => {
-			const fired = course(table, 'Course 2 — fire');
+			const fired = course(table, 'Course 2 — cooking');
 			await expect(fired).toBeVisible();
-			await expect(course(table, 'Course 2 — hold')).toHaveCount(0);
+			await expect(course(table, 'Course 2 — on hold')).toHaveCount(0);
 			await expectItemHighlighted(fired, 'Steak', 'Changed');
 			await expectItemHighlighted(fired, 'Fries', 'Changed');
 			await expect(table.getByRole('button', { name: /^Fire Course/ })).toHaveCount(0);

@@ -79,10 +79,13 @@ test.describe('Busy screen layout', () => {
 					}
 				});
 
-				await test.step('kiosk mode shows only the cards and the connection dot', async () => {
+				await test.step('kiosk mode shows the cards and its control row, no developer strips', async () => {
 					await page.goto(simulator.screenUrl('kds-1', { kiosk: true }));
 					await expect(cards(page)).toHaveCount(13);
-					await expect(page.getByRole('button', { name: /Holds/ })).toHaveCount(0);
+					await expect(page.getByRole('link', { name: 'All screens' })).toHaveCount(0);
+					await expect(page.getByRole('link', { name: /refused/ })).toHaveCount(0);
+					const controls = page.getByRole('navigation', { name: 'Screen controls' });
+					await expect(controls.getByRole('button', { name: /^Holds/ })).toBeVisible();
 					await expect(page.getByRole('status', { name: 'Connection: Connected' })).toBeVisible();
 					const file = testInfo.outputPath(`${label}-kiosk.png`);
 					await page.waitForTimeout(300);

@@ -181,3 +181,131 @@ export function busyScreen(): { early: Json[]; warm: Json[]; fresh: Json[]; afte
 		]
 	};
 }
+
+/** Ten ordinary tickets of two or three short lines: what a quiet 7-inch panel mostly shows. */
+export function ordinaryTickets(count = 10): Json[] {
+	const dishes = ['Cheeseburger', 'Fries', 'Caesar Salad', 'Club Sandwich', 'Tomato Soup', 'Cola'];
+	return Array.from({ length: count }, (_, i) => {
+		const lines = 2 + (i % 2);
+		const items = Array.from({ length: lines }, (_, j) =>
+			item(String(j + 1), dishes[(i + j) % dishes.length], j === 0 ? { qty: 1 + (i % 3) } : {})
+		);
+		return create(order(`N-${i + 1}`, `Guest ${i + 1}`, items));
+	});
+}
+
+/**
+ * A messy lunch rush on top of `busyScreen` (29 orders in all): CJK, emoji, a 52-character
+ * name, an unbroken modifier, a 15-item order, a scheduled order hours ahead, updates, cancels.
+ * `messages` are pop-ups for send-message (HTTP), the last one long.
+ */
+export function lunchRush(): ReturnType<typeof busyScreen> & { messages: string[] } {
+	const busy = busyScreen();
+	const big = order(
+		'BIG-15',
+		'Office Lunch',
+		Array.from({ length: 15 }, (_, i) =>
+			item(
+				String(i + 1),
+				['Club Sandwich', 'Tomato Soup', 'Cobb Salad', 'Brownie', 'Iced Tea'][i % 5],
+				{
+					qty: 1 + (i % 4),
+					mods: i % 3 === 0 ? [{ name: 'No onion' }, { name: 'Gluten free bread' }] : []
+				}
+			)
+		),
+		{ mode: 'Pickup', covers: 15, specialInstructions: 'Label each bag with a name' }
+	);
+	const extra: Json[] = [
+		create(
+			order('JP-1', '山田 太郎 (Yamada)', [
+				item('1', '味噌ラーメン', { mods: [{ name: '大盛り' }, { name: '煮卵 追加' }] }),
+				item('2', '餃子', { qty: 2 })
+			])
+		),
+		create(
+			order('EM-1', 'Zoë 🎉 Birthday', [
+				item('1', '🍔 Smash Burger 🔥', { mods: [{ name: 'Extra 🧀' }] }),
+				item('2', 'Crème brûlée', { mods: [{ name: 'Candle 🕯️' }] })
+			])
+		),
+		create(
+			order(
+				'LONG-1',
+				'Maximilian Alexander Worthington-Fitzgerald the Third',
+				[
+					item('1', 'Grilled Chicken Sandwich', {
+						mods: [{ name: 'NoOnionsNoPicklesNoTomatoesExtraCheeseExtraBaconPlease' }]
+					}),
+					item('2', 'Sweet Potato Fries')
+				],
+				{ mode: 'ToGo' }
+			)
+		),
+		create(big),
+		create(
+			order(
+				'SCH-1',
+				'Catering: Smith wedding rehearsal',
+				[item('1', 'Sandwich Platter', { qty: 4 })],
+				{
+					mode: 'Pickup',
+					pickupTime: new Date(Date.now() + 3 * 3600_000).toISOString()
+				}
+			)
+		),
+		create(
+			order(
+				'C-77',
+				'Counter 77',
+				[item('1', 'Latte', { mods: [{ name: 'Oat milk' }] }), item('2', 'Croissant')],
+				{
+					mode: 'ToGo'
+				}
+			)
+		),
+		create(
+			order('C-78', 'Counter 78', [item('1', 'Espresso'), item('2', 'Muffin')], { mode: 'ToGo' })
+		),
+		create(
+			order(
+				'DT-9',
+				'Lane 1 Car 9',
+				[item('1', 'Nuggets', { qty: 10 }), item('2', 'Fries'), item('3', 'Cola')],
+				{
+					mode: 'DriveThru'
+				}
+			)
+		),
+		create(
+			order('T-9', 'Table 9', [item('1', 'Fish Tacos', { qty: 3 }), item('2', 'Guacamole')], {
+				priority: true
+			})
+		),
+		create(
+			order('T-11', 'Table 11', [item('1', 'Pad Thai'), item('2', 'Spring Rolls', { qty: 2 })])
+		),
+		create(
+			order('GH-3', 'Sam · Grubhub', [item('1', 'Burrito Bowl'), item('2', 'Horchata')], {
+				mode: 'Delivery',
+				deliveryService: { name: 'Grubhub', orderId: 'GH-99812' }
+			})
+		),
+		create(order('X-1', 'Table 15', [item('1', 'Soup of the Day'), item('2', 'Bread')])),
+		create(order('X-2', 'Table 16', [item('1', 'Ribeye', { mods: [{ name: 'Medium rare' }] })])),
+		create(order('X-3', 'Table 17', [item('1', 'Club Sandwich'), item('2', 'Iced Tea')]))
+	];
+	return {
+		...busy,
+		fresh: [...busy.fresh, ...extra],
+		after: [...busy.after, cancel('X-1'), patch({ id: 'C-78', name: 'Counter 78 (Priya)' })],
+		messages: [
+			'86 the salmon',
+			'Health inspector arriving at 2 pm',
+			'Staff meal at 3 pm: everyone please clean down your station first, restock the line, ' +
+				'label and date every container, check the walk-in temperatures, and tell the ' +
+				'manager about anything running low before the dinner rush starts at five o’clock. ' +
+				'Thank you all for a great lunch service today.'
+		]
+	};
+}

@@ -173,8 +173,8 @@ test.describe('JSON view of a screen', () => {
 					['1 × Onion Rings', false, 'added', null, null]
 				]);
 				expect(shown[0].items.map((i) => [i[0], i[4]])).toEqual([
-					['1 × Garlic Bread', 'Course 1 — fire'],
-					['2 × Lasagna', 'Course 2 — hold'],
+					['1 × Garlic Bread', 'Course 1 — cooking'],
+					['2 × Lasagna', 'Course 2 — on hold'],
 					['Deleted: 1 × Tiramisu', 'Course 3']
 				]);
 				expect(shown[2].items.filter((i) => i[3] !== null).length).toBeGreaterThan(1);

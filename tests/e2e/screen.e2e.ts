@@ -238,11 +238,11 @@ test.describe('Item groups and courses', () => {
 		await screenPage(page, simulator, 'kds-1');
 		await simulator.sendTcp('kds-1', sample('tcp-create-iso-time.json'));
 		const table = card(page, 'Table 12 #88');
-		const first = course(table, 'Course 1 — fire');
-		const second = course(table, 'Course 2 — hold');
+		const first = course(table, 'Course 1 — cooking');
+		const second = course(table, 'Course 2 — on hold');
 		await expect(first).toBeVisible();
 		await expect(second).toBeVisible();
-		await expect(course(table, 'Course 3 — hold')).toBeVisible();
+		await expect(course(table, 'Course 3 — on hold')).toBeVisible();
 		await expect(liveItem(first, 'Caesar Salad')).toBeVisible();
 		await expect(liveItem(second, 'Ribeye')).toBeVisible();
 		await expect(liveItem(second, 'Salmon')).toBeVisible();
@@ -273,7 +273,7 @@ test.describe('Item groups and courses', () => {
 			// Ribeye now fires while Salmon holds: each item shows its own status.
 			const mixed = course(table, 'Course 2');
 			await expect(mixed).toHaveAccessibleName('Course 2');
-			await expect(liveItem(mixed, 'Ribeye')).toContainText('fire');
+			await expect(liveItem(mixed, 'Ribeye')).toContainText('cooking');
 			await expect(liveItem(mixed, 'Salmon')).toContainText('hold');
 		});
 	});

@@ -101,7 +101,7 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			const screen = agent.engine.screen(screenId);
 			if (!screen) throw new Error(`No screen ${screenId}`);
 			await agent.engine.settled();
-			return screenJson(agent.engine, screen, { sms: agent.sms });
+			return screenJson(agent.engine, screen, { sms: agent.sms, messages: agent.messages });
 		}
 	});
 }
@@ -214,7 +214,7 @@ export function itemGroup(cardLocator: Locator, groupName: string): Locator {
 	return cardLocator.getByRole('group', { name: groupName, exact: true });
 }
 
-/** A course section by its label: `Course 2`, or with status `Course 2 — hold`. */
+/** A course section by its label: `Course 2`, or with status `Course 2 — on hold`. */
 export function course(cardLocator: Locator, label: string): Locator {
 	return cardLocator.getByRole('group', { name: new RegExp(`^${escapeRegExp(label)}`) });
 }
@@ -262,15 +262,24 @@ export function isReddish(css: string): boolean {
 	return r >= 50 && r > 2 * g && r > 2 * b;
 }
 
-/** The card reads as cancelled: the "Cancelled" banner, a red background and a red border. */
+/**
+ * The card reads as cancelled, and unlike a late ticket: the "Cancelled" banner, a dashed frame,
+ * its name struck through, and a header in none of the timer colours (late is red).
+ */
 export async function expectCancelledLook(cardLocator: Locator): Promise<void> {
 	await expect(badge(cardLocator, 'Cancelled')).toHaveText(/cancelled/i);
-	const colours = await cardLocator.evaluate((el) => {
-		const style = getComputedStyle(el);
-		return { background: style.backgroundColor, border: style.borderTopColor };
+	const look = await cardLocator.evaluate((el) => {
+		const head = el.querySelector('header');
+		const title = el.querySelector('h2');
+		return {
+			frame: getComputedStyle(el).borderTopStyle,
+			head: head ? getComputedStyle(head).backgroundColor : '',
+			title: title ? getComputedStyle(title).textDecorationLine : ''
+		};
 	});
-	expect(isReddish(colours.background), `background ${colours.background} is red`).toBe(true);
-	expect(isReddish(colours.border), `border ${colours.border} is red`).toBe(true);
+	expect(look.frame, 'dashed frame').toBe('dashed');
+	expect(look.title, 'name struck through').toContain('line-through');
+	expect(isReddish(look.head), `header ${look.head} is not a timer's red`).toBe(false);
 }
 
 /** The element is drawn in one piece: not broken across columns or pages. */

@@ -443,7 +443,7 @@ describe('JSON view of the screens', () => {
 		const [table12, maria] = view.cards;
 		expect(table12.priority).toBe(true);
 		const labels = table12.sections.map((s: { label: string }) => s.label);
-		expect(labels).toEqual(['Items', 'Course 1 — fire', 'Course 2', 'Course 3']);
+		expect(labels).toEqual(['Items', 'Course 1 — cooking', 'Course 2', 'Course 3']);
 		const tiramisu = table12.sections[3].entries[0].item;
 		expect(tiramisu).toMatchObject({ name: 'Tiramisu', deleted: true });
 		const water = table12.sections[0].entries[0].item;
