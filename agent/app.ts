@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import {
 	ConfigError,
 	DEFAULT_CONFIG,
+	DEFAULT_DATA_DIR,
 	DEFAULT_HTTP_PORT,
 	DEFAULT_TOKEN,
 	parseConfig,
@@ -42,9 +43,9 @@ import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/ado
 import type { ScreenListener } from './http/health.ts';
 import { createLogger, loadLogger, type Logger, type LogLevel } from './log.ts';
 import type { Relay } from './ws/browser-relay.ts';
-import { DEFAULT_DATA_DIR } from './cli/settings.ts';
 import { Store, type SyncMode } from './store/store.ts';
-import { handleTcpMessage } from './tcp/messages.ts';
+import { tcpMessageHandler } from './tcp/messages.ts';
+import { MessageRecorder } from './inspector/recorder.ts';
 import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
@@ -143,6 +144,8 @@ export interface RunningAgent {
 	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** The inspector's log of every message received. */
+	messages: MessageLog;
 	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
 	webhooks: Webhooks;
 	/** What discovery announces and what not (null: discovery is off). */
@@ -221,7 +224,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		dataDir && store.file
 			? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
 			: null;
-	if (storeThread) store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
+	if (storeThread) {
+		store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
+		store.countRowsIn(storeThread.rowsWritten);
+	}
 	const messages = new MessageLog({ disk: storeThread, saved, retention });
 	const closeStore = async () => {
 		messages.flush();
@@ -229,7 +235,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		store.close();
 		lock?.release();
 	};
-	const engine = new Engine({ config, store, logger, clock: options.clock, messages });
+	const engine = new Engine({ config, store, logger, clock: options.clock });
+	// The inspector's recorder, on the agent's clock, handed to both transports.
+	const recorder = new MessageRecorder(messages, engine.clock);
+	const handleTcp = tcpMessageHandler(engine, recorder);
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
@@ -295,7 +304,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				budget,
 				messageTimeoutMs,
 				handle: (text, source, reply, terminator) =>
-					handleTcpMessage(engine, id, text, source, reply, { terminator })
+					handleTcp(id, text, source, reply, { terminator })
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
@@ -313,6 +322,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			config,
 			logger: httpLogger,
 			messages,
+			recorder,
+			sendTcp: handleTcp,
+			remotes,
 			sms,
 			webhooks,
 			notifications,
@@ -405,6 +417,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		holds,
 		cook,
 		sms,
+		messages,
 		webhooks,
 		discovery: announcer?.plan ?? null,
 		remotes,

@@ -230,6 +230,8 @@ export type { ScreenSettings };
 
 export const DEFAULT_TOKEN = 'kds-demo-token';
 export const DEFAULT_HTTP_PORT = 8104;
+/** Where orders and the inspector's log are kept when no --data-dir is given (relative to the working directory). */
+export const DEFAULT_DATA_DIR = 'data';
 export const DEFAULT_TCP_PORT = 9104;
 
 /** One brand, one active location, two screens on TCP 9104 and 9105. */

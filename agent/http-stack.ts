@@ -14,13 +14,15 @@ import type { Engine } from './engine/engine.ts';
 import type { DiscoveryListener } from './fleet/adopt.ts';
 import { registerFleetApi } from './http/fleet-api.ts';
 import { Access } from './http/access.ts';
-import { registerAdminApi } from './http/admin-api.ts';
+import { registerAdminApi, type AdminOptions } from './http/admin-api.ts';
 import { registerHealth, type ScreenListener } from './http/health.ts';
 import { registerIntegratorApi } from './http/integrators/index.ts';
+import type { RemoteWriter } from './fleet/deliver.ts';
 import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
+import type { MessageRecorder } from './inspector/recorder.ts';
 import type { Logger } from './log.ts';
 import type { Notifications } from './notify/notification-state.ts';
 import type { SmsOutbox } from './notify/sms.ts';
@@ -32,10 +34,16 @@ export interface HttpStackOptions {
 	engine: Engine;
 	config: SimConfig;
 	logger: Logger;
+	/** The inspector's log (the admin API reads it) and its recorder (HTTP's hooks write it). */
 	messages: MessageLog;
+	recorder: MessageRecorder;
+	/** The agent's TCP handler, for the inspector's re-send of a TCP message. */
+	sendTcp: AdminOptions['sendTcp'];
 	sms: SmsOutbox;
 	webhooks: Webhooks;
 	notifications: Notifications;
+	/** Where orders for remote screens are written (agent/fleet). */
+	remotes: RemoteWriter;
 	limits: { budget: ByteBudget; messageTimeoutMs: number };
 	adminToken?: string;
 	trustLoopback?: boolean;
@@ -67,20 +75,26 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 	const http = await createHttpServer({
 		engine,
 		logger,
-		messages,
+		recorder: options.recorder,
 		sms,
 		limits: options.limits,
 		access,
 		plugins: [
 			(app) => registerHealth(app, options.listeners, (token) => isIntegrationToken(config, token)),
-			(app) => registerIntegratorApi(app, { engine, config, notifications }),
+			(app) =>
+				registerIntegratorApi(app, { engine, config, notifications, remotes: options.remotes }),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
 			(app) =>
 				registerFleetApi(app, {
 					heard: () => options.discovered.listener?.list() ?? null,
 					adoptingInto: options.discovered.adoptingInto
 				}),
-			(app) => registerAdminApi(app, engine, messages, { sms, reset: options.reset }),
+			(app) =>
+				registerAdminApi(app, engine, messages, {
+					sms,
+					reset: options.reset,
+					sendTcp: options.sendTcp
+				}),
 			(app) => registerWebhooksApi(app, options.webhooks)
 		],
 		uiDir: options.uiDir
@@ -92,7 +106,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		unavailable: (screenId) => {
 			const remote = engine.screen(screenId)?.remote;
 			if (!remote || remote.state === 'live') return null;
-			return `screen ${screenId} lives in another simulator (${remote.link.where}), which is not reachable now`;
+			return `screen ${screenId} lives in another simulator (${remote.where}), which is not reachable now`;
 		}
 	});
 	try {

@@ -70,7 +70,7 @@ describe('what starting the simulator loads', async () => {
 		expect(entry).toContain('node_modules/zod/compile.js');
 		expect(entry.filter((file) => !file.startsWith('node_modules/')).sort()).toEqual([
 			'agent/cli/cli.ts',
-			'agent/cli/usage-error.ts'
+			'agent/command-line.ts'
 		]);
 	});
 

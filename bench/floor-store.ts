@@ -37,6 +37,11 @@ export class FloorStore<Client> {
 		};
 	}
 
+	/** The order kept under `id` (a partial update merges into it). */
+	get(id: string): unknown {
+		return this.orders.get(id);
+	}
+
 	/** Keep `order`, store its text `body`, and answer `client` once it is committed. */
 	accept(client: Client, id: string, order: unknown, body: string): void {
 		this.orders.set(id, order);

@@ -131,3 +131,24 @@ export function spawnTs(
 export function fmt(n: number, digits = 0): string {
 	return Number.isFinite(n) ? n.toFixed(digits) : '-';
 }
+
+export const pct = (ratio: number) => `${fmt(ratio * 100)}%`;
+export const times = (ratio: number) => `${fmt(ratio, 2)}×`;
+
+/**
+ * One line of a bench's targets: the figure, what it measured (and the two figures it is the
+ * ratio of), the target and whether it is met. `op` null: reported, no target.
+ */
+export function target(
+	name: string,
+	value: number,
+	op: '>=' | '<=' | null,
+	goal: number,
+	show: (v: number) => string,
+	of = ''
+): string {
+	const figure = `${show(value)}${of ? ` (${of})` : ''}`;
+	if (op === null) return `  ${name.padEnd(58)} ${figure}`;
+	const met = op === '>=' ? value >= goal : value <= goal;
+	return `  ${name.padEnd(58)} ${figure.padEnd(28)} target ${op === '>=' ? '≥' : '≤'} ${show(goal)}  ${met ? 'MET' : 'NOT MET'}`;
+}

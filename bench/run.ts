@@ -3,7 +3,8 @@
  * Each compares the simulator with a bare baseline measured in the same run; the ratios are the
  * figures that count. Prints each bench's lines, then one JSON line with everything, and writes
  * that JSON to bench/results/<time>.json. `npm run bench -- tcp ui` runs only those; `ladder`
- * (npm run bench:ladder) and `order-step` run only when named.
+ * (npm run bench:ladder), `order-step` and `profile` (where the time goes,
+ * docs/performance.md) run only when named.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { runFleetBench } from './fleet.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
 import { runOrderStepBench } from './order-step.bench.ts';
+import { runPeersBench } from './peers.bench.ts';
+import { runProfileBench } from './profile.bench.ts';
 import { runStartBench } from './start.bench.ts';
 import { runTcpBench } from './tcp.bench.ts';
 import { runUiBench } from './ui.bench.ts';
@@ -24,9 +27,11 @@ const BENCHES: Record<string, Bench> = {
 	start: runStartBench,
 	fleet: runFleetBench,
 	ladder: runLadderBench,
-	'order-step': runOrderStepBench
+	'order-step': runOrderStepBench,
+	profile: runProfileBench,
+	peers: runPeersBench
 };
-/** What `npm run bench` runs with no names: the targets' benches (ladder, order-step: analyses). */
+/** What `npm run bench` runs with no names: the targets' benches (ladder, order-step, profile: analyses). */
 const DEFAULTS = ['tcp', 'http', 'ui', 'start', 'fleet'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

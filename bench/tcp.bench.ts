@@ -21,7 +21,10 @@ import {
 	CpuMeter,
 	fmt,
 	fmtCpu,
+	pct,
 	percentile,
+	target,
+	times,
 	ROOT,
 	rssMiB,
 	spawnTs,
@@ -280,23 +283,41 @@ export async function runTcpBench() {
 		// Memory with 10,000 active orders over two screens (on top of those the load created).
 		await agent.child.kill('SIGTERM');
 		await waitForExit(agent.child);
-		const memoryWith = async (nodeArgs: string[]) => {
+		const memoryWith = async (nodeArgs: string[], restart = false) => {
 			rmSync(dataDir, { recursive: true, force: true });
-			const fresh = await startAgentProcess(
-				['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
-				nodeArgs
-			);
+			const flags = [
+				'--data-dir',
+				dataDir,
+				'--http-port',
+				'0',
+				'--tcp-port',
+				'0',
+				'--log-level',
+				'warn'
+			];
+			const fresh = await startAgentProcess(flags, nodeArgs);
 			const idle = rssMiB(fresh.child.pid!);
 			const [a, b] = [...fresh.tcp.values()];
 			await fill(a.host, a.port, 5000);
 			await fill(b.host, b.port, 5000);
 			await new Promise((r) => setTimeout(r, 500));
 			const full = rssMiB(fresh.child.pid!);
-			fresh.child.kill('SIGTERM');
+			if (!restart) {
+				fresh.child.kill('SIGTERM');
+				await waitForExit(fresh.child);
+				return { idle, full, restored: NaN };
+			}
+			// The same 10,000 orders restored from the store after kill -9: what a restart costs.
+			fresh.child.kill('SIGKILL');
 			await waitForExit(fresh.child);
-			return { idle, full };
+			const again = await startAgentProcess(flags, nodeArgs);
+			await new Promise((r) => setTimeout(r, 500));
+			const restored = rssMiB(again.child.pid!);
+			again.child.kill('SIGTERM');
+			await waitForExit(again.child);
+			return { idle, full, restored };
 		};
-		const mem = await memoryWith(AGENT_NODE_ARGS);
+		const mem = await memoryWith(AGENT_NODE_ARGS, true);
 		const lowMem = await memoryWith(LOW_MEMORY_ARGS);
 		const floorMem = await floorMemory();
 		const rss = mem.full;
@@ -315,16 +336,54 @@ export async function runTcpBench() {
 			row(`bare server, ${CONCURRENT_CONNECTIONS} connections`, bareConc),
 			row(`durable floor, ${CONCURRENT_CONNECTIONS} connections`, conc.floor),
 			row(`agent, ${CONCURRENT_CONNECTIONS} connections`, agentConc),
-			`ratio agent/bare throughput: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%   (target >= 40%)`,
-			`agent p99 at ${CONCURRENT_CONNECTIONS} connections: ${fmt(agentConc.p99, 2)} ms   (target <= 5 ms)`,
-			`durable floor/bare throughput (the most any server that commits before it replies could reach): 1 connection ${fmt((seq.floor.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((conc.floor.perSecond / bareConc.perSecond) * 100)}%`,
+			`durable floor/bare throughput: 1 connection ${fmt((seq.floor.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((conc.floor.perSecond / bareConc.perSecond) * 100)}%; agent/bare: 1 connection ${fmt((agentSeq.perSecond / bareSeq.perSecond) * 100)}%, ${CONCURRENT_CONNECTIONS} connections ${fmt((agentConc.perSecond / bareConc.perSecond) * 100)}%`,
 			`rounds, bare/floor/agent per s: 1 connection ${seq.rounds}; ${CONCURRENT_CONNECTIONS} connections ${conc.rounds}`,
 			`agent CPU per create: 1 connection ${fmtCpu(seq.agent.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.agent.cpu)}`,
 			`durable floor CPU per create: 1 connection ${fmtCpu(seq.floor.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.floor.cpu)}`,
 			`bare server CPU per message: 1 connection ${fmtCpu(seq.bare.cpu)}; ${CONCURRENT_CONNECTIONS} connections ${fmtCpu(conc.bare.cpu)}`,
-			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB)   (target <= 80 MB)`,
+			`agent resident memory with 10,000 active orders on two screens: ${fmt(rss, 1)} MiB (idle ${fmt(mem.idle, 1)} MiB); the same orders restored after kill -9 and a restart: ${fmt(mem.restored, 1)} MiB`,
 			`  same with ${LOW_MEMORY_ARGS.join(' ')}: ${fmt(lowMem.full, 1)} MiB (idle ${fmt(lowMem.idle, 1)} MiB)`,
 			`  durable floor holding the same 10,000 orders: ${fmt(floorMem, 1)} MiB`,
+			'',
+			'targets (issue 28):',
+			target(
+				`TCP create, ${CONCURRENT_CONNECTIONS} connections, agent/floor`,
+				agentConc.perSecond / conc.floor.perSecond,
+				'>=',
+				0.75,
+				pct
+			),
+			target(
+				`TCP create, ${CONCURRENT_CONNECTIONS} connections, p99 agent/floor`,
+				agentConc.p99 / conc.floor.p99,
+				'<=',
+				1.2,
+				times,
+				`${fmt(agentConc.p99, 1)} / ${fmt(conc.floor.p99, 1)} ms`
+			),
+			target(
+				'TCP create, 1 connection, agent/floor (reported)',
+				agentSeq.perSecond / seq.floor.perSecond,
+				null,
+				0,
+				pct
+			),
+			target(
+				'resident memory, 10,000 orders, agent/floor',
+				rss / floorMem,
+				'<=',
+				1.5,
+				times,
+				`${fmt(rss)} / ${fmt(floorMem)} MiB`
+			),
+			target(
+				'restored (kill -9, restart) / live, 10,000 orders',
+				mem.restored / rss,
+				'<=',
+				1,
+				times,
+				`${fmt(mem.restored)} / ${fmt(rss)} MiB; per order over idle ${fmt(((mem.restored - mem.idle) * 1024) / 10_000, 2)} / ${fmt(((rss - mem.idle) * 1024) / 10_000, 2)} KiB`
+			),
 			`process start to accepting TCP: ${fmt(startMs)} ms   (target <= 1000 ms)`
 		);
 		const json = {
@@ -334,12 +393,18 @@ export async function runTcpBench() {
 			floorSequentialRatio: seq.floor.perSecond / bareSeq.perSecond,
 			floorConcurrentRatio: conc.floor.perSecond / bareConc.perSecond,
 			agentP99ms: agentConc.p99,
+			floorP99ms: conc.floor.p99,
+			agentPerFloor: {
+				sequential: agentSeq.perSecond / seq.floor.perSecond,
+				concurrent: agentConc.perSecond / conc.floor.perSecond
+			},
 			cpuPerCreate: { sequential: seq.agent.cpu, concurrent: conc.agent.cpu },
 			floorCpuPerCreate: { sequential: seq.floor.cpu, concurrent: conc.floor.cpu },
 			bareCpuPerMessage: { sequential: seq.bare.cpu, concurrent: conc.bare.cpu },
 			rssMiB: rss,
 			rssLowMemoryMiB: lowMem.full,
 			rssFloorMiB: floorMem,
+			rssRestoredMiB: mem.restored,
 			startupMs: startMs
 		};
 		return { lines, json };

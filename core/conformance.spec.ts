@@ -598,6 +598,31 @@ const CASES: Case[] = [
 		expected: []
 	},
 	{
+		name: 'items without lineId (a food-truck POS bridge): accepted, a warning per item; item notes named unknown',
+		ctx: ctxOf('tcp', 'create-order', {
+			command: 'create-order',
+			order: {
+				id: 'FT-1',
+				name: 'Sam',
+				time: 1795338000000,
+				mode: 'ToGo',
+				server: null,
+				items: [
+					{ name: 'Wings', qty: 1, mods: ['Buffalo (+$0.50)'], notes: 'extra crispy' },
+					{ lineId: '7', name: 'Soda', qty: 2, mods: [] },
+					{ name: 'Fries', qty: 1, mods: [] }
+				]
+			}
+		}),
+		expected: [
+			['warning', 'KDS-LINEID-MISSING', 'order.items[0].lineId'],
+			['warning', 'KDS-LINEID-MISSING', 'order.items[2].lineId'],
+			['warning', 'KDS-FIELD-UNKNOWN', 'order.items[0].notes'],
+			['info', 'KDS-FIELD-NULL', 'order.server'],
+			['info', 'KDS-MODS-PLAIN-STRING', 'order.items[0].mods']
+		]
+	},
+	{
 		name: 'duplicate lineIds in an order: refused',
 		ctx: ctxOf(
 			'http',

@@ -5,7 +5,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import { ItemGroupSchema, ORDER_MODES } from './order-schema';
+import { generatedLineIds, ItemGroupSchema, ORDER_MODES } from './order-schema';
 import { showValue, formatPath } from './parse';
 import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
 import { isHttpUrl } from './url';
@@ -66,8 +66,22 @@ export function orderRules(s: Subject): void {
 	prepTimeRules(s);
 	handoffRule(s);
 	for (const { item, rel } of messageItems) modifierRules(s, item, rel);
+	if (!partial) missingLineIds(s);
 	lineIdRules(s);
 	groupRules(s, messageItems);
+}
+
+/** Items of a full order sent without a lineId: each named with the line id the screen gave it. */
+function missingLineIds(s: Subject): void {
+	const items = s.order.items;
+	if (!Array.isArray(items)) return;
+	for (const [i, id] of generatedLineIds(items)) {
+		s.report.add(
+			'KDS-LINEID-MISSING',
+			[...s.prefix, 'items', i, 'lineId'],
+			`no lineId: the screen shows the item as line ${JSON.stringify(id)}, but a later update cannot address it (send a lineId unique within the order to update or remove it)`
+		);
+	}
 }
 
 function hasError(s: Subject, path: Path): boolean {

@@ -60,12 +60,16 @@ export const KdsItemSchema = z.object({
 
 /**
  * Contract 2.2: lineId "must be unique within the order". Two items with one lineId make every
- * later update by lineId ambiguous, so the order is refused, naming the second one.
+ * later update by lineId ambiguous, so the order is refused, naming the second one. Items sent
+ * without a lineId are not compared: each gets one of its own (withLineIds).
  */
-function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
-	if (items.length < 2) return;
+function uniqueLineIds(
+	items: ReadonlyArray<{ lineId?: string | null }>,
+	ctx: z.RefinementCtx
+): void {
 	const first = new Map<string, number>();
 	items.forEach((item, i) => {
+		if (item.lineId === undefined || item.lineId === null) return;
 		const earlier = first.get(item.lineId);
 		if (earlier === undefined) first.set(item.lineId, i);
 		else {
@@ -78,6 +82,45 @@ function uniqueLineIds(items: KdsItem[], ctx: z.RefinementCtx): void {
 		}
 	});
 }
+
+/**
+ * The line id the screen gives each item of a full order sent without one (older clients do;
+ * field notes): `#` and the item's position from 1, with `.2`, `.3`… added in the rare case the
+ * order also gives that id itself. By position: index → generated id. The one rule the schema
+ * (withLineIds) and the inspector's finding (message-findings.ts) both read.
+ */
+export function generatedLineIds(items: readonly unknown[]): Map<number, string> {
+	const out = new Map<number, string>();
+	const given = new Set<string>();
+	for (const item of items) {
+		const id = (item as { lineId?: unknown } | null)?.lineId;
+		if (typeof id === 'string') given.add(id);
+	}
+	items.forEach((item, i) => {
+		if (typeof item !== 'object' || item === null || Array.isArray(item)) return;
+		const id = (item as { lineId?: unknown }).lineId;
+		if (id !== undefined && id !== null) return;
+		let candidate = `#${i + 1}`;
+		for (let n = 2; given.has(candidate); n++) candidate = `#${i + 1}.${n}`;
+		given.add(candidate);
+		out.set(i, candidate);
+	});
+	return out;
+}
+
+/** Items of a full order: those sent without a lineId get the generated one. */
+function withLineIds(
+	items: Array<Omit<KdsItem, 'lineId'> & { lineId?: string | null }>
+): KdsItem[] {
+	if (items.every((item) => typeof item.lineId === 'string')) return items as KdsItem[];
+	const generated = generatedLineIds(items);
+	return items.map((item, i) =>
+		typeof item.lineId === 'string' ? (item as KdsItem) : { ...item, lineId: generated.get(i)! }
+	);
+}
+
+/** An item of a full order as sent: its lineId may be absent (see generatedLineIds). */
+export const OrderItemSchema = KdsItemSchema.extend({ lineId: opt(nonEmpty()) });
 
 const AdditionalFeeSchema = z.object({ name: str(), amount: str() });
 const PromoCodeSchema = z.object({ name: opt(str()), amount: str() });
@@ -130,8 +173,9 @@ const orderFields = {
 	name: str(),
 	mode: modeSchema(),
 	items: z
-		.array(KdsItemSchema, { error: (i) => expected('an array of items', i.input) })
-		.superRefine(uniqueLineIds),
+		.array(OrderItemSchema, { error: (i) => expected('an array of items', i.input) })
+		.superRefine(uniqueLineIds)
+		.transform(withLineIds),
 	optInForSms: opt(bool()),
 	terminal: opt(str()),
 	customerArrivedUrl: opt(str()),

@@ -105,6 +105,11 @@ export const RULE_TABLE = {
 		severity: 'error',
 		summary: 'An itemsToUpdate entry is not a full item; partial item updates are unsupported.'
 	},
+	'KDS-LINEID-MISSING': {
+		severity: 'warning',
+		summary:
+			'An item of a full order has no lineId: accepted, as the real screens show it, with a line id the screen makes up (#1, #2 by position); a later update cannot address the item by lineId.'
+	},
 	'KDS-LINEID-NOT-UNIQUE': {
 		severity: 'error',
 		summary:

@@ -458,9 +458,27 @@ describe('order fields', () => {
 
 	it('a missing required item field says required', () => {
 		const errors = expectErrors(
-			parseTcpMessage(tcp('create-order', tcpOrder({ items: [{ name: 'A', qty: 1, mods: [] }] })))
+			parseTcpMessage(tcp('create-order', tcpOrder({ items: [{ lineId: '1', qty: 1, mods: [] }] })))
 		);
-		expect(formatErrors(errors)).toBe('order.items[0].lineId: required (a non-empty string)');
+		expect(formatErrors(errors)).toBe('order.items[0].name: required (a string)');
+	});
+
+	it('items without a lineId (older clients) are accepted, each with a line id by its position', () => {
+		const result = parseTcpMessage(
+			tcp(
+				'create-order',
+				tcpOrder({
+					items: [
+						{ name: 'A', qty: 1, mods: [] },
+						{ lineId: '#1', name: 'B', qty: 1, mods: [] },
+						{ lineId: null, name: 'C', qty: 1, mods: [], notes: 'extra hot' }
+					]
+				})
+			)
+		);
+		expect(result.ok).toBe(true);
+		if (!result.ok || result.value.command !== 'create-order') return;
+		expect(result.value.order.items.map((i) => i.lineId)).toEqual(['#1.2', '#1', '#3']);
 	});
 
 	it('several errors are joined in one line', () => {

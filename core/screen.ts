@@ -1,6 +1,7 @@
 /**
  * The rules that apply a command to one screen: every row of the state table in contract
- * section 3, plus the screen actions bump and recall. `decide` computes the reply and the
+ * section 3, plus the screen actions (bump, recall, fire a held order, fire a held course:
+ * SCREEN_ACTIONS). `decide` computes the reply and the
  * changes without touching the screen, so the agent can commit them durably before it applies
  * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
  * queue through `queueOf`. Each order's record moves by its machine through order-step.ts.

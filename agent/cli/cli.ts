@@ -11,7 +11,7 @@
 // dist/agent.js, where modules run in the order this entry imports them.
 import 'zod/compile';
 import { readFileSync } from 'node:fs';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../command-line.ts';
 
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 

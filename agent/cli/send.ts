@@ -3,14 +3,13 @@
  * print the reply and what in the message breaks or bends the contract. For quick manual QA.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { checkConformance, type Finding } from '#core/conformance';
 import { TCP_COMMANDS, UNABLE_TO_PARSE, type TcpCommandName } from '#core/tcp-message';
 import { REJECT_CODES } from '#core/screen';
 import { sendTcp } from '../tcp/client.ts';
 import { DEFAULT_TOKEN } from '../config.ts';
 import { ORDER_ROUTES } from '../http/integrators/paths.ts';
-import { UsageError } from './usage-error.ts';
+import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const SEND_HELP = `Usage:
   kds-sim send <file.json | -> --tcp <host:port>
@@ -69,9 +68,8 @@ function parseHostPort(value: string): { host: string; port: number } {
 }
 
 export async function send(argv: string[], readStdin: () => string): Promise<SendOutcome> {
-	let parsed;
-	try {
-		parsed = parseArgs({
+	const { values, positionals } = readCommandLine(
+		{
 			args: argv,
 			allowPositionals: true,
 			options: {
@@ -83,11 +81,9 @@ export async function send(argv: string[], readStdin: () => string): Promise<Sen
 				devices: { type: 'string' },
 				'time-zone': { type: 'string' }
 			}
-		});
-	} catch (err) {
-		throw new UsageError(`${(err as Error).message}\n\n${SEND_HELP}`);
-	}
-	const { values, positionals } = parsed;
+		},
+		{ after: `\n\n${SEND_HELP}` }
+	);
 	if (positionals.length !== 1)
 		throw new UsageError(`Give one file, or - for standard input.\n\n${SEND_HELP}`);
 	if (!values.tcp === !values.http)

@@ -2,13 +2,10 @@
  * Command-line flags and environment variables, checked at start-up: every bad value is refused
  * with one sentence naming the setting, the value and what is expected.
  */
-import { parseArgs } from 'node:util';
-import { DEFAULT_HTTP_PORT } from '../config.ts';
+import { DEFAULT_DATA_DIR, DEFAULT_HTTP_PORT } from '../config.ts';
 import { DEFAULT_DISCOVERY_INTERVAL_S, parseTargets } from '../discovery/discovery.ts';
 import { LOG_LEVELS, type LogLevel } from '../log.ts';
-import { UsageError } from './usage-error.ts';
-
-export const DEFAULT_DATA_DIR = 'data';
+import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const HELP = `kds-sim: a kitchen screen simulator for the KDS integrator interface
 
@@ -40,7 +37,7 @@ Options (each also settable by the environment variable shown):
   -h, --help            this text
 `;
 
-export { UsageError };
+export { DEFAULT_DATA_DIR, UsageError };
 
 function invalid(name: string, env: string, value: string, expected: string): never {
 	throw new UsageError(`Invalid value for ${name} (${env}): "${value}" (expected ${expected})`);
@@ -134,9 +131,8 @@ function listenSettings(
 }
 
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
-	let parsed;
-	try {
-		parsed = parseArgs({
+	const { values: parsed } = readCommandLine(
+		{
 			args: argv,
 			options: {
 				config: { type: 'string' },
@@ -163,12 +159,10 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'ready-file': { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
-			strict: true,
 			allowPositionals: false
-		}).values;
-	} catch (err) {
-		throw new UsageError(`${(err as Error).message}. See --help.`);
-	}
+		},
+		{ after: '. See --help.' }
+	);
 	const pick = (flag: keyof typeof parsed, name: string) => {
 		const v = parsed[flag];
 		return typeof v === 'string'

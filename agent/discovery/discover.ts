@@ -3,14 +3,13 @@
  * list them, as a POS's screen picker would. Only listens: sends nothing.
  */
 import { createSocket } from 'node:dgram';
-import { parseArgs } from 'node:util';
 import {
 	DISCOVERED_TCP_PORT,
 	DISCOVERY_PORT,
 	decodeAnnouncement,
 	type Announcement
 } from '#core/discovery';
-import { UsageError } from '../cli/usage-error.ts';
+import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const DISCOVER_HELP = `kds-sim discover: list the screens announcing themselves on the LAN
 
@@ -40,9 +39,8 @@ export interface HeardScreen extends Announcement {
 }
 
 export function readDiscoverArgs(argv: string[]): DiscoverOptions {
-	let values;
-	try {
-		values = parseArgs({
+	const { values } = readCommandLine(
+		{
 			args: argv,
 			options: {
 				port: { type: 'string' },
@@ -50,12 +48,10 @@ export function readDiscoverArgs(argv: string[]): DiscoverOptions {
 				seconds: { type: 'string' },
 				json: { type: 'boolean' }
 			},
-			strict: true,
 			allowPositionals: false
-		}).values;
-	} catch (err) {
-		throw new UsageError(`kds-sim discover: ${(err as Error).message}. See --help.`);
-	}
+		},
+		{ before: 'kds-sim discover: ', after: '. See --help.' }
+	);
 	const port = values.port ?? String(DISCOVERY_PORT);
 	if (!/^\d+$/.test(port) || Number(port) > 65535) {
 		throw new UsageError(

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { createLogger } from '../log.ts';
 import { Store } from '../store/store.ts';
-import { handleTcpMessage } from '../tcp/messages.ts';
+import { tcpMessageHandler } from '../tcp/messages.ts';
 import { Engine } from './engine.ts';
 
 const create = (id: string) =>
@@ -40,7 +40,7 @@ function send(
 	replies: Array<{ from: string; reply: string | null; committed: string[] }>,
 	from: string
 ) {
-	handleTcpMessage(engine, 'kds-1', text, from, (reply) =>
+	tcpMessageHandler(engine)('kds-1', text, from, (reply) =>
 		replies.push({ from, reply, committed: committed() })
 	);
 }

@@ -25,7 +25,6 @@ import {
 import type { BrandConfig, LocationConfig, ScreenConfig, SimConfig } from '../config.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
-import type { MessageLog } from '../inspector/message-log.ts';
 import type { ScreenBatch, Store } from '../store/store.ts';
 import { AfterReplies } from './after-replies.ts';
 import { BrowserFanout } from './browser-fanout.ts';
@@ -42,8 +41,6 @@ export interface EngineOptions {
 	logger: Logger;
 	/** The clock every rule and timer reads; tests use a ManualClock. */
 	clock?: Clock;
-	/** The inspector's log of every message received. */
-	messages?: MessageLog;
 }
 
 export class Engine {
@@ -52,7 +49,6 @@ export class Engine {
 	readonly endpoints = new Map<string, { host: string; port: number }>();
 	readonly now: () => number;
 	readonly clock: Clock;
-	readonly messages?: MessageLog;
 	readonly logger: Logger;
 	/** What the browsers showing each screen are sent. */
 	readonly fanout: BrowserFanout;
@@ -70,7 +66,6 @@ export class Engine {
 		this.store = options.store;
 		this.logger = options.logger;
 		this.clock = options.clock ?? systemClock;
-		this.messages = options.messages;
 		this.now = () => this.clock.now();
 		this.screens = createScreens(options.config, this.store.load());
 		this.fanout = new BrowserFanout(this.screens, this.now);

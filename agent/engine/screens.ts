@@ -4,7 +4,7 @@
  */
 import type { OrderRecord } from '#core/order-machine';
 import type { ScreenInfo } from '#core/relay';
-import { createScreenState, type ScreenState } from '#core/screen';
+import { createScreenState, type ScreenAction, type ScreenState } from '#core/screen';
 import {
 	allScreens,
 	type BrandConfig,
@@ -12,7 +12,19 @@ import {
 	type ScreenConfig,
 	type SimConfig
 } from '../config.ts';
-import type { RemoteScreen } from '../fleet/remote-screens.ts';
+
+/**
+ * What the engine needs of a screen another simulator hosts; agent/fleet provides it (the engine
+ * knows nothing of how: a relay read and a TCP endpoint written, in fleet/remote-screens.ts).
+ */
+export interface RemoteScreen {
+	/** live: the copy (Screen.state) is current; connecting/unreachable: what was last seen. */
+	readonly state: 'connecting' | 'live' | 'unreachable';
+	/** Where it lives, for a person: the other simulator's address and screen. */
+	readonly where: string;
+	/** A cook's action, done there; its relay then tells what changed. */
+	act(action: ScreenAction, orderId?: string, course?: string): boolean;
+}
 
 export interface Screen {
 	config: ScreenConfig;

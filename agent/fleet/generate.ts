@@ -3,9 +3,8 @@
  * one agent holds (npm run bench -- fleet) and for labs: `--locations` × `--screens`, TCP ports
  * counting up from `--tcp-port` (0: every screen on a port the OS picks), on `--tcp-host`.
  */
-import { parseArgs } from 'node:util';
 import { DEFAULT_TOKEN, type SimConfigInput } from '../config.ts';
-import { UsageError } from '../cli/usage-error.ts';
+import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const FLEET_CONFIG_HELP = `kds-sim fleet-config: print a config with many locations and screens
 
@@ -54,9 +53,8 @@ const count = (name: string, value: string | undefined, fallback: number, max: n
 };
 
 export function readFleetArgs(argv: string[]): FleetShape {
-	let values;
-	try {
-		values = parseArgs({
+	const { values } = readCommandLine(
+		{
 			args: argv,
 			options: {
 				locations: { type: 'string' },
@@ -65,12 +63,10 @@ export function readFleetArgs(argv: string[]): FleetShape {
 				'tcp-host': { type: 'string' },
 				token: { type: 'string' }
 			},
-			strict: true,
 			allowPositionals: false
-		}).values;
-	} catch (err) {
-		throw new UsageError(`kds-sim fleet-config: ${(err as Error).message}. See --help.`);
-	}
+		},
+		{ before: 'kds-sim fleet-config: ', after: '. See --help.' }
+	);
 	const shape = {
 		locations: count('--locations', values.locations, 100, 10_000),
 		screens: count('--screens', values.screens, 10, 1000),

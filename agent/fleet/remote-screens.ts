@@ -8,6 +8,7 @@
 import type { ServerMessage } from '#core/relay';
 import type { ScreenAction } from '#core/screen';
 import type { Engine, Screen } from '../engine/engine.ts';
+import type { RemoteScreen } from '../engine/screens.ts';
 import type { Logger } from '../log.ts';
 import { ScreenMirror } from './mirror.ts';
 import {
@@ -20,14 +21,13 @@ import {
 /** How long a write's outcome waits for the relay to show the change (ms): reads follow writes. */
 const FOLLOW_MS = 1000;
 
-export interface RemoteScreen {
+/** A remote screen as the fleet links it: what the engine needs of it (RemoteScreen), and more. */
+export interface RemoteHandle extends RemoteScreen {
 	readonly link: RemoteLink;
 	readonly mirror: ScreenMirror;
-	/** live: the copy is current; connecting/unreachable: it is what was last seen. */
 	readonly state: LinkState;
 	/** Write one contract message over TCP; then wait (briefly) for the relay to show it. */
 	deliver(message: object, orderId: string): Promise<RemoteOutcome>;
-	act(action: ScreenAction, orderId?: string, course?: string): boolean;
 }
 
 export interface RemoteScreensOptions {
@@ -45,7 +45,7 @@ export interface RemoteScreensOptions {
 }
 
 export class RemoteScreens {
-	private readonly handles = new Map<string, RemoteScreen & { stop(): void }>();
+	private readonly handles = new Map<string, RemoteHandle & { stop(): void }>();
 
 	constructor(private readonly options: RemoteScreensOptions) {}
 
@@ -57,7 +57,7 @@ export class RemoteScreens {
 	}
 
 	/** Start linking one remote screen (its config has `remote`). */
-	attach(screen: Screen): RemoteScreen {
+	attach(screen: Screen): RemoteHandle {
 		const remote = screen.config.remote;
 		if (!remote) throw new Error(`screen ${screen.config.id} is not remote`);
 		const { engine, logger } = this.options;
@@ -122,6 +122,9 @@ export class RemoteScreens {
 			get state() {
 				return link.state;
 			},
+			get where() {
+				return link.where;
+			},
 			async deliver(message: object, orderId: string) {
 				const { shown, cancel } = follow(orderId);
 				const outcome = await link.send(message, orderId);
@@ -139,8 +142,21 @@ export class RemoteScreens {
 		return handle;
 	}
 
-	get(screenId: string): RemoteScreen | undefined {
+	get(screenId: string): RemoteHandle | undefined {
 		return this.handles.get(screenId);
+	}
+
+	/**
+	 * Write one contract message to a remote screen over TCP (then wait briefly for its relay to
+	 * show it): its outcome, or UNREACHABLE when its link is not started.
+	 */
+	deliver(screenId: string, message: object, orderId: string): Promise<RemoteOutcome> {
+		const handle = this.handles.get(screenId);
+		if (handle) return handle.deliver(message, orderId);
+		return Promise.resolve({
+			status: 'UNREACHABLE',
+			message: 'the link to this remote screen is not started'
+		});
 	}
 
 	close(): void {

@@ -12,7 +12,6 @@ import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
-import { handleTcpMessage } from '../tcp/messages.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared, unknownScreen } from './responses.ts';
@@ -30,6 +29,17 @@ export interface AdminOptions {
 	sms?: SmsOutbox;
 	/** Start clean: see RunningAgent.reset. */
 	reset: (screenId?: string) => Promise<void>;
+	/**
+	 * Send a TCP message to a screen as its listener would (the agent's TCP handler, handed in by
+	 * app.ts: HTTP knows no other transport), for the re-send of a logged TCP message.
+	 */
+	sendTcp: (
+		screenId: string,
+		text: string,
+		source: string,
+		reply: (text: string | null) => void,
+		options?: { editedFrom?: number }
+	) => void;
 }
 
 export { isLoopback } from './access.ts';
@@ -52,8 +62,7 @@ export function registerAdminApi(
 		if (entry.interface === 'tcp') {
 			const source = edited === undefined ? 'inspector re-send' : `inspector edit of #${entryId}`;
 			return new Promise((resolve) =>
-				handleTcpMessage(
-					engine,
+				options.sendTcp(
 					screen.config.id,
 					payload,
 					source,
@@ -85,7 +94,7 @@ export function registerAdminApi(
 		admin.get('/api/admin/screens', declared('GET /api/admin/screens'), async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
-				.map((s) => screenJson(engine, s, { sms: options.sms }))
+				.map((s) => screenJson(engine, s, { sms: options.sms, messages }))
 		);
 
 		admin.get<{ Params: { id: string } }>(
@@ -96,7 +105,7 @@ export function registerAdminApi(
 				if (!screen) {
 					return reply.code(404).send(unknownScreen(req.params.id));
 				}
-				return screenJson(engine, screen, { sms: options.sms });
+				return screenJson(engine, screen, { sms: options.sms, messages });
 			}
 		);
 

@@ -12,7 +12,7 @@ import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
-import type { MessageLog } from '../inspector/message-log.ts';
+import type { MessageRecorder } from '../inspector/recorder.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -87,7 +87,7 @@ const tooDeep = () =>
 		`body: nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays; an order needs 5`
 	);
 
-export function registerMessageHooks(app: FastifyInstance, log: MessageLog): void {
+export function registerMessageHooks(app: FastifyInstance, recorder: MessageRecorder): void {
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
 	// JSON bodies: Fastify's own parser (same limits, same errors), fed the text, which the log
@@ -141,36 +141,29 @@ export function registerMessageHooks(app: FastifyInstance, log: MessageLog): voi
 		const findings = findingsOf(req);
 		const injected = req.socket.remotePort === undefined;
 		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
-		log.record({
-			at: Date.now(),
-			interface: 'http',
-			source: !injected
-				? `${req.socket.remoteAddress}:${req.socket.remotePort}`
-				: Number.isInteger(edited)
-					? `inspector edit of #${edited}`
-					: 'inspector re-send',
-			...(Number.isInteger(edited) ? { editedFrom: edited } : {}),
-			screenIds: targetScreens(req).map((s) => s.config.id),
-			command: routeOf(req),
-			orderId: orderIdOf(req),
-			result: message ? `${status} ${message}` : String(status),
-			reply: req.kdsReplyBody ?? '',
-			// The core's reasons when it refused the order (the body has the contract's words),
-			// else the refusal's own message.
-			why:
-				status >= 400
-					? findings
-							.filter((f) => f.severity === 'error')
-							.map((f) => f.message)
-							.join('\n') ||
-						message ||
-						null
-					: null,
-			ok: status < 400,
-			// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
-			raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
-			contentType: req.headers['content-type'] ?? null,
-			findings
-		});
+		recorder.record(
+			{
+				interface: 'http',
+				source: !injected
+					? `${req.socket.remoteAddress}:${req.socket.remotePort}`
+					: Number.isInteger(edited)
+						? `inspector edit of #${edited}`
+						: 'inspector re-send',
+				...(Number.isInteger(edited) ? { editedFrom: edited } : {}),
+				screenIds: targetScreens(req).map((s) => s.config.id),
+				command: routeOf(req),
+				orderId: orderIdOf(req),
+				result: message ? `${status} ${message}` : String(status),
+				reply: req.kdsReplyBody ?? '',
+				ok: status < 400,
+				// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
+				raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
+				contentType: req.headers['content-type'] ?? null,
+				findings
+			},
+			// Refused: the core's reasons first (the body has the contract's words), else the
+			// refusal's own message.
+			{ sent: message || null }
+		);
 	}
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { ByteBudget } from '../byte-budget.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
-import type { MessageLog } from '../inspector/message-log.ts';
+import type { MessageRecorder } from '../inspector/recorder.ts';
 import { Access, registerAccess } from './access.ts';
 import { registerBodyLimits } from './body-budget.ts';
 import { createErrorHandler } from './integrators/errors.ts';
@@ -34,8 +34,8 @@ export interface HttpServerOptions {
 	logger: Logger;
 	/** Directory of the adapter-node build (with handler.js); null serves no UI. */
 	uiDir: string | null;
-	/** The inspector's message log; integrator API requests are recorded in it. */
-	messages?: MessageLog;
+	/** The inspector's recorder; integrator API requests are recorded with it. */
+	recorder?: MessageRecorder;
 	/** The simulated SMS outbox, listed at GET /api/sms. */
 	sms?: SmsOutbox;
 	/**
@@ -157,7 +157,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
 	serveUpgradesAsHttp1(app.server);
 	// First: the guard is put in front of the guarded routes as they are registered.
 	registerAccess(app, options.access ?? new Access());
-	if (options.messages) registerMessageHooks(app, options.messages);
+	if (options.recorder) registerMessageHooks(app, options.recorder);
 	registerSimulatorApi(app, options.engine);
 	if (options.sms) registerSmsApi(app, options.sms);
 	for (const plugin of options.plugins ?? []) {

@@ -21,6 +21,7 @@ import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
+import type { MessageLog } from './message-log.ts';
 
 export interface ItemJson {
 	lineId: string;
@@ -88,9 +89,12 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 type CardFinding = Finding & { messageId: number };
 
 /** The findings of the logged messages for one screen, by order id, newest message first. */
-function findingsByOrder(engine: Engine, screenId: string): Map<string, CardFinding[]> {
+function findingsByOrder(
+	messages: MessageLog | undefined,
+	screenId: string
+): Map<string, CardFinding[]> {
 	const byOrder = new Map<string, CardFinding[]>();
-	for (const entry of engine.messages?.list({ screen: screenId }) ?? []) {
+	for (const entry of messages?.list({ screen: screenId }) ?? []) {
 		if (entry.orderId === null || entry.findings.length === 0) continue;
 		let list = byOrder.get(entry.orderId);
 		if (!list) byOrder.set(entry.orderId, (list = []));
@@ -102,6 +106,8 @@ function findingsByOrder(engine: Engine, screenId: string): Map<string, CardFind
 export interface ScreenJsonSources {
 	/** The SMS outbox: its texts for this screen are included (newest first). */
 	sms?: SmsOutbox;
+	/** The inspector's log: each card's findings come from its messages. */
+	messages?: MessageLog;
 }
 
 export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSources = {}) {
@@ -110,7 +116,7 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 	const records = [...screen.state.orders.values()];
 	const queue = queueOf(records);
 	const holds = holdsOf(records);
-	const findings = findingsByOrder(engine, id);
+	const findings = findingsByOrder(sources.messages, id);
 	const card = (r: OrderRecord) => ({
 		...cardJson(r, screen, now),
 		findings: findings.get(r.context.id) ?? []

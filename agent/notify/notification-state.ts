@@ -5,7 +5,8 @@
  *
  * It depends on the engine and nothing depends back: it adds its part to the fan-out's snapshots
  * and is told by the fan-out when a browser opens a screen (queued notifications go then). The
- * relay hands it pop-up acknowledgements through app.ts.
+ * relay knows nothing of it: http-stack.ts gives the relay an `onPopupAck` callback that calls
+ * `acknowledge` here.
  */
 import type { Database } from '../store/sqlite.ts';
 import type { NotificationState } from '#core/relay';

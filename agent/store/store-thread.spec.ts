@@ -2,7 +2,7 @@
  * The store's disk thread (store-thread.ts): the agent starts it only once the screens' ports
  * answer, so what the inspector's log hands it before then is queued, and written once it runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -76,5 +76,38 @@ it("runs its worker with a small young generation, whatever the machine's memory
 	disk.start();
 	// V8 sizes a thread's young generation from the machine's memory: 48 MiB on a 24 GB one.
 	expect(disk.resourceLimits.maxYoungGenerationSizeMb).toBe(3);
+	await disk.close();
+});
+
+it("checkpoints the orders' WAL into kds.sqlite once rows are committed, counted in shared memory", async () => {
+	const disk = thread();
+	store.countRowsIn(disk.rowsWritten);
+	disk.start();
+	const file = join(dir, 'kds.sqlite');
+	const before = statSync(file).size;
+	const created = (i: number) => {
+		const context = {
+			id: `A-${i}`,
+			fields: { id: `A-${i}`, name: `Guest ${i}`, mode: 'ToGo', time: '2026-11-23T12:00:00.000Z' },
+			items: [{ lineId: '1', name: 'Burger '.repeat(40), qty: 1 }],
+			seq: i,
+			receivedAt: 1_000 + i,
+			queuedAt: 1_000 + i,
+			updatedAt: 1_000 + i
+		};
+		return { type: 'order.created', input: {}, record: { state: 'active', context } } as never;
+	};
+	// More rows than CHECKPOINT_AFTER_ROWS, in commits of ten: the main thread counts each row.
+	for (let i = 0; i < 600; i += 10) {
+		store.commit([
+			{ screenId: 'kds-1', changes: Array.from({ length: 10 }, (_, k) => created(i + k)) }
+		]);
+	}
+	expect(Atomics.load(disk.rowsWritten, 0)).toBe(600);
+	// Committed pages live in the WAL until a checkpoint copies them into the database file.
+	const until = Date.now() + 10_000;
+	while (statSync(file).size <= before && Date.now() < until)
+		await new Promise((r) => setTimeout(r, 20));
+	expect(statSync(file).size).toBeGreaterThan(before + 600 * 280);
 	await disk.close();
 });

@@ -21,6 +21,11 @@ export interface StoreWorkerData {
 	/** The orders' database, whose WAL the worker checkpoints. */
 	ordersFile: string;
 	retention: number;
+	/**
+	 * Rows the main thread has committed to the orders so far (one Int32 in shared memory,
+	 * Store.countRowsIn): the worker checkpoints by what was written, not on every tick.
+	 */
+	rowsWritten: SharedArrayBuffer;
 }
 
 export type ToStoreWorker =
@@ -61,6 +66,8 @@ function spawnWorker(workerData: StoreWorkerData): Worker {
 }
 
 export class StoreThread {
+	/** The orders' rows committed so far, shared with the worker (StoreWorkerData.rowsWritten). */
+	readonly rowsWritten = new Int32Array(new SharedArrayBuffer(4));
 	private worker: Worker | null = null;
 	private alive = true;
 	private exited: Promise<void> = Promise.resolve();
@@ -87,7 +94,8 @@ export class StoreThread {
 		const worker = spawnWorker({
 			messagesFile: join(options.dataDir, MESSAGES_FILE),
 			ordersFile: options.ordersFile,
-			retention: options.retention
+			retention: options.retention,
+			rowsWritten: this.rowsWritten.buffer as SharedArrayBuffer
 		});
 		this.worker = worker;
 		// Never what keeps the process alive: close() waits for it when it matters.

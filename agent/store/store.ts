@@ -65,6 +65,8 @@ export class Store {
 	private deleteOrder: Statement;
 	private closed = false;
 	private commitMany: (batches: readonly ScreenBatch[]) => void;
+	/** Where committed rows are counted for the store's worker thread (countRowsIn); null: nowhere. */
+	private rowsWritten: Int32Array | null = null;
 	/** The database file; null in memory. */
 	readonly file: string | null = null;
 
@@ -184,12 +186,17 @@ export class Store {
 		return this.db;
 	}
 
-	/** Every stored order, by screen. */
+	/**
+	 * Every stored order, by screen. Rows are read one at a time (`iterate`), not all at once: the
+	 * rows' JSON text of every order alive together with the orders parsed from it made the heap
+	 * peak at start about twice the orders' size, and V8 keeps a heap that grew (issue 28: a
+	 * restored order cost a third more memory than a live one).
+	 */
 	load(): Map<string, OrderRecord[]> {
 		const byScreen = new Map<string, OrderRecord[]>();
 		const rows = this.db
 			.prepare('SELECT screen_id, state, context, items FROM orders')
-			.all() as unknown as Array<{
+			.iterate() as unknown as IterableIterator<{
 			screen_id: string;
 			state: OrderRecord['state'];
 			context: string;
@@ -208,6 +215,19 @@ export class Store {
 	/** Commit changes to one or more screens in one transaction: all or nothing. */
 	commit(batches: readonly ScreenBatch[]): void {
 		this.commitMany(batches);
+		if (this.rowsWritten) {
+			let rows = 0;
+			for (const batch of batches) rows += batch.changes.length;
+			Atomics.add(this.rowsWritten, 0, rows);
+		}
+	}
+
+	/**
+	 * Count every committed row in `counter[0]` (shared memory): the store's worker thread
+	 * checkpoints the WAL by how much was written since its last checkpoint (store-worker.ts).
+	 */
+	countRowsIn(counter: Int32Array): void {
+		this.rowsWritten = counter;
 	}
 
 	/** Forget one screen's orders, or every order. */

@@ -1,8 +1,8 @@
 /**
  * One framed TCP message to a screen (contract 4.5): decode it with the core's schema, run the
- * command through the engine, answer with the contract's bare reply, and record the message for
- * the inspector once the reply is written. Used by each screen's listener and by the inspector's
- * re-send.
+ * command through the engine, answer with the contract's bare reply, and hand the message to the
+ * inspector's recorder once the reply is written. app.ts makes one handler, with the recorder, for
+ * every screen's listener and the inspector's re-send (as HTTP's hooks are given the recorder).
  */
 import { checkConformance, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
@@ -15,63 +15,80 @@ import {
 	type TcpCommandName
 } from '#core/tcp-message';
 import type { Engine } from '../engine/engine.ts';
+import type { MessageRecorder } from '../inspector/recorder.ts';
+
+export interface TcpMessageOptions {
+	/** The inspector's editor sent this: the id of the message it was edited from. */
+	editedFrom?: number;
+	/**
+	 * What the connection sends after the reply ('\n' or ''; null while unknown, read as
+	 * ''), so the log keeps the exact bytes. Absent for a re-send, which has no connection.
+	 */
+	terminator?: () => string | null;
+}
 
 /**
- * `reply` gets the contract's reply string (the order id, `Unable to parse data`,
- * `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the store failed and nothing was
- * acknowledged.
+ * Handles one message to a screen. `reply` gets the contract's reply string (the order id,
+ * `Unable to parse data`, `DUPLICATE_ORDER_ID` or `ORDER_DOES_NOT_EXIST`), or null when the store
+ * failed and nothing was acknowledged.
  */
-export function handleTcpMessage(
-	engine: Engine,
+export type TcpMessageHandler = (
 	screenId: string,
 	text: string,
 	source: string,
 	reply: (text: string | null) => void,
-	options: {
-		/** The inspector's editor sent this: the id of the message it was edited from. */
-		editedFrom?: number;
-		/**
-		 * What the connection sends after the reply ('\n' or ''; null while unknown, read as
-		 * ''), so the log keeps the exact bytes. Absent for a re-send, which has no connection.
-		 */
-		terminator?: () => string | null;
-	} = {}
+	options?: TcpMessageOptions
+) => void;
+
+/** The TCP handler of an engine; with a recorder, every message is recorded for the inspector. */
+export function tcpMessageHandler(engine: Engine, recorder?: MessageRecorder): TcpMessageHandler {
+	return (screenId, text, source, reply, options = {}) =>
+		handleTcpMessage(engine, recorder, screenId, text, source, reply, options);
+}
+
+function handleTcpMessage(
+	engine: Engine,
+	recorder: MessageRecorder | undefined,
+	screenId: string,
+	text: string,
+	source: string,
+	reply: (text: string | null) => void,
+	options: TcpMessageOptions
 ): void {
 	const { editedFrom, terminator } = options;
-	const at = engine.now();
+	const at = recorder?.now();
 	// A date-time with no offset is the local time of the screen's location.
 	const timeZone = engine.screen(screenId)?.location.timezone;
 	const { json, result: parsed } = decodeTcpMessage(text, { timeZone });
-	const messages = engine.messages;
 	// Findings are judged against the order as it was before this message (records are
 	// immutable, so keeping a reference is enough), and computed after the reply is written.
-	const before = messages ? recordFor(engine, screenId, json) : undefined;
+	const before = recorder ? recordFor(engine, screenId, json) : undefined;
 	const log = (
 		result: string,
-		why: string | null,
+		unsent: string | null,
 		ok: boolean,
 		command: string | null,
 		orderId: string | null
 	) => {
-		if (!messages) return;
+		if (!recorder) return;
 		engine.afterReplies.add(() => {
-			const found = findings(engine, screenId, json, before, parsed);
-			messages.record({
-				at,
-				interface: 'tcp',
-				source,
-				...(editedFrom === undefined ? {} : { editedFrom }),
-				screenIds: [screenId],
-				command,
-				orderId,
-				result,
-				reply: result + (terminator?.() ?? ''),
-				// A refusal the schema did not explain: the core's error findings say why.
-				why: why ?? (ok ? null : refusedBecause(found)),
-				ok,
-				raw: text,
-				findings: found
-			});
+			recorder.record(
+				{
+					interface: 'tcp',
+					source,
+					...(editedFrom === undefined ? {} : { editedFrom }),
+					screenIds: [screenId],
+					command,
+					orderId,
+					result,
+					reply: result + (terminator?.() ?? ''),
+					ok,
+					raw: text,
+					findings: findings(engine, screenId, json, before, parsed)
+				},
+				{ unsent },
+				at
+			);
 		});
 	};
 	if (!parsed.ok) {
@@ -103,12 +120,6 @@ export function handleTcpMessage(
 		log(answer, null, decision.ok, command, decision.id);
 		reply(answer);
 	});
-}
-
-/** The messages of the error findings, one per line; null when there are none. */
-function refusedBecause(found: readonly Finding[]): string | null {
-	const errors = found.filter((f) => f.severity === 'error').map((f) => f.message);
-	return errors.length > 0 ? errors.join('\n') : null;
 }
 
 /** The order a decoded TCP message names, as it is on the screen now. */

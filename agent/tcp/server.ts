@@ -1,7 +1,7 @@
 /**
  * One TCP listener per screen: the direct order interface of contract section 4.5.
  *
- * Every client style of field-notes.md is served on the same port: write + half-close + read
+ * Every client style seen in the field (docs/compatibility.md) is served on the same port: write + half-close + read
  * until close; one persistent connection with one object per line; objects back to back; one
  * object split over many segments. Replies are the contract's bare strings. A reply ends with
  * "\n" when the message it answers was followed by a newline, and is bare otherwise (a one-shot
@@ -66,7 +66,16 @@ function refusedFrame(frame: Exclude<Frame, { kind: 'message' | 'eol' }>): objec
 	return { bytes: frame.text.length };
 }
 
-export function serveConnection(socket: Socket, options: TcpScreenOptions): void {
+/** One served connection, as its listener closes it. */
+export interface Connection {
+	/**
+	 * Stop taking messages, write the replies still owed (in order), then close: as adapter-node
+	 * closes HTTP connections, letting the requests in progress finish.
+	 */
+	shutdown(): void;
+}
+
+export function serveConnection(socket: Socket, options: TcpScreenOptions): Connection {
 	const framer = new Framer({
 		maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
 	});
@@ -74,6 +83,8 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 	const wait = options.terminatorWaitMs ?? 25;
 	const slots: Slot[] = [];
 	let ended = false;
+	/** The listener is closing: no more messages; close once every reply owed is written. */
+	let closing = false;
 	let timer: NodeJS.Timeout | undefined;
 	/** Runs from the first held byte of a message until it is complete. */
 	let messageTimer: NodeJS.Timeout | undefined;
@@ -120,7 +131,10 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 		}
 		if (socket.destroyed) return;
 		if (out) socket.write(out);
-		if (ended && slots.length === 0) socket.end();
+		if (closing && slots.length === 0) {
+			// Nothing more will be read: the fd can go once the replies are handed to the kernel.
+			socket.end(() => socket.destroy());
+		} else if (ended && slots.length === 0) socket.end();
 	};
 
 	const settleLast = (terminator: string) => {
@@ -186,6 +200,7 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 		socket.destroy();
 	});
 	socket.on('data', (chunk) => {
+		if (closing) return;
 		const frames = framer.push(chunk);
 		if (!account(frames.some((f) => f.kind !== 'eol'))) return;
 		onFrames(frames);
@@ -203,22 +218,39 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): void
 		if (messageTimer) clearTimeout(messageTimer);
 		budget?.release(holder);
 	});
+	return {
+		shutdown() {
+			if (closing || socket.destroyed) return;
+			closing = true;
+			socket.pause();
+			// A message whose line end was still awaited is answered bare, as at the peer's close.
+			settleLast('');
+			drain();
+		}
+	};
 }
 
 export interface TcpScreenServer {
 	server: Server;
 	host: string;
 	port: number;
-	close(): Promise<void>;
+	/**
+	 * Stop accepting, write every reply still owed on each connection, then close it; a
+	 * connection still open after `graceMs` (default 2 s: a reply waiting on a stuck commit) is
+	 * destroyed.
+	 */
+	close(graceMs?: number): Promise<void>;
 }
 
 /** Listen for one screen. Resolves once listening, with the port the OS gave for port 0. */
+/** How long a closing listener waits for the replies it owes (ms). */
+export const DEFAULT_CLOSE_GRACE_MS = 2000;
+
 export function listenTcpScreen(options: TcpScreenOptions): Promise<TcpScreenServer> {
-	const sockets = new Set<Socket>();
+	const connections = new Map<Socket, Connection>();
 	const server = createServer({ allowHalfOpen: true }, (socket) => {
-		sockets.add(socket);
-		socket.on('close', () => sockets.delete(socket));
-		serveConnection(socket, options);
+		connections.set(socket, serveConnection(socket, options));
+		socket.on('close', () => connections.delete(socket));
 	});
 	return new Promise((resolve, reject) => {
 		server.once('error', reject);
@@ -230,10 +262,16 @@ export function listenTcpScreen(options: TcpScreenOptions): Promise<TcpScreenSer
 				server,
 				host: options.host,
 				port,
-				close: () =>
+				close: (graceMs = DEFAULT_CLOSE_GRACE_MS) =>
 					new Promise<void>((done) => {
-						server.close(() => done());
-						for (const socket of sockets) socket.destroy();
+						const force = setTimeout(() => {
+							for (const socket of connections.keys()) socket.destroy();
+						}, graceMs);
+						server.close(() => {
+							clearTimeout(force);
+							done();
+						});
+						for (const connection of connections.values()) connection.shutdown();
 					})
 			});
 		});

@@ -213,10 +213,10 @@ pick_session
 PACKAGES="curl ca-certificates"
 [ "$SESSION" = none ] || PACKAGES="$PACKAGES wlr-randr"
 [ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
-# kds-sim needs Node 20.19+ or 22.12+.
+# kds-sim needs Node 22.13+ (node:sqlite without a flag).
 node_ok() {
 	command -v node >/dev/null &&
-		node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=12||a===20&&b>=19?0:1)'
+		node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=13?0:1)'
 }
 if [ "$LIVE" = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
@@ -227,23 +227,23 @@ if [ "$LIVE" = 1 ]; then
 		if apt-cache show chromium >/dev/null 2>&1; then PACKAGES="$PACKAGES chromium"; else PACKAGES="$PACKAGES chromium-browser"; fi
 	fi
 	if [ -z "$AGENT" ]; then
-		PACKAGES="$PACKAGES python3 make g++"
 		if ! node_ok; then
-			# Trixie's own Node is recent enough; Bookworm's (18) is not: Node 22 from NodeSource.
+			# node:sqlite needs Node 22.13+: Debian's own Node (18 on Bookworm, 20 on Trixie) is too
+			# old, so Node 24 LTS from NodeSource.
 			candidate="$(apt-cache policy nodejs | awk '/Candidate:/ { print $2 }')"
-			if dpkg --compare-versions "${candidate:-0}" ge 20.19; then
+			if dpkg --compare-versions "${candidate:-0}" ge 22.13; then
 				PACKAGES="$PACKAGES nodejs npm"
 			else
-				curl -fsSL https://deb.nodesource.com/setup_22.x | bash -
+				curl -fsSL https://deb.nodesource.com/setup_24.x | bash -
 				PACKAGES="$PACKAGES nodejs"
 			fi
 		fi
 	fi
 	# shellcheck disable=SC2086
 	apt-get install -y $PACKAGES
-	if [ -z "$AGENT" ] && ! node_ok; then fail "Node 20.19+ or 22.12+ is needed, and $(node --version 2>/dev/null || echo 'none') is installed"; fi
+	if [ -z "$AGENT" ] && ! node_ok; then fail "Node 22.13+ is needed, and $(node --version 2>/dev/null || echo 'none') is installed"; fi
 else
-	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm python3 make g++')"
+	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm')"
 fi
 
 # --- the simulator (not on a kiosk-only Pi) --------------------------------------------------
@@ -254,8 +254,8 @@ if [ -z "$AGENT" ]; then
 		rm -rf /opt/kds-sim.new
 		mkdir -p /opt/kds-sim.new
 		cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/bin" "$SRC/dist" "$SRC/build" "$SRC/docs" "$SRC/README.md" /opt/kds-sim.new/
-		# Production packages only; no package scripts but better-sqlite3's own (its native binary).
-		(cd /opt/kds-sim.new && npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm rebuild better-sqlite3)
+		# Production packages only, no package scripts: nothing native to build (SQLite is node:sqlite).
+		(cd /opt/kds-sim.new && npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
 		rm -rf /opt/kds-sim && mv /opt/kds-sim.new /opt/kds-sim
 	else
 		echo "would run: npm install && npm run build in $SRC, then copy the built simulator to /opt/kds-sim and npm ci --omit=dev there"

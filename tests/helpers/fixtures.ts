@@ -101,7 +101,7 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			const screen = agent.engine.screen(screenId);
 			if (!screen) throw new Error(`No screen ${screenId}`);
 			await agent.engine.settled();
-			return screenJson(agent.engine, screen, { sms: agent.sms });
+			return screenJson(agent.engine, screen, { sms: agent.sms, messages: agent.messages });
 		}
 	});
 }

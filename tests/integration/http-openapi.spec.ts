@@ -177,7 +177,10 @@ describe('/openapi.json', () => {
 		}
 		expect(schemas.Order.required.sort()).toEqual(['id', 'items', 'mode', 'name', 'time']);
 		expect(schemas.PartialOrder.required).toEqual(['id']);
-		expect(schemas.Order.properties.items.items).toEqual({ $ref: '#/components/schemas/KdsItem' });
+		expect(schemas.Order.properties.items.items).toEqual({
+			$ref: '#/components/schemas/OrderItem'
+		});
+		expect(schemas.OrderItem.required.sort()).toEqual(['mods', 'name', 'qty']);
 		expect(schemas.KdsItem.required.sort()).toEqual(['lineId', 'mods', 'name', 'qty']);
 		expect(
 			doc.paths['/integrators/kds-orders'].post.requestBody?.content['application/json'].schema

@@ -98,11 +98,44 @@ describe('module boundaries', () => {
 });
 
 /**
- * Inside the agent, dependencies run one way: the engine (the commit path, its screens and its
- * fan-out to browsers) knows none of the modules that use it; notifications and SMS subscribe to
- * it and know no transport; the WebSocket relay knows no notification; only the CLI starts the
- * agent (app.ts, the composition root, wires the rest). Specs may reach further.
+ * Inside the agent, dependencies run one way, down this list of rooms (a folder, or a module at
+ * agent/'s root). A room imports only rooms of lower floors, never one of its own floor (the
+ * transports tcp/, http/ and ws/ know nothing of each other), never one above: the engine (the
+ * commit path, its screens and its fan-out to browsers) knows none of its users, and declares
+ * what it needs of them (a remote screen: engine/screens.ts RemoteScreen, which fleet/ provides);
+ * nothing imports cli/ (the commands) or app.ts (the composition root, which wires the rest and
+ * hands each room what it needs: the inspector's recorder to both transports, the TCP handler to
+ * the admin API's re-send, the fleet's writer to the order routes). Specs may reach further.
  */
+const agentFloors: string[][] = [
+	['cli'],
+	['app.ts'],
+	['http-stack.ts'],
+	['tcp', 'http', 'ws'],
+	['inspector', 'fleet'],
+	['notify', 'discovery'],
+	['engine'],
+	['store'],
+	// Tools every room may use: they import no room.
+	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts'],
+	['load-in-steps.ts']
+];
+const roomOf = (path: string) => path.split('/')[0];
+const floorOf = (room: string) => agentFloors.findIndex((rooms) => rooms.includes(room));
+const agentRoot = new URL('agent/', root).pathname;
+
+/** A file's imports of other rooms of the agent, as `from -> to` (relative imports only). */
+function agentImports(file: string): Array<{ from: string; to: string; target: string }> {
+	return importsOf(file)
+		.filter((specifier) => specifier.startsWith('.'))
+		.map((specifier) => new URL(specifier, new URL(file, root)).pathname)
+		.filter((target) => target.startsWith(agentRoot))
+		.map((target) => target.slice(agentRoot.length))
+		.map((target) => ({ from: roomOf(file.slice('agent/'.length)), to: roomOf(target), target }))
+		.filter(({ from, to }) => from !== to);
+}
+
+/** Stricter than the floors: rooms that must not know each other even below them. */
 const agentLayers: Array<{ folder: string; mayNotReach: string[] }> = [
 	{ folder: 'engine', mayNotReach: ['notify', 'ws', 'http', 'tcp', 'cli', 'discovery', 'app.ts'] },
 	{ folder: 'store', mayNotReach: ['engine', 'notify', 'ws', 'http', 'tcp', 'cli', 'app.ts'] },
@@ -112,22 +145,34 @@ const agentLayers: Array<{ folder: string; mayNotReach: string[] }> = [
 	{ folder: 'inspector', mayNotReach: ['ws', 'http', 'tcp', 'cli', 'app.ts'] }
 ];
 
-describe('agent layers', () => {
-	const agentRoot = new URL('agent/', root).pathname;
+describe('agent rooms', () => {
+	const agentFiles = tracked.filter((f) => f.startsWith('agent/') && !isSpec(f));
+
+	it('every module of agent/ is in a room of a floor', () => {
+		const homeless = agentFiles.filter((f) => floorOf(roomOf(f.slice('agent/'.length))) === -1);
+		expect(homeless).toEqual([]);
+		// Every room named exists: a renamed folder cannot leave its rule checking nothing.
+		const rooms = new Set(agentFiles.map((f) => roomOf(f.slice('agent/'.length))));
+		expect(agentFloors.flat().filter((room) => !rooms.has(room))).toEqual([]);
+	});
+
+	it('imports run down the floors only: no loop, nothing back up, no transport into another', () => {
+		const crossings = agentFiles.flatMap((file) =>
+			agentImports(file)
+				.filter(({ from, to }) => floorOf(to) <= floorOf(from))
+				.map(({ target }) => `${file} reaches agent/${target}`)
+		);
+		expect(crossings).toEqual([]);
+	});
+
 	for (const { folder, mayNotReach } of agentLayers) {
 		it(`agent/${folder}/ reaches none of ${mayNotReach.join(', ')}`, () => {
-			const files = tracked.filter((f) => f.startsWith(`agent/${folder}/`) && !isSpec(f));
+			const files = agentFiles.filter((f) => f.startsWith(`agent/${folder}/`));
 			expect(files.length).toBeGreaterThan(0);
 			const reached = files.flatMap((file) =>
-				importsOf(file)
-					.filter((specifier) => specifier.startsWith('.'))
-					.map((specifier) =>
-						new URL(specifier, new URL(file, root)).pathname.slice(agentRoot.length)
-					)
-					.filter((target) =>
-						mayNotReach.some((name) => target === name || target.startsWith(`${name}/`))
-					)
-					.map((target) => `${file} reaches agent/${target}`)
+				agentImports(file)
+					.filter(({ to }) => mayNotReach.includes(to))
+					.map(({ target }) => `${file} reaches agent/${target}`)
 			);
 			expect(reached).toEqual([]);
 		});

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import pkg from '../../../package.json' with { type: 'json' };
 import type { SimConfig } from '../../config.ts';
 import type { Engine } from '../../engine/engine.ts';
+import type { RemoteWriter } from '../../fleet/deliver.ts';
 import type { Notifications } from '../../notify/notification-state.ts';
 import { registerDocs } from './docs.ts';
 import { createErrorHandler } from './errors.ts';
@@ -22,6 +23,8 @@ export interface IntegratorApiOptions {
 	config: SimConfig;
 	/** Takeout notifications and pop-ups (contract 4.4). */
 	notifications: Notifications;
+	/** Where orders for remote screens are written (agent/fleet). */
+	remotes: RemoteWriter;
 }
 
 /** Any other method on a known path: 405 with Allow (OPTIONS: 204 with Allow). */
@@ -61,7 +64,7 @@ export async function registerIntegratorApi(
 			done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']), undefined);
 		});
 		const tenancy = new Tenancy(options.config, options.engine);
-		registerOrderRoutes(scope, options.engine, tenancy);
+		registerOrderRoutes(scope, options.engine, tenancy, options.remotes);
 		registerInformationRoutes(scope, options.engine, tenancy);
 		registerNotificationRoutes(scope, options.engine, options.notifications, tenancy);
 		registerMethodNotAllowed(scope);

@@ -25,6 +25,7 @@ import {
 	HttpOrderSchema,
 	ItemGroupSchema,
 	KdsItemSchema,
+	OrderItemSchema,
 	ModifierSchema,
 	PartialOrderSchema
 } from '#core/order-schema';
@@ -81,6 +82,11 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	],
 	['CancelOrder', CancelOrderSchema, 'Cancel order (2.8).'],
 	['KdsItem', KdsItemSchema, 'A menu item (2.2).'],
+	[
+		'OrderItem',
+		OrderItemSchema,
+		'A menu item of a full order (2.2). lineId may be absent, as older clients send it: the screen gives the item #1, #2… by position (a KDS-LINEID-MISSING warning); a later update cannot address it.'
+	],
 	['Modifier', ModifierSchema, 'A modifier (2.3); a plain string is accepted too.'],
 	['ItemGroup', ItemGroupSchema, 'An item group or combo (2.6).'],
 	['Costs', CostsSchema, 'Order costs (2.4).'],

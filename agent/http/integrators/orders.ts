@@ -2,12 +2,12 @@
  * The order routes (contract 4.2): create, full update, partial update, cancel and the active
  * orders of screens. A request is decided on every screen it names before anything changes;
  * only when every screen accepts are all the changes committed, in one transaction
- * (Engine.apply). The rules themselves are the shared core's, the same ones TCP runs.
+ * (Engine.commit). The rules themselves are the shared core's, the same ones TCP runs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
-import { deliverToRemotes, isRemote, undelivered } from '../../fleet/deliver.ts';
+import { deliverToRemotes, isRemote, type RemoteWriter } from '../../fleet/deliver.ts';
 import type { ScreenBatch } from '../../store/store.ts';
 import {
 	CancelOrderSchema,
@@ -28,6 +28,7 @@ import {
 	type OrderResponse
 } from './responses.ts';
 import type { Target, Tenancy } from './tenancy.ts';
+import { undelivered } from './undelivered.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -82,6 +83,7 @@ function targetOf(req: FastifyRequest): Target {
  */
 async function applyAll(
 	engine: Engine,
+	writer: RemoteWriter,
 	screens: Screen[],
 	command: OrderCommand,
 	withType: boolean
@@ -104,15 +106,25 @@ async function applyAll(
 		await engine.settled();
 		throw orderNotOnScreens(command.order.id, missing);
 	}
-	const [, remoteStatuses] = await Promise.all([
+	const [, outcomes] = await Promise.all([
 		engine.commit(batches),
-		deliverToRemotes(remotes, command.command, command.order, withType)
+		deliverToRemotes(writer, remotes, command.command, command.order)
 	]);
-	const byDevice = new Map(remoteStatuses.map((s) => [s.device, s]));
+	// Each remote screen's status is what it replied (fleet/deliver.ts), its message when refused.
+	const byDevice = new Map<string, DeliveryStatus>();
+	remotes.forEach((screen, i) => {
+		const { status, message } = outcomes[i];
+		byDevice.set(screen.config.id, {
+			device: screen.config.id,
+			status,
+			...(withType ? { type: screen.config.type } : {}),
+			...(status === 'SUCCESS' ? {} : { message })
+		});
+	});
 	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
 }
 
-/** 201/200 with every screen's status, or the refusal when no screen took it (fleet/deliver.ts). */
+/** 201/200 with every screen's status, or the refusal when no screen took it (undelivered.ts). */
 function answer(reply: FastifyReply, code: number, orderId: string, list: DeliveryStatus[]) {
 	const failed = undelivered(list, orderId);
 	if (failed) return reply.code(failed.statusCode).send(failed.body);
@@ -128,7 +140,12 @@ function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
 	);
 }
 
-export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenancy: Tenancy): void {
+export function registerOrderRoutes(
+	app: FastifyInstance,
+	engine: Engine,
+	tenancy: Tenancy,
+	writer: RemoteWriter
+): void {
 	app.decorateRequest('kdsTarget', null);
 	// Headers are checked before the body is read, so a stranger learns nothing from body errors.
 	// Callback style: no promise per request; a throw is answered as a rejection would be.
@@ -179,7 +196,7 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 			);
 		}
 		const command = { command: ORDER_ROUTES.create.command, order };
-		const list = await applyAll(engine, target.screens, command, true);
+		const list = await applyAll(engine, writer, target.screens, command, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
 		return answer(reply, 201, order.id, list);
 	});
@@ -188,20 +205,35 @@ export function registerOrderRoutes(app: FastifyInstance, engine: Engine, tenanc
 		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
 		const command = { command: ORDER_ROUTES.update.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
+		return answer(
+			reply,
+			200,
+			order.id,
+			await applyAll(engine, writer, target.screens, command, false)
+		);
 	});
 
 	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
 		const command = { command: ORDER_ROUTES.partial.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
+		return answer(
+			reply,
+			200,
+			order.id,
+			await applyAll(engine, writer, target.screens, command, false)
+		);
 	});
 
 	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
 		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
 		const command = { command: ORDER_ROUTES.cancel.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, target.screens, command, false));
+		return answer(
+			reply,
+			200,
+			order.id,
+			await applyAll(engine, writer, target.screens, command, false)
+		);
 	});
 }

@@ -1,0 +1,191 @@
+/**
+ * Two builds of the agent side by side (issue 28): the CPU each spends per operation, in
+ * alternating rounds of the same load, so that whatever else runs on the machine falls on both
+ * alike. A change is measured against the build before it: copy dist/ away first
+ * (`mkdir -p dist/ab/before && cp dist/agent.js dist/part-*.js dist/store-worker.js dist/ab/before/`: inside the project, so that its packages resolve), rebuild, then
+ *
+ *   npx tsx bench/ab.bench.ts dist/ab/before dist [tcp|create|partial] [rounds]
+ *
+ * Prints, per build, the median over rounds of the CPU per operation (all threads, and the thread
+ * that answers, from /proc) and of the rate, and the ratio B/A of each. Each round is a fixed
+ * number of operations at 50 connections (KDS_AB_OPS, default 4000).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
+import { TcpSession } from '../tests/helpers/tcp.ts';
+import { createRequests, run, type CannonRequest } from './http.bench.ts';
+import { CpuMeter, fmt, ROOT } from './lib.ts';
+import { partialBodies } from './profile.bench.ts';
+
+const [dirA, dirB, scenario = 'tcp', roundsArg = '7'] = process.argv.slice(2);
+const ROUNDS = Number(roundsArg);
+const OPS = Number(process.env.KDS_AB_OPS ?? 4000);
+const HEADERS = {
+	'content-type': 'application/json',
+	'x-integration-token': 'kds-demo-token',
+	'x-location-id': 'loc-1',
+	'x-device-ids': 'kds-1'
+};
+
+interface Agent {
+	child: ChildProcess;
+	http: string;
+	tcp: { host: string; port: number };
+	dataDir: string;
+	ids: string[];
+}
+
+function start(dist: string): Promise<Agent> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'kds-ab-'));
+	const child = spawn(
+		process.execPath,
+		[join(resolve(ROOT, dist), 'agent.js'), ...agentFlags(dataDir, 'warn')],
+		{
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'inherit']
+		}
+	);
+	let out = '';
+	return new Promise((done, fail) => {
+		child.once('exit', (code) => fail(new Error(`${dist} exited with ${code}:\n${out}`)));
+		child.stdout!.on('data', (d) => {
+			out += d;
+			const http = /UI and HTTP API\s+(\S+?)\/?\n/.exec(out);
+			const tcp = /screen \S+\s+.*?TCP (\S+):(\d+)/.exec(out);
+			if (!http || !tcp) return;
+			child.stdout!.removeAllListeners('data');
+			child.stdout!.resume();
+			child.removeAllListeners('exit');
+			done({ child, http: http[1], tcp: { host: tcp[1], port: Number(tcp[2]) }, dataDir, ids: [] });
+		});
+	});
+}
+
+let n = 0;
+async function tcpRound(agent: Agent): Promise<number> {
+	const sessions = await Promise.all(
+		Array.from({ length: 50 }, () => TcpSession.open(agent.tcp.host, agent.tcp.port))
+	);
+	let left = OPS;
+	await Promise.all(
+		sessions.map(async (session) => {
+			while (left-- > 0) {
+				n++;
+				session.write(
+					`${JSON.stringify({
+						command: 'create-order',
+						order: {
+							id: `AB-${n}`,
+							name: `Bench ${n}`,
+							time: Date.now(),
+							mode: 'ToGo',
+							items: Array.from({ length: 5 }, (_, i) => ({
+								lineId: String(i + 1),
+								name: `Item ${i + 1}`,
+								qty: 1,
+								mods: [{ name: 'No onion' }]
+							}))
+						}
+					})}\n`
+				);
+				await session.nextLine();
+			}
+		})
+	);
+	await Promise.all(sessions.map((s) => s.close()));
+	return OPS;
+}
+
+/** autocannon with a fixed count of requests. */
+async function httpRound(agent: Agent, requests: CannonRequest[]): Promise<number> {
+	const result = await run(agent.http, requests, 0, OPS);
+	return result.requests.total;
+}
+
+async function seed(agent: Agent): Promise<void> {
+	for (let i = 0; i < 200; i++) {
+		const id = `AB-SEED-${i}`;
+		const res = await fetch(`${agent.http}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify({
+				id,
+				name: 'Partial Guest',
+				time: '2026-11-22T18:00:00Z',
+				mode: 'ToGo',
+				items: Array.from({ length: 10 }, (_, k) => ({
+					lineId: String(k + 1),
+					name: `Item ${k + 1}`,
+					qty: 1,
+					mods: []
+				}))
+			})
+		});
+		if (res.status !== 201) throw new Error(`seed: ${res.status}`);
+		agent.ids.push(id);
+	}
+}
+
+function round(agent: Agent): Promise<number> {
+	if (scenario === 'tcp') return tcpRound(agent);
+	if (scenario === 'create') return httpRound(agent, createRequests());
+	if (scenario === 'partial') return httpRound(agent, partialBodies(agent.ids));
+	throw new Error(`unknown scenario ${scenario}: tcp, create or partial`);
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const agents = [await start(dirA), await start(dirB)];
+try {
+	if (scenario === 'partial') for (const a of agents) await seed(a);
+	for (const a of agents) await round(a); // warm-up
+	const per = agents.map(() => ({
+		total: [] as number[],
+		main: [] as number[],
+		rate: [] as number[]
+	}));
+	const loads: number[] = [];
+	for (let r = 0; r < ROUNDS; r++) {
+		// Alternate which goes first, so neither always meets the other's leftovers.
+		const order = r % 2 === 0 ? [0, 1] : [1, 0];
+		for (const i of order) {
+			const meter = new CpuMeter(agents[i].child.pid!);
+			const t = performance.now();
+			const ops = await meter.measure(() => round(agents[i]));
+			const seconds = (performance.now() - t) / 1000;
+			const cpu = meter.perRequest(ops)!;
+			per[i].total.push(cpu.totalUs);
+			per[i].main.push(cpu.mainUs);
+			per[i].rate.push(ops / seconds);
+		}
+		loads.push(loadavg()[0]);
+	}
+	const [a, b] = per.map((p) => ({
+		total: median(p.total),
+		main: median(p.main),
+		rate: median(p.rate)
+	}));
+	console.log(
+		`${scenario}, ${ROUNDS} alternating rounds of ${OPS} operations at 50 connections; load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)}`
+	);
+	for (const [name, x, p] of [
+		[`A ${dirA}`, a, per[0]],
+		[`B ${dirB}`, b, per[1]]
+	] as const) {
+		console.log(
+			`${name}: CPU/op ${fmt(x.total, 1)} µs (answering thread ${fmt(x.main, 1)} µs), ${fmt(x.rate)}/s   rounds CPU/op ${p.total.map((v) => fmt(v)).join(' ')}`
+		);
+	}
+	console.log(
+		`B/A: CPU/op ${fmt((b.total / a.total) * 100, 1)}%, answering thread ${fmt((b.main / a.main) * 100, 1)}%, rate ${fmt((b.rate / a.rate) * 100, 1)}%`
+	);
+} finally {
+	for (const a of agents) {
+		a.child.kill('SIGTERM');
+		await waitForExit(a.child);
+		rmSync(a.dataDir, { recursive: true, force: true });
+	}
+}

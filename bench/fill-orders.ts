@@ -1,0 +1,75 @@
+/**
+ * Fill a data directory with N create-orders over TCP (the demo config's two screens, 25
+ * connections each), print the agent's resident memory holding them live, then kill -9 it.
+ * With bench/restore-memory.ts: what a restored order costs against a live one (issue 28).
+ *
+ *   npx tsx bench/fill-orders.ts dist /tmp/kds-filled 100000
+ */
+import { spawn } from 'node:child_process';
+import { TcpSession } from '../tests/helpers/tcp.ts';
+const [dist, dir, countArg] = process.argv.slice(2);
+const count = Number(countArg);
+const c = spawn(
+	process.execPath,
+	[
+		`${dist}/agent.js`,
+		'--data-dir',
+		dir,
+		'--http-port',
+		'0',
+		'--tcp-port',
+		'0',
+		'--log-level',
+		'warn'
+	],
+	{ stdio: ['ignore', 'pipe', 'inherit'] }
+);
+let out = '';
+await new Promise<void>((r) =>
+	c.stdout!.on('data', (x) => {
+		out += x;
+		if ((out.match(/TCP \S+:\d+/g) ?? []).length >= 2 && out.includes('UI and HTTP')) r();
+	})
+);
+const eps = [...out.matchAll(/TCP (\S+):(\d+)/g)].map((m) => ({ host: m[1], port: Number(m[2]) }));
+let n = 0;
+for (const ep of eps) {
+	const sessions = await Promise.all(
+		Array.from({ length: 25 }, () => TcpSession.open(ep.host, ep.port))
+	);
+	let left = count / eps.length;
+	await Promise.all(
+		sessions.map(async (s) => {
+			while (left-- > 0) {
+				n++;
+				await s.request(
+					JSON.stringify({
+						command: 'create-order',
+						order: {
+							id: `F-${n}`,
+							name: `Guest ${n}`,
+							time: Date.now(),
+							mode: 'ToGo',
+							items: Array.from({ length: 5 }, (_, i) => ({
+								lineId: String(i + 1),
+								name: `Item ${i + 1}`,
+								qty: 1,
+								mods: [{ name: 'No onion' }]
+							}))
+						}
+					})
+				);
+			}
+		})
+	);
+	await Promise.all(sessions.map((s) => s.close()));
+}
+await new Promise((r) => setTimeout(r, 1000));
+const rss =
+	Number(
+		/VmRSS:\s+(\d+)/.exec(
+			(await import('node:fs')).readFileSync(`/proc/${c.pid}/status`, 'utf8')
+		)![1]
+	) / 1024;
+console.log(`filled ${n} orders; live RSS ${rss.toFixed(1)} MiB`);
+c.kill('SIGKILL');

@@ -1,0 +1,149 @@
+"""Drive kds-sim from Python, standard library only.
+
+    with Simulator() as sim:                      # starts `npx kds-sim` on free ports
+        sim.send_tcp("kds-1", {"command": "create-order", "order": {...}})   # -> "A-17"
+        sim.send_http("POST", "/integrators/kds-orders", order, screens=["kds-1"])
+        sim.screen("kds-1")["cards"]              # what the screen shows, as JSON
+        sim.reset()                               # forget every order (between tests)
+
+The simulator is started with --ready-file: it writes where it listens (the HTTP URL, each
+screen's TCP host and port) once every port is up, so nothing here guesses ports or reads the
+banner. KDS_SIM_COMMAND overrides the command (default: "npx kds-sim"; in a clone of kds-sim:
+"node dist/agent.js"). Leaving the `with` block sends SIGTERM and waits for a clean stop.
+"""
+
+import json
+import os
+import shlex
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+DEMO_TOKEN = "kds-demo-token"
+
+
+class Simulator:
+    def __init__(self, command=None, args=(), start_timeout=120.0):
+        self.command = shlex.split(command or os.environ.get("KDS_SIM_COMMAND", "npx kds-sim"))
+        self.args = list(args)
+        self.start_timeout = start_timeout
+        self.process = None
+        self.ready = None
+
+    def __enter__(self):
+        self._folder = tempfile.TemporaryDirectory(prefix="kds-sim-")
+        ready_file = os.path.join(self._folder.name, "ready.json")
+        argv = self.command + [
+            "--memory", "--http-port", "0", "--tcp-port", "0",
+            "--ready-file", ready_file, "--log-level", "warn",
+        ] + self.args
+        self._log = open(os.path.join(self._folder.name, "output.log"), "w+")
+        self.process = subprocess.Popen(argv, stdout=self._log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + self.start_timeout
+        while not os.path.exists(ready_file):
+            if self.process.poll() is not None:
+                self._log.seek(0)
+                raise RuntimeError(f"kds-sim exited with {self.process.returncode}:\n{self._log.read()}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise TimeoutError(f"kds-sim did not say it was ready within {self.start_timeout} s")
+            time.sleep(0.05)
+        with open(ready_file, encoding="utf-8") as f:
+            self.ready = json.load(f)
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        self._log.close()
+        self._folder.cleanup()
+
+    def stop(self, timeout=10.0):
+        """SIGTERM, then wait until the simulator has closed its ports (and its store).
+
+        Started through npx, the process here is npx: the simulator stops when npx does, a moment
+        later, so this waits for the ports rather than for the process alone. Its exit code.
+        """
+        if self.process is None or self.process.poll() is not None:
+            return self.process and self.process.returncode
+        self.process.terminate()
+        try:
+            code = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
+        deadline = time.monotonic() + timeout
+        while self.ready and self._listening() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return code
+
+    def _listening(self):
+        host, port = self.ready["screens"][0]["tcp"]["host"], self.ready["screens"][0]["tcp"]["port"]
+        try:
+            socket.create_connection((host, port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    @property
+    def http_url(self):
+        return self.ready["http"]["url"]
+
+    def tcp_endpoint(self, screen_id):
+        for screen in self.ready["screens"]:
+            if screen["id"] == screen_id:
+                return screen["tcp"]["host"], screen["tcp"]["port"]
+        raise KeyError(f"no screen {screen_id!r}; the simulator has {[s['id'] for s in self.ready['screens']]}")
+
+    def send_tcp(self, screen_id, message, timeout=10.0):
+        """One message on its own connection, as most POS clients send: write, half-close, read."""
+        host, port = self.tcp_endpoint(screen_id)
+        payload = message if isinstance(message, bytes) else json.dumps(message).encode("utf-8")
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(payload)
+            conn.shutdown(socket.SHUT_WR)
+            chunks = []
+            while chunk := conn.recv(65536):
+                chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8").strip()
+
+    def send_http(self, method, path, body=None, screens=(), location="loc-1", token=DEMO_TOKEN):
+        """A call to the integrator API: (status, parsed JSON body or None)."""
+        headers = {"x-integration-token": token, "x-location-id": location}
+        if screens:
+            headers["x-device-ids"] = ",".join(screens)
+        return self._request(method, path, body, headers)
+
+    def screen(self, screen_id):
+        """What the screen shows: its cards in display order (GET /api/admin/screens/<id>)."""
+        status, view = self._request("GET", f"/api/admin/screens/{screen_id}")
+        if status != 200:
+            raise RuntimeError(f"GET /api/admin/screens/{screen_id}: {status} {view}")
+        return view
+
+    def reset(self, screen_id=None):
+        """Forget the orders of one screen, or of every screen."""
+        body = {"screen": screen_id} if screen_id else {}
+        status, answer = self._request("POST", "/api/admin/reset", body)
+        if status != 200:
+            raise RuntimeError(f"POST /api/admin/reset: {status} {answer}")
+        return answer
+
+    def _request(self, method, path, body=None, headers=None):
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        request = urllib.request.Request(self.http_url + path, data=data, method=method)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        if data is not None:
+            request.add_header("content-type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, _json(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, _json(error.read())
+
+
+def _json(raw):
+    return json.loads(raw) if raw else None

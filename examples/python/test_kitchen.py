@@ -1,0 +1,84 @@
+"""An integrator's tests in Python against kds-sim (standard library unittest only).
+
+    python3 -m unittest -v        # in this folder; KDS_SIM_COMMAND picks how kds-sim starts
+
+One simulator for the whole class, reset between tests.
+"""
+
+import datetime
+import socket
+import unittest
+
+from kds_sim import Simulator
+
+
+def ticket(order_id, name, **extra):
+    return {
+        "id": order_id,
+        "name": name,
+        "time": int(datetime.datetime.now().timestamp() * 1000),
+        "mode": "ToGo",
+        "items": [{"lineId": "1", "name": "Cheeseburger", "qty": 2, "mods": [{"name": "No onion"}]}],
+        **extra,
+    }
+
+
+class KitchenTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.sim = Simulator().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        host, port = cls.sim.tcp_endpoint("kds-1")
+        cls.sim.__exit__(None, None, None)
+        # Stopped cleanly: its ports are free again (through npx, the exit code is npx's).
+        try:
+            socket.create_connection((host, port), timeout=2).close()
+            raise AssertionError(f"kds-sim still listens on {host}:{port} after SIGTERM")
+        except ConnectionRefusedError:
+            pass
+
+    def setUp(self):
+        self.sim.reset()
+
+    def titles(self, screen_id):
+        return [card["title"] for card in self.sim.screen(screen_id)["cards"]]
+
+    def test_tcp_order_shows_on_the_screen(self):
+        reply = self.sim.send_tcp("kds-1", {"command": "create-order", "order": ticket("A-17", "Zoë 寿司 🍣")})
+        self.assertEqual(reply, "A-17")
+        card = self.sim.screen("kds-1")["cards"][0]
+        self.assertEqual(card["title"], "Zoë 寿司 🍣")
+        labels = [e["item"]["label"] for s in card["sections"] for e in s["entries"] if e["kind"] == "item"]
+        self.assertEqual(labels, ["2 × Cheeseburger (No onion)"])
+
+    def test_http_order_reaches_both_screens(self):
+        order = ticket("H-1", "Sam")
+        order["time"] = datetime.datetime.now(datetime.timezone.utc).isoformat()
+        status, body = self.sim.send_http("POST", "/integrators/kds-orders", order, screens=["kds-1", "kds-2"])
+        self.assertEqual(status, 201, body)
+        self.assertEqual([s["status"] for s in body["deliveryStatuses"]], ["SUCCESS", "SUCCESS"])
+        self.assertEqual(self.titles("kds-1"), ["Sam"])
+        self.assertEqual(self.titles("kds-2"), ["Sam"])
+
+    def test_duplicate_id_is_refused_and_bad_input_named(self):
+        self.sim.send_tcp("kds-1", {"command": "create-order", "order": ticket("D-1", "Ann")})
+        self.assertEqual(
+            self.sim.send_tcp("kds-1", {"command": "create-order", "order": ticket("D-1", "Ann")}),
+            "DUPLICATE_ORDER_ID",
+        )
+        status, body = self.sim.send_http("POST", "/integrators/kds-orders", {"id": "X"}, screens=["kds-1"])
+        self.assertEqual(status, 422, body)
+        self.assertIn({"path": "name", "message": "required (a string)"}, body["errors"])
+        self.assertEqual(self.titles("kds-1"), ["Ann"])
+
+    def test_reset_starts_clean(self):
+        self.sim.send_tcp("kds-2", {"command": "create-order", "order": ticket("R-1", "Kim")})
+        self.assertEqual(self.titles("kds-2"), ["Kim"])
+        self.sim.reset()
+        self.assertEqual(self.titles("kds-2"), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
