@@ -66,8 +66,7 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 		cancelled: state === 'cancelled',
 		recalled: context.recalledAt !== undefined,
 		elapsedMs: elapsed,
-		timer: cardTiming(now, context.queuedAt, fields, timersFor(screen.config.settings, fields.mode))
-			.level,
+		timer: cardTiming(now, context, fields, timersFor(screen.config.settings, fields.mode)).level,
 		fields,
 		sections: layoutItems(context.items).map((section) => ({
 			label: sectionLabel(section),

@@ -73,17 +73,29 @@ describe('timers', () => {
 		const fields = { pickupTime: new Date(pickup).toISOString() };
 		// Without prepTimeDuration it is due when starting later could not make pickup.
 		expect(dueAt(fields, timers)).toBe(pickup - 480_000);
-		expect(cardTiming(queued + 2 * 3600_000, queued, fields, timers).level).toBe('scheduled');
-		expect(cardTiming(pickup - 480_000, queued, fields, timers).level).toBe('ok');
-		expect(cardTiming(pickup - 480_000 + 300_000, queued, fields, timers).level).toBe('warn');
-		expect(cardTiming(pickup, queued, fields, timers).level).toBe('late');
+		expect(cardTiming(queued + 2 * 3600_000, { queuedAt: queued }, fields, timers).level).toBe(
+			'scheduled'
+		);
+		expect(cardTiming(pickup - 480_000, { queuedAt: queued }, fields, timers).level).toBe('ok');
+		expect(cardTiming(pickup - 480_000 + 300_000, { queuedAt: queued }, fields, timers).level).toBe(
+			'warn'
+		);
+		expect(cardTiming(pickup, { queuedAt: queued }, fields, timers).level).toBe('late');
 		// With prepTimeDuration: its start, pickup − prep.
 		const prep = { ...fields, prepTimeDuration: 'PT45M' };
 		expect(dueAt(prep, timers)).toBe(pickup - 45 * 60_000);
-		expect(cardTiming(pickup - 46 * 60_000, queued, prep, timers).level).toBe('scheduled');
+		expect(cardTiming(pickup - 46 * 60_000, { queuedAt: queued }, prep, timers).level).toBe(
+			'scheduled'
+		);
 		// No pickupTime (or an unreadable one): the timer counts from arrival as always.
-		expect(cardTiming(queued + 600_000, queued, {}, timers)).toEqual({ level: 'late', due: null });
+		expect(cardTiming(queued + 600_000, { queuedAt: queued }, {}, timers)).toEqual({
+			level: 'late',
+			due: null
+		});
 		expect(dueAt({ pickupTime: 'soon' }, timers)).toBeNull();
+		// Fired early from the holds list by a cook: counts from then, never scheduled.
+		const fired = { queuedAt: queued + 600_000, receivedAt: queued };
+		expect(cardTiming(queued + 600_000, fired, prep, timers)).toEqual({ level: 'ok', due: null });
 	});
 
 	it('turns yellow then red at the screen thresholds, per mode when set', () => {

@@ -126,17 +126,19 @@ export function dueAt(
 /**
  * How a ticket's timer reads now. A ticket whose start is still ahead is `scheduled` (never
  * yellow or red before it is due); once due, its colour counts from the later of its arrival and
- * its start, so a scheduled order does not turn late the moment it is due.
+ * its start, so a scheduled order does not turn late the moment it is due. A ticket fired from
+ * the holds list (queued after it was received) was started by a cook: never scheduled.
  */
 export function cardTiming(
 	now: number,
-	queuedAt: number,
+	times: { queuedAt: number; receivedAt?: number },
 	fields: Pick<OrderFields, 'pickupTime' | 'prepTimeDuration'>,
 	timers: ScreenTimers
 ): { level: TimerLevel | 'scheduled'; due: number | null } {
-	const due = dueAt(fields, timers);
+	const fired = times.receivedAt !== undefined && times.queuedAt > times.receivedAt;
+	const due = fired ? null : dueAt(fields, timers);
 	if (due !== null && now < due) return { level: 'scheduled', due };
-	return { level: timerLevel(now - Math.max(queuedAt, due ?? 0), timers), due };
+	return { level: timerLevel(now - Math.max(times.queuedAt, due ?? 0), timers), due };
 }
 
 export function timerLevel(elapsedMs: number, timers: ScreenTimers): TimerLevel {

@@ -64,7 +64,7 @@ test.describe('Holds', () => {
 		await test.step('the Holds drawer lists it with its pickup and fire times', async () => {
 			await holdsButton.click();
 			const entry = drawer.getByRole('listitem', { name: 'Catering: Acme' });
-			await expect(entry).toContainText('1 items');
+			await expect(entry).toContainText('1 item ·');
 			await expect(entry).toContainText(/pickup \d/);
 			await expect(entry).toContainText(/Fires at \d/);
 		});

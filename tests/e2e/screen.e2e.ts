@@ -172,7 +172,7 @@ test.describe('Updates', () => {
 });
 
 test.describe('Cancel', () => {
-	test('a cancelled order turns red with a banner and can still be bumped', async ({
+	test('a cancelled order reads cancelled, unlike late, and can still be bumped', async ({
 		page,
 		simulator
 	}) => {
@@ -183,8 +183,8 @@ test.describe('Cancel', () => {
 		await expect(badge(walkIn, 'Cancelled')).toHaveCount(0);
 
 		expect(await simulator.sendTcp('kds-1', sample('tcp-cancel.json'))).toBe('1003');
-		await test.step('red banner, red look', async () => {
-			await expect(badge(walkIn, 'Cancelled')).toHaveText('Cancelled');
+		await test.step('banner, cancelled look', async () => {
+			await expect(badge(walkIn, 'Cancelled')).toHaveText('✕ Cancelled');
 			await expectCancelledLook(walkIn);
 			await expect(liveItem(walkIn, 'Latte')).toBeVisible();
 		});
@@ -498,7 +498,7 @@ test.describe('Connection', () => {
 });
 
 test.describe('Screen header', () => {
-	test('sound is off until turned on; the holds list opens; kiosk hides both', async ({
+	test('sound is off until turned on; the holds list opens; kiosk has both in its control row', async ({
 		page,
 		simulator
 	}) => {
@@ -522,7 +522,8 @@ test.describe('Screen header', () => {
 		await test.step('kiosk mode', async () => {
 			await page.goto(simulator.screenUrl('kds-1', { kiosk: true }));
 			await expectConnection(page, 'Connected');
-			await expect(page.getByRole('button', { name: /^Sound|^Holds/ })).toHaveCount(0);
+			const controls = page.getByRole('navigation', { name: 'Screen controls' });
+			await expect(controls.getByRole('button', { name: /^Sound|^Holds/ })).toHaveCount(2);
 			await expect(page.getByRole('banner')).toHaveCount(0);
 		});
 	});
