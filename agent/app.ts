@@ -144,10 +144,10 @@ export interface RunningAgent {
 	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
-	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
-	webhooks: Webhooks;
 	/** The inspector's log of every message received. */
 	messages: MessageLog;
+	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
+	webhooks: Webhooks;
 	/** What discovery announces and what not (null: discovery is off). */
 	discovery: DiscoveryPlan | null;
 	/** The links to screens other simulators host (docs/fleet.md). */
@@ -417,8 +417,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		holds,
 		cook,
 		sms,
-		webhooks,
 		messages,
+		webhooks,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
