@@ -9,7 +9,6 @@ import * as z from 'zod';
 import { ORDER_MODES } from '#core/order-schema';
 import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
-import { DEFAULT_SMS } from '#core/sms';
 import { isHttpUrl } from '#core/url';
 import {
 	DEFAULT_WEBHOOK_ATTEMPTS,
@@ -101,6 +100,33 @@ const ScreenSchema = z.object({
 /** A location's address when the config gives none (the information routes still show one). */
 const NO_ADDRESS = { line1: '', line2: null, city: '', state: '', zip: '' };
 
+const SmsTriggersSchema = z.strictObject({
+	received: z.boolean().optional(),
+	bumped: z.boolean().optional(),
+	ready: z.boolean().optional()
+});
+
+/**
+ * Customer texts (simulated SMS, docs/holds-and-sms.md): off unless `enabled`; which triggers
+ * send; the wording of each. A location may set any part of it over its brand's.
+ */
+const SmsOverrideSchema = z.strictObject({
+	enabled: z.boolean().optional(),
+	triggers: SmsTriggersSchema.optional(),
+	received: text().optional(),
+	bumped: text().optional(),
+	ready: text().optional()
+});
+
+/** The brand's SMS settings, plus where to forward each text. */
+const SmsSchema = SmsOverrideSchema.extend({
+	webhookUrl: text()
+		.refine(isHttpUrl, {
+			error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
+		})
+		.optional()
+}).default({});
+
 const LocationSchema = z.object({
 	id: text().min(1),
 	/** Defaults to the location's place in its brand, "1" for the first (see BrandSchema). */
@@ -121,21 +147,10 @@ const LocationSchema = z.object({
 	adoptDiscovered: z.boolean().default(false),
 	/** The self-working cook for every screen of the location that sets none of its own. */
 	autoBump: AutoBumpSchema.optional(),
+	/** SMS settings of this location, over its brand's (any part). */
+	sms: SmsOverrideSchema.optional(),
 	screens: z.array(ScreenSchema)
 });
-
-/** Customer texts (simulated SMS): the brand's wording and where to forward each text. */
-const SmsSchema = z
-	.object({
-		received: text().default(DEFAULT_SMS.received),
-		ready: text().default(DEFAULT_SMS.ready),
-		webhookUrl: text()
-			.refine(isHttpUrl, {
-				error: (i) => `expected an http:// or https:// URL, got ${showValue(i.input)}`
-			})
-			.optional()
-	})
-	.default(DEFAULT_SMS);
 
 /**
  * One webhook endpoint of a brand, as the vendor's portal sets it (docs/webhooks.md): where, which
@@ -241,6 +256,8 @@ export const DEFAULT_CONFIG = {
 			id: 'brand-1',
 			name: 'Demo Brand',
 			token: DEFAULT_TOKEN,
+			/** SMS is off unless a config turns it on; the demo turns it on to show the outbox. */
+			sms: { enabled: true },
 			locations: [
 				{
 					id: 'loc-1',

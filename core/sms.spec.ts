@@ -1,10 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SMS, isE164, smsText, undeliverableReason, wantsSms } from './sms';
+import {
+	DEFAULT_SMS,
+	isE164,
+	smsSettings,
+	smsText,
+	smsTriggered,
+	undeliverableReason,
+	wantsSms
+} from './sms';
 
 describe('customer SMS rules', () => {
-	it('the default texts are the real product’s', () => {
+	it('the default "received" text is the real product’s', () => {
 		expect(DEFAULT_SMS.received).toBe('We have received your order!');
-		expect(DEFAULT_SMS.ready).toBe('Your order is ready!');
+	});
+
+	it('off unless enabled; then "received" and "bumped" on, "ready" (Take Out) off', () => {
+		const off = smsSettings({});
+		expect(off.enabled).toBe(false);
+		expect(smsTriggered(off, 'received')).toBe(false);
+		const on = smsSettings({ enabled: true });
+		expect(['received', 'bumped', 'ready'].map((k) => smsTriggered(on, k as 'ready'))).toEqual([
+			true,
+			true,
+			false
+		]);
+		expect(on.texts).toEqual(DEFAULT_SMS);
+	});
+
+	it('a location overrides its brand part by part', () => {
+		const brand = { enabled: true, triggers: { bumped: false }, received: 'Got it' };
+		expect(smsSettings(brand, { triggers: { ready: true }, ready: 'Pick up!' })).toEqual({
+			enabled: true,
+			triggers: { received: true, bumped: false, ready: true },
+			texts: { received: 'Got it', bumped: DEFAULT_SMS.bumped, ready: 'Pick up!' }
+		});
+		expect(smsSettings(brand, { enabled: false }).enabled).toBe(false);
+		expect(smsSettings({ enabled: false }, { enabled: true }).enabled).toBe(true);
 	});
 
 	it.each([['+15551234567'], ['+447911123456'], ['+12']])('%s is E.164', (phone) => {

@@ -1,12 +1,19 @@
 /**
- * Customer texts (contract sections 1 and 6; field notes "SMS triggers"): an "order received"
- * text on create and an "order ready" text on bump, to the order's phoneNumber, none when
- * optInForSms is false, the customerArrivedUrl appended to both. The simulator has no carrier:
- * texts go to an outbox. Pure rules and the outbox entry shape, shared by the agent and the UI.
+ * Customer texts (contract sections 1 and 6; field notes "What a screen shows", SMS): off until a
+ * brand or location turns them on, then three triggers, each its own setting: "received" (the
+ * order is first displayed), "bumped" (bumped in the kitchen view), "ready" (marked ready for
+ * pickup in the Take Out view). To the order's phoneNumber, none when optInForSms is false, the
+ * customerArrivedUrl appended. The simulator has no carrier: texts go to an outbox. Pure rules
+ * and the outbox entry shape, shared by the agent and the UI.
  */
 import type { OrderFields } from './content';
 
-export type SmsKind = 'received' | 'ready';
+/** The trigger that sent a text. */
+export type SmsKind = 'received' | 'bumped' | 'ready';
+export const SMS_KINDS = ['received', 'bumped', 'ready'] as const satisfies readonly [
+	SmsKind,
+	...SmsKind[]
+];
 /**
  * sent: the simulated carrier took it (there is no real one, so no queue and no delivery
  * receipt); undeliverable: a carrier would refuse it (see `reason`).
@@ -15,11 +22,53 @@ export type SmsStatus = 'sent' | 'undeliverable';
 /** Forwarding to the brand's webhook: null when none is configured. */
 export type SmsForwarded = 'pending' | 'delivered' | 'failed' | null;
 
-/** The texts of the real product, used when a brand configures none. */
+/**
+ * The texts used when a brand configures none: "received" is the real product's default; the
+ * vendor publishes no default for the other two.
+ */
 export const DEFAULT_SMS = {
 	received: 'We have received your order!',
-	ready: 'Your order is ready!'
+	bumped: 'Your order is ready!',
+	ready: 'Your order is ready for pickup!'
 } as const;
+
+/**
+ * Which triggers send, once SMS is enabled: "received" and "bumped" (what the simulator sent
+ * before SMS became opt-in); "ready" needs the Take Out view's step, so it is opt-in too.
+ */
+export const DEFAULT_SMS_TRIGGERS = { received: true, bumped: true, ready: false } as const;
+
+/** A brand's or location's SMS settings as the config file gives them (any part may be absent). */
+export interface SmsOverride {
+	enabled?: boolean;
+	triggers?: Partial<Record<SmsKind, boolean>>;
+	received?: string;
+	bumped?: string;
+	ready?: string;
+}
+
+/** The settings a location texts with: the brand's, each part the location sets replacing it. */
+export interface SmsSettings {
+	enabled: boolean;
+	triggers: Record<SmsKind, boolean>;
+	texts: Record<SmsKind, string>;
+}
+
+export function smsSettings(brand: SmsOverride, location?: SmsOverride): SmsSettings {
+	const pick = (kind: SmsKind) => location?.[kind] ?? brand[kind] ?? DEFAULT_SMS[kind];
+	const on = (kind: SmsKind) =>
+		location?.triggers?.[kind] ?? brand.triggers?.[kind] ?? DEFAULT_SMS_TRIGGERS[kind];
+	return {
+		enabled: location?.enabled ?? brand.enabled ?? false,
+		triggers: { received: on('received'), bumped: on('bumped'), ready: on('ready') },
+		texts: { received: pick('received'), bumped: pick('bumped'), ready: pick('ready') }
+	};
+}
+
+/** Whether `kind` sends a text under these settings (before the order's own opt-out). */
+export function smsTriggered(settings: SmsSettings, kind: SmsKind): boolean {
+	return settings.enabled && settings.triggers[kind];
+}
 
 /** One text in the outbox, as GET /api/sms lists it and the webhook receives it. */
 export interface SmsEntry {

@@ -17,7 +17,7 @@ import * as z from 'zod';
 import { SEVERITIES, type Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
-import type { SmsEntry } from '#core/sms';
+import { SMS_KINDS, type SmsEntry } from '#core/sms';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
 import { ERROR_CODES } from './integrators/errors.ts';
 import { PATHS } from './integrators/paths.ts';
@@ -187,7 +187,7 @@ export const SmsEntrySchema = z.strictObject({
 	location: z.string(),
 	orderId: z.string(),
 	screen: z.string(),
-	kind: z.enum(['received', 'ready']),
+	kind: z.enum(SMS_KINDS),
 	to: z.string(),
 	text: z.string(),
 	status: z.enum(['sent', 'undeliverable']),

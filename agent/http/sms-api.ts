@@ -1,12 +1,13 @@
 /**
  * The simulated SMS outbox over HTTP (simulator API, not part of the integrator contract):
  *
- *   GET /api/sms?location=loc-1&order=1001&screen=kds-1&kind=ready&limit=50
+ *   GET /api/sms?location=loc-1&order=1001&screen=kds-1&kind=bumped&limit=50
  *
  * Every filter is optional; texts come newest first (at most `limit`, default 200, up to 1000).
  */
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
+import { SMS_KINDS } from '#core/sms';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared } from './responses.ts';
@@ -15,7 +16,7 @@ const SmsQuerySchema = z.object({
 	location: textParam(),
 	order: textParam(),
 	screen: textParam(),
-	kind: choiceParam(['received', 'ready']),
+	kind: choiceParam(SMS_KINDS),
 	limit: limitParam(1000, 200)
 });
 

@@ -33,7 +33,9 @@ afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
 function open(clock: ManualClock) {
 	const store = new Store({ dataDir });
-	const engine = new Engine({ config: parseConfig(DEFAULT_CONFIG), store, logger, clock });
+	const config = structuredClone(DEFAULT_CONFIG) as { brands: Array<{ sms?: object }> };
+	config.brands[0].sms = { enabled: true };
+	const engine = new Engine({ config: parseConfig(config), store, logger, clock });
 	const outbox = new SmsOutbox(engine, store.database, logger);
 	const run = (command: OrderCommand) =>
 		new Promise<void>((resolve) => engine.runCommand('kds-1', command, () => resolve()));
@@ -67,7 +69,7 @@ describe('SMS outbox', () => {
 		sim.close();
 	});
 
-	it('is kept across a restart, and a recall and bump after it sends no second "ready"', async () => {
+	it('is kept across a restart, and a recall and bump after it sends no second "bumped"', async () => {
 		const clock = new ManualClock(T0);
 		const first = open(clock);
 		await first.run({ command: 'create-order', order: order('P1') });
@@ -77,7 +79,7 @@ describe('SMS outbox', () => {
 		const second = open(clock);
 		try {
 			expect(second.outbox.list().map((s) => [s.orderId, s.kind])).toEqual([
-				['P1', 'ready'],
+				['P1', 'bumped'],
 				['P1', 'received']
 			]);
 			clock.advance(60_000);

@@ -1,13 +1,13 @@
 /**
- * Customer texts, simulated: "order received" when an order is created, "order ready" when it is
- * bumped, written to an outbox table next to the orders (so they survive a restart), listed by
+ * Customer texts, simulated, once a brand or location enables them (off by default): "received"
+ * when an order is created, "bumped" when it is bumped, each when its trigger is on; written to an outbox table next to the orders (so they survive a restart), listed by
  * GET /api/sms and the /sms page, and forwarded as JSON to the brand's webhook when one is set
  * (through the agent's one webhook sender, webhook.ts: bounded tries, the URL redacted in logs).
  *
  * One order, one pair of texts per location. An order sent to several screens of a location (HTTP
  * fan-out, or the same id over TCP to each) is one customer order: its texts belong to its visit,
  * which starts when the id is created while no screen of the location shows it, and ends when no
- * screen shows it any more. "received" is sent once per visit; "ready" when the last screen still
+ * screen shows it any more. "received" is sent once per visit; "bumped" when the last screen still
  * showing the order bumps it (and not for a cancelled order). An id created again after that is a
  * new order, with new texts. Held orders get "received" on create: the customer did order.
  */
@@ -15,7 +15,9 @@ import { transaction, type Database, type Statement } from '../store/sqlite.ts';
 import type { OrderRecord } from '#core/order-machine';
 import { isLive, type ScreenChange } from '#core/screen';
 import {
+	smsSettings,
 	smsText,
+	smsTriggered,
 	undeliverableReason,
 	wantsSms,
 	type SmsEntry,
@@ -219,8 +221,13 @@ export class SmsOutbox {
 		return records;
 	}
 
+	/** Whether the screen's location sends `kind` texts at all (its brand's settings under its own). */
+	private triggered(screen: Screen, kind: SmsKind): boolean {
+		return smsTriggered(smsSettings(screen.brand.sms, screen.location.sms), kind);
+	}
+
 	private onCreated(screen: Screen, record: OrderRecord): void {
-		if (!wantsSms(record.context.fields)) return;
+		if (!this.triggered(screen, 'received') || !wantsSms(record.context.fields)) return;
 		// Another screen still showing the id: the same customer order; its visit started there.
 		let visit = record.context.receivedAt;
 		for (const other of this.elsewhere(screen, record.context.id)) {
@@ -230,7 +237,8 @@ export class SmsOutbox {
 	}
 
 	private onBumped(screen: Screen, record: OrderRecord): void {
-		if (!wantsSms(record.context.fields) || record.context.cancelledAt !== undefined) return;
+		if (!this.triggered(screen, 'bumped') || !wantsSms(record.context.fields)) return;
+		if (record.context.cancelledAt !== undefined) return;
 		if (this.elsewhere(screen, record.context.id).some(isLive)) return;
 		this.write(); // the visit's "received" may still be queued
 		const { visit } = this.lastVisit.get(
@@ -239,7 +247,7 @@ export class SmsOutbox {
 			record.context.id,
 			record.context.receivedAt
 		) as { visit: number | null };
-		this.send(screen, record, 'ready', visit ?? record.context.receivedAt);
+		this.send(screen, record, 'bumped', visit ?? record.context.receivedAt);
 	}
 
 	/**
@@ -265,7 +273,10 @@ export class SmsOutbox {
 				kind,
 				visit,
 				recipient: to,
-				text: smsText(screen.brand.sms[kind], fields.customerArrivedUrl),
+				text: smsText(
+					smsSettings(screen.brand.sms, screen.location.sms).texts[kind],
+					fields.customerArrivedUrl
+				),
 				status: reason ? 'undeliverable' : 'sent',
 				reason,
 				created_at: this.engine.now(),

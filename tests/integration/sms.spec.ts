@@ -1,6 +1,6 @@
 /**
- * Customer SMS, simulated (issue 5): "order received" on create and "order ready" on bump, to the
- * order's phoneNumber, none with optInForSms false, the customerArrivedUrl appended; an outbox
+ * Customer SMS, simulated (issues 5 and 25): off unless enabled; then "received" on create and
+ * "bumped" on bump (each its own trigger setting, per brand or location), to the order's phoneNumber, none with optInForSms false, the customerArrivedUrl appended; an outbox
  * listed at GET /api/sms, and forwarded as JSON to the brand's webhook. Real TCP and HTTP, a
  * ManualClock for the webhook's retries.
  */
@@ -17,15 +17,15 @@ import { sendTcp } from '../helpers/tcp.ts';
 const T0 = Date.parse('2026-11-22T09:00:00Z');
 const PHONE = '+15551234567';
 const RECEIVED = 'We have received your order!';
-const READY = 'Your order is ready!';
+const BUMPED = 'Your order is ready!';
 
 type Json = Record<string, unknown>;
 type Brand = { sms?: Json; locations: Array<{ screens: Array<Record<string, unknown>> }> };
 
-/** The demo config (kds-1 auto-holds), with the brand's SMS settings. */
-function smsConfig(sms?: Json) {
+/** The demo config (kds-1 auto-holds), with the brand's SMS settings (enabled unless said). */
+function smsConfig(sms: Json = {}) {
 	const config = structuredClone(DEFAULT_CONFIG) as { brands: Brand[] };
-	if (sms) config.brands[0].sms = sms;
+	config.brands[0].sms = { enabled: true, ...sms };
 	config.brands[0].locations[0].screens[0].settings = { autoHoldFutureOrders: true };
 	return config;
 }
@@ -96,7 +96,7 @@ async function texts(query = ''): Promise<string[][]> {
 }
 
 describe('texts to the customer', () => {
-	it('"order received" on create, "order ready" on bump, newest first', async () => {
+	it('"received" on create, "bumped" on bump, newest first', async () => {
 		expect(await tcp('kds-2', 'create-order', order('S1'))).toBe('S1');
 		const [received] = await outbox();
 		expect(received).toEqual({
@@ -119,7 +119,7 @@ describe('texts to the customer', () => {
 		await act('kds-2', 'bump', 'S1');
 		const list = await outbox();
 		expect(list.map((s) => [s.kind, s.text, s.createdAt])).toEqual([
-			['ready', READY, new Date(T0 + 60_000).toISOString()],
+			['bumped', BUMPED, new Date(T0 + 60_000).toISOString()],
 			['received', RECEIVED, new Date(T0).toISOString()]
 		]);
 	});
@@ -138,7 +138,7 @@ describe('texts to the customer', () => {
 		await act('kds-2', 'bump', 'S4');
 		expect(await texts()).toEqual([
 			['received', `${RECEIVED} ${url}`],
-			['ready', `${READY} ${url}`]
+			['bumped', `${BUMPED} ${url}`]
 		]);
 	});
 
@@ -164,7 +164,7 @@ describe('texts to the customer', () => {
 		]);
 	});
 
-	it('a held order gets "received" on create, "ready" once fired and bumped', async () => {
+	it('a held order gets "received" on create, "bumped" once fired and bumped', async () => {
 		const held = order('S7', { pickupTime: '2026-11-22T12:30:00Z', prepTimeDuration: 'PT30M' });
 		expect(await tcp('kds-1', 'create-order', held)).toBe('S7');
 		expect(agent.engine.screen('kds-1')?.state.orders.get('S7')?.state).toBe('held');
@@ -173,11 +173,11 @@ describe('texts to the customer', () => {
 		await act('kds-1', 'bump', 'S7');
 		expect(await texts()).toEqual([
 			['received', RECEIVED],
-			['ready', READY]
+			['bumped', BUMPED]
 		]);
 	});
 
-	it('a cancelled order bumped off the screen gets no "ready"', async () => {
+	it('a cancelled order bumped off the screen gets no "bumped"', async () => {
 		expect(await tcp('kds-2', 'create-order', order('S8'))).toBe('S8');
 		expect(await tcp('kds-2', 'cancel-order', { id: 'S8' })).toBe('S8');
 		await act('kds-2', 'bump', 'S8');
@@ -187,19 +187,89 @@ describe('texts to the customer', () => {
 	it("the brand's own texts", async () => {
 		await agent.close();
 		agent = await start({
-			config: smsConfig({ received: 'Thanks, we got it.', ready: 'Come and get it.' })
+			config: smsConfig({ received: 'Thanks, we got it.', bumped: 'Come and get it.' })
 		});
 		expect(await tcp('kds-2', 'create-order', order('S9'))).toBe('S9');
 		await act('kds-2', 'bump', 'S9');
 		expect(await texts()).toEqual([
 			['received', 'Thanks, we got it.'],
-			['ready', 'Come and get it.']
+			['bumped', 'Come and get it.']
 		]);
 	});
 });
 
+describe('SMS settings: off by default, each trigger its own setting', () => {
+	async function restart(config: object) {
+		await agent.close();
+		agent = await start({ config });
+	}
+	async function createAndBump(id: string) {
+		expect(await tcp('kds-2', 'create-order', order(id))).toBe(id);
+		await act('kds-2', 'bump', id);
+	}
+
+	it('a config that does not enable SMS sends none (the vendor default; an API change)', async () => {
+		const config = smsConfig();
+		delete (config.brands[0] as Brand).sms;
+		await restart(config);
+		await createAndBump('T1');
+		expect(await outbox()).toEqual([]);
+	});
+
+	it('enabled: false with texts and triggers set still sends none', async () => {
+		await restart(smsConfig({ enabled: false, triggers: { received: true, bumped: true } }));
+		await createAndBump('T2');
+		expect(await outbox()).toEqual([]);
+	});
+
+	it('"received" only', async () => {
+		await restart(smsConfig({ triggers: { bumped: false } }));
+		await createAndBump('T3');
+		expect(await texts()).toEqual([['received', RECEIVED]]);
+	});
+
+	it('"bumped" only', async () => {
+		await restart(smsConfig({ triggers: { received: false } }));
+		await createAndBump('T4');
+		expect(await texts()).toEqual([['bumped', BUMPED]]);
+	});
+
+	it('"ready" (Take Out view) on: a kitchen bump sends no "ready" text', async () => {
+		await restart(smsConfig({ triggers: { received: false, bumped: false, ready: true } }));
+		await createAndBump('T5');
+		expect(await outbox()).toEqual([]);
+	});
+
+	it('a location turns SMS on, or changes a trigger or text, over its brand', async () => {
+		const config = smsConfig({ enabled: false });
+		const brand = config.brands[0] as Brand & { locations: Array<Json> };
+		brand.locations[0].sms = { enabled: true, triggers: { received: false }, bumped: 'Done ✓' };
+		await restart(config);
+		await createAndBump('T6');
+		expect(await texts('?kind=bumped')).toEqual([['bumped', 'Done ✓']]);
+		expect(await texts()).toEqual([['bumped', 'Done ✓']]);
+	});
+
+	it('a bad setting is refused with its field path', () => {
+		expect(() => parseConfig(smsConfig({ triggers: { bumped: 'yes' } }))).toThrow(
+			'brands[0].sms.triggers.bumped'
+		);
+		expect(() => parseConfig(smsConfig({ triggers: { pickup: true } }))).toThrow(
+			'brands[0].sms.triggers'
+		);
+		expect(() => parseConfig(smsConfig({ enabled: 'true' }))).toThrow('brands[0].sms.enabled');
+	});
+
+	it('GET /api/sms takes kind=received|bumped|ready and refuses other kinds', async () => {
+		expect((await fetch(`${agent.httpUrl}/api/sms?kind=ready`)).status).toBe(200);
+		const bad = await fetch(`${agent.httpUrl}/api/sms?kind=fax`);
+		expect(bad.status).toBe(422);
+		expect(await bad.text()).toContain('kind');
+	});
+});
+
 describe('one order, one pair of texts per location', () => {
-	it('an order sent over HTTP to 2 screens: one "received"; "ready" when the last one bumps', async () => {
+	it('an order sent over HTTP to 2 screens: one "received"; "bumped" when the last one bumps', async () => {
 		const res = await post('/integrators/kds-orders', order('M1'), 'kds-1,kds-2');
 		expect(res.status).toBe(201);
 		expect(await texts()).toEqual([['received', RECEIVED]]);
@@ -208,7 +278,7 @@ describe('one order, one pair of texts per location', () => {
 		await act('kds-2', 'bump', 'M1');
 		expect(await texts()).toEqual([
 			['received', RECEIVED],
-			['ready', READY]
+			['bumped', BUMPED]
 		]);
 		expect((await outbox())[0].screen).toBe('kds-2');
 	});
@@ -220,7 +290,7 @@ describe('one order, one pair of texts per location', () => {
 		expect(await texts()).toEqual([['received', RECEIVED]]);
 	});
 
-	it('recalled and bumped again: no second "ready"', async () => {
+	it('recalled and bumped again: no second "bumped"', async () => {
 		expect(await tcp('kds-2', 'create-order', order('M3'))).toBe('M3');
 		await act('kds-2', 'bump', 'M3');
 		clock.advance(1000);
@@ -228,7 +298,7 @@ describe('one order, one pair of texts per location', () => {
 		await act('kds-2', 'bump', 'M3');
 		expect(await texts('?order=M3')).toEqual([
 			['received', RECEIVED],
-			['ready', READY]
+			['bumped', BUMPED]
 		]);
 	});
 
@@ -240,9 +310,9 @@ describe('one order, one pair of texts per location', () => {
 		await act('kds-2', 'bump', 'M4');
 		expect(await texts()).toEqual([
 			['received', RECEIVED],
-			['ready', READY],
+			['bumped', BUMPED],
 			['received', RECEIVED],
-			['ready', READY]
+			['bumped', BUMPED]
 		]);
 	});
 });
