@@ -65,3 +65,67 @@ describe('heartbeat', () => {
 		expect(engine.fanout.viewers('kds-1')).toBe(1);
 	});
 });
+
+/** The next `count` messages the browser gets, parsed. */
+function nextMessages(ws: WebSocket, count: number): Promise<Array<Record<string, unknown>>> {
+	return new Promise((resolve) => {
+		const got: Array<Record<string, unknown>> = [];
+		const onMessage = (data: WebSocket.RawData) => {
+			got.push(JSON.parse(String(data)) as Record<string, unknown>);
+			if (got.length === count) {
+				ws.off('message', onMessage);
+				resolve(got);
+			}
+		};
+		ws.on('message', onMessage);
+	});
+}
+
+describe('what a browser sends is validated', () => {
+	it.each([
+		['not JSON', '{"type":', 'not valid JSON'],
+		['no type', '{}', 'type: required (one of "resync", "ping", "action", "popup.ack")'],
+		['an array', '[1,2]', 'expected an object, got an array'],
+		['null', 'null', 'expected an object, got null'],
+		['an unknown type', '{"type":"hello"}', 'type: expected one of'],
+		['an unknown action', '{"type":"action","action":"explode"}', 'action: expected one of "bump"'],
+		[
+			'a numeric order id',
+			'{"type":"action","action":"bump","orderId":42}',
+			'orderId: expected a string, got 42'
+		],
+		['a pop-up ack without id', '{"type":"popup.ack"}', 'id: required (a string)'],
+		[
+			'fire-course without course',
+			'{"type":"action","action":"fire-course","orderId":"A"}',
+			'course: required'
+		]
+	])(
+		'%s gets BAD_MESSAGE naming the field, and the browser stays served',
+		async (_name, raw, words) => {
+			const client = await browser(true);
+			const other = await browser(true);
+			const replies = nextMessages(client.ws, 2);
+			client.ws.send(raw);
+			client.ws.send('{"type":"ping"}');
+			const [error, pong] = await replies;
+			expect(error).toMatchObject({ type: 'error', code: 'BAD_MESSAGE' });
+			expect(String(error.message)).toContain(words);
+			expect(pong).toMatchObject({ type: 'pong', now: expect.any(Number) });
+			expect(client.ws.readyState).toBe(WebSocket.OPEN);
+			expect(other.ws.readyState).toBe(WebSocket.OPEN);
+			expect(engine.fanout.viewers('kds-1')).toBe(2);
+		}
+	);
+
+	it('a valid action still runs: a bump of an unknown order is refused as before', async () => {
+		const client = await browser(true);
+		const replies = nextMessages(client.ws, 1);
+		client.ws.send(JSON.stringify({ type: 'action', action: 'bump', orderId: 'ghost' }));
+		expect((await replies)[0]).toMatchObject({
+			type: 'error',
+			code: 'ACTION_REFUSED',
+			message: 'bump: order ghost cannot be changed so'
+		});
+	});
+});

@@ -7,8 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { ClientMessage } from '#core/relay';
-import { SCREEN_ACTIONS } from '#core/screen';
+import { parseClientMessage } from '#core/relay';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 
@@ -96,24 +95,30 @@ export function attachRelay(
 		send(JSON.stringify(engine.fanout.snapshot(screenId)));
 		const unsubscribe = engine.fanout.subscribe(screenId, (_message, encoded) => send(encoded));
 		ws.on('message', (data) => {
-			let message: ClientMessage;
-			try {
-				message = JSON.parse(String(data));
-			} catch {
-				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: 'not valid JSON' }));
+			// Validated once here (core/relay.ts): a bad message gets an error naming its bad fields,
+			// and nothing else happens; the socket and every other browser go on.
+			const parsed = parseClientMessage(String(data));
+			if (!parsed.ok) {
+				logger.debug({ screen: screenId, error: parsed.error }, 'bad browser message');
+				send(JSON.stringify({ type: 'error', code: 'BAD_MESSAGE', message: parsed.error }));
 				return;
 			}
-			if (message?.type === 'ping') {
+			const message = parsed.message;
+			if (message.type === 'ping') {
 				send(JSON.stringify({ type: 'pong', now: engine.now() }));
-			} else if (message?.type === 'resync') {
+			} else if (message.type === 'resync') {
 				send(JSON.stringify(engine.fanout.snapshot(screenId)));
-			} else if (message?.type === 'popup.ack' && typeof message.id === 'string') {
+			} else if (message.type === 'popup.ack') {
 				options.onPopupAck?.(screenId, message.id);
-			} else if (
-				message?.type === 'action' &&
-				(SCREEN_ACTIONS as readonly string[]).includes(message.action) &&
-				(message.action !== 'fire-course' || typeof message.course === 'string')
-			) {
+			} else if (message.action === 'fire-course' && message.course === undefined) {
+				send(
+					JSON.stringify({
+						type: 'error',
+						code: 'BAD_MESSAGE',
+						message: "course: required (a string; '' is the items without a course)"
+					})
+				);
+			} else {
 				const ok = engine.runAction(screenId, message.action, message.orderId, message.course);
 				if (!ok) {
 					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
@@ -125,15 +130,6 @@ export function attachRelay(
 						})
 					);
 				}
-			} else {
-				send(
-					JSON.stringify({
-						type: 'error',
-						code: 'BAD_MESSAGE',
-						message:
-							'expected {type: "ping"}, {type: "resync"}, {type: "action", action: bump|recall|fire|fire-course, orderId?, course?} or {type: "popup.ack", id}'
-					})
-				);
 			}
 		});
 		ws.on('close', () => {

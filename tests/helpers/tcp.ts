@@ -4,3 +4,15 @@
  * uses the same client for `kds-sim send`.
  */
 export { sendTcp, sendTcpRaw, TcpSession } from '../../agent/tcp/client.ts';
+
+/** A minimal TCP create-order for order `id`: one soup, ToGo, named `Crash <id>` (the crash specs). */
+export const crashOrder = (id: string) => ({
+	command: 'create-order',
+	order: {
+		id,
+		name: `Crash ${id}`,
+		time: 1795338000000,
+		mode: 'ToGo',
+		items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
+	}
+});

@@ -15,21 +15,10 @@ import type { CallbackBody } from '../../agent/notify/notification-state.ts';
 import type { OrderRecord } from '#core/order-machine';
 import type { ServerMessage } from '#core/relay';
 import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';
-import { TcpSession } from '../helpers/tcp.ts';
+import { crashOrder as order, TcpSession } from '../helpers/tcp.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kds-crash-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-const order = (id: string) => ({
-	command: 'create-order',
-	order: {
-		id,
-		name: `Crash ${id}`,
-		time: 1795338000000,
-		mode: 'ToGo',
-		items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
-	}
-});
 
 /** Resolves once `done()` holds (checked every 20 ms), or after 30 s: the test then fails on its counts. */
 async function until(done: () => boolean): Promise<void> {

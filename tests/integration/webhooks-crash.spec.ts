@@ -10,22 +10,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import { agentFlags, spawnAgent, waitForExit, type AgentProcess } from '../helpers/process.ts';
-import { sendTcp } from '../helpers/tcp.ts';
+import { crashOrder as order, sendTcp } from '../helpers/tcp.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kds-webhook-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const order = (id: string) => ({
-	command: 'create-order',
-	order: {
-		id,
-		name: `Crash ${id}`,
-		time: 1795338000000,
-		mode: 'ToGo',
-		items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
-	}
-});
 
 async function kill(agent: AgentProcess): Promise<void> {
 	agent.child.kill('SIGKILL');

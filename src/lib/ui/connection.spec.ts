@@ -137,4 +137,44 @@ describe('ScreenConnection', () => {
 		expect(sockets[0].sent).toEqual([{ type: 'action', action: 'bump', orderId: '1' }]);
 		connection.stop();
 	});
+
+	it.each([
+		['not JSON', '{"type":"snap', 'not valid JSON'],
+		['an unknown type', '{"type":"explode"}', 'type: expected one of "snapshot"'],
+		[
+			'a change without seq',
+			'{"type":"change","now":1,"change":{"type":"order.removed","id":"A"}}',
+			'seq: required (a finite number)'
+		],
+		[
+			'a record with a bad state',
+			JSON.stringify({ ...snapshot, records: [{ state: 'gone', context: {} }] }),
+			'records[0].state: expected one of "held", "active", "cancelled", "bumped", got "gone"'
+		],
+		[
+			'an event with a string time',
+			'{"type":"change","seq":1,"now":1,"change":{"type":"order.event","id":"A","event":{"type":"order.bumped","at":"now"}}}',
+			'change.event.at: expected a finite number, got "now"'
+		],
+		[
+			'a pop-up without message',
+			'{"type":"notifications","now":1,"takeout":[],"popups":[{"id":"p","at":1}]}',
+			'popups[0].message: required (a string)'
+		]
+	])('drops %s with a warning naming the path, and goes on', (_name, raw, words) => {
+		const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+		const received: ServerMessage[] = [];
+		const { connection, sockets } = setup((m) => void received.push(m));
+		connection.start();
+		sockets[0].open();
+		sockets[0].onmessage?.({ data: raw } as MessageEvent);
+		expect(received).toEqual([]);
+		expect(warn).toHaveBeenCalledTimes(1);
+		expect(String(warn.mock.calls[0][0])).toContain(words);
+		sockets[0].deliver(snapshot);
+		expect(received).toEqual([snapshot]);
+		expect(connection.state).toBe('connected');
+		warn.mockRestore();
+		connection.stop();
+	});
 });

@@ -4,7 +4,7 @@
  * fresh snapshot when the order board sees a gap. The state is shown on screen as the
  * connection dot.
  */
-import type { ClientMessage, ServerMessage } from '#core/relay';
+import { parseServerMessage, type ClientMessage, type ServerMessage } from '#core/relay';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
@@ -144,13 +144,13 @@ export class ScreenConnection {
 			this.#lastMessageAt = Date.now();
 			this.#probed = false;
 			if (this.state !== 'connected') this.state = 'connected';
-			let message: ServerMessage;
-			try {
-				message = JSON.parse(String(event.data));
-			} catch {
+			// Validated here (core/relay.ts): a bad message is dropped and named, never shown.
+			const parsed = parseServerMessage(String(event.data));
+			if (!parsed.ok) {
+				console.warn(`kds: dropped a bad message from the agent: ${parsed.error}`);
 				return;
 			}
-			if (this.#options.onMessage(message) === 'gap') this.send({ type: 'resync' });
+			if (this.#options.onMessage(parsed.message) === 'gap') this.send({ type: 'resync' });
 		};
 		socket.onerror = () => {
 			// A close event follows; retrying is scheduled there.
