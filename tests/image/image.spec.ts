@@ -77,7 +77,7 @@ describe('the image', () => {
 		const body = (await res.json()) as { status: string; screens: { id: string }[] };
 		expect(body.status).toBe('ok');
 		expect(body.screens.map((s) => s.id)).toEqual(['kds-1', 'kds-2']);
-		expect(podman('exec', `${tag}-a`, 'id', '-u')).toBe('1000');
+		expect(podman('exec', `${tag}-a`, 'node', '-p', 'process.getuid()')).toBe('1000');
 		// Every process of the container, as ps shows them: the node user.
 		const users = podman('top', `${tag}-a`, 'user').split('\n').slice(1);
 		expect(users.length).toBeGreaterThan(0);
