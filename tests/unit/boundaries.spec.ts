@@ -62,9 +62,10 @@ const parts: Part[] = [
 	{
 		name: 'the UI (src/routes, src/lib/ui)',
 		files: tracked.filter((f) => f.startsWith('src/')),
+		// `#lib/…` is src/lib (package.json "imports"; SvelteKit 3 dropped its `$lib` alias).
 		allows: (specifier, file) =>
 			specifier.startsWith('#')
-				? specifier.startsWith('#core/')
+				? specifier.startsWith('#core/') || specifier.startsWith('#lib/')
 				: !/(^|\/)(agent|core)\//.test(specifier) &&
 					(isSpec(file) || !/(^|\/)tests\//.test(specifier))
 	}
