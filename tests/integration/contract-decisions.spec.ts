@@ -7,13 +7,11 @@
  * 4. a cancel of a bumped order answers the id while the screen still has it (recall list), and
  *    ORDER_DOES_NOT_EXIST once it has left (section 3: no order with that id).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { agentTest } from '../helpers/agent-test.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { RECALL_LIMIT } from '#core/screen';
 import { sendTcp } from '../helpers/tcp.ts';
 
@@ -117,14 +115,8 @@ describe('contract decisions', () => {
 });
 
 describe('1. active orders answer the id and name given at create', () => {
-	const dirs: string[] = [];
-	afterAll(() => {
-		for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-	});
-
 	it('after a full and a partial update renamed the order, and after a restart', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'kds-active-'));
-		dirs.push(dataDir);
+		const dataDir = tempDir('kds-active-');
 		let agent = await startTestAgent({ dataDir });
 		const send = client(agent);
 		expect(await send('create-order', order('N1', 'Maria'))).toBe('N1');
