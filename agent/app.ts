@@ -279,6 +279,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// Notifications learn from the engine's fan-out when a browser opens a screen; the relay
 	// (attached below, after HTTP) only joins browsers to it and hands pop-up acknowledgements in.
 	const notifications = new Notifications({ engine, database: store.database, logger });
+	// "Ready for pickup" on a Take Out view sends the "ready" text (when that trigger is on).
+	notifications.onReady((screenId, orderId) => sms.ready(screenId, orderId));
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);

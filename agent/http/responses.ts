@@ -419,6 +419,12 @@ export const ROUTE_RESPONSES = {
 		...GUARDED
 	},
 	'POST /api/screens/:id/popups/:popupId/ack': { 200: OkSchema, ...UNKNOWN_SCREEN, ...GUARDED },
+	'POST /api/screens/:id/orders/:orderId/ready': {
+		200: OkSchema,
+		409: SimulatorErrorSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
 	'GET /api/sms': { 200: z.array(SmsEntrySchema), 422: SimulatorErrorSchema, ...GUARDED },
 	'GET /api/access': { 200: z.strictObject({ granted: z.boolean() }) },
 	'POST /api/access': { 403: SimulatorErrorSchema, 422: SimulatorErrorSchema },

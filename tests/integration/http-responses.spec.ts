@@ -282,6 +282,16 @@ describe('simulator API', () => {
 		expect((await call(route, { url: `/api/screens/nope/popups/${id}/ack` })).status).toBe(404);
 	});
 
+	it('ready for pickup: done (again too), an order not on the screen, unknown screen', async () => {
+		const route = 'POST /api/screens/:id/orders/:orderId/ready';
+		await call(ORDERS, { headers: TOKEN(), body: order('P-1') });
+		const url = '/api/screens/kds-1/orders/P-1/ready';
+		expect((await call(route, { url })).status).toBe(200);
+		expect((await call(route, { url })).status).toBe(200);
+		expect((await call(route, { url: '/api/screens/kds-2/orders/P-1/ready' })).status).toBe(409);
+		expect((await call(route, { url: '/api/screens/nope/orders/P-1/ready' })).status).toBe(404);
+	});
+
 	it('texts: the outbox, and a bad filter', async () => {
 		const { body } = await call('GET /api/sms');
 		expect(body.length).toBeGreaterThan(0);
@@ -398,7 +408,11 @@ describe('guarded routes', () => {
 		) as RouteKey[];
 		expect(routes.length).toBeGreaterThan(5);
 		for (const route of routes) {
-			const url = route.split(' ')[1].replace(':id', 'kds-1').replace(':popupId', 'p');
+			const url = route
+				.split(' ')[1]
+				.replace(':id', 'kds-1')
+				.replace(':popupId', 'p')
+				.replace(':orderId', 'o');
 			expect([
 				route,
 				(await call(route, { url, on: guarded, body: route.startsWith('POST') ? {} : undefined }))
