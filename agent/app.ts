@@ -259,6 +259,19 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		link: options.remoteLink,
 		onUnreachable: (screenId) => relay?.disconnect(screenId)
 	});
+	// A screen removed at run time (DELETE /api/admin/screens/:id): its TCP port closes (a POS
+	// connected there sees the connection end, as when a real screen is taken away) and its
+	// browsers are let go (they reconnect, and are told the screen is unknown).
+	engine.onScreenRemoved((screen) => {
+		const id = screen.config.id;
+		const index = tcpServers.findIndex((s) => s.screenId === id);
+		if (index >= 0) {
+			const [server] = tcpServers.splice(index, 1);
+			server.close().catch((err: unknown) => logger.warn({ err, screen: id }, 'TCP close'));
+		}
+		relay?.disconnect(id);
+		logger.info({ screen: id }, `screen ${id} removed`);
+	});
 	const listen = options.discoveryListen ?? null;
 	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
 	const listener =

@@ -55,7 +55,7 @@ export function attachRelay(
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		if (url.pathname !== '/ws') return; // other upgrade handlers (Vite in dev) may want it
 		const screenId = url.searchParams.get('screen') ?? '';
-		if (!engine.screen(screenId)) {
+		if (!engine.liveScreen(screenId)) {
 			socket.end(
 				'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n'
 			);

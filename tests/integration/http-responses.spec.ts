@@ -271,6 +271,35 @@ describe('simulator API', () => {
 		expect((await call(route, unknown)).status).toBe(404);
 	});
 
+	it('removing a screen: done, then unknown', async () => {
+		const route = 'DELETE /api/admin/screens/:id';
+		const removable = await start({
+			config: {
+				brands: [
+					{
+						id: 'b',
+						name: 'Brand',
+						token: 'remove-token-1',
+						locations: [
+							{
+								id: 'loc-1',
+								name: 'Kitchen',
+								screens: [{ id: 'x-1', name: 'Fryer', tcp: { port: 0 } }]
+							}
+						]
+					}
+				]
+			}
+		});
+		try {
+			const url = '/api/admin/screens/x-1';
+			expect((await call(route, { url, on: removable })).body).toEqual({ removed: 'x-1' });
+			expect((await call(route, { url, on: removable })).status).toBe(404);
+		} finally {
+			await removable.close();
+		}
+	});
+
 	it('pop-up acknowledgement: done, not open, unknown screen', async () => {
 		const route = 'POST /api/screens/:id/popups/:popupId/ack';
 		const notes = await call('GET /api/screens/:id/notifications', {
@@ -521,6 +550,8 @@ describe('remote screens (docs/fleet.md)', () => {
 			});
 			const heard = await call('GET /api/discovered', { on: fleet });
 			expect(heard.body).toEqual({ listening: true, adoptingInto: null, screens: [] });
+			const remove = 'DELETE /api/admin/screens/:id';
+			expect((await call(remove, { url: '/api/admin/screens/pi-1', on: fleet })).status).toBe(409);
 		} finally {
 			await fleet.close();
 		}
@@ -552,7 +583,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(9);
+		expect(documentedAdmin.length).toBe(10);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
