@@ -12,7 +12,7 @@ export interface MessageFilter {
 	severity: Severity | '';
 }
 
-export function filterFromParams(params: URLSearchParams): MessageFilter {
+export function filterFromParams(params: Pick<URLSearchParams, 'get'>): MessageFilter {
 	const severity = params.get('severity') ?? '';
 	return {
 		screen: params.get('screen')?.trim() ?? '',
