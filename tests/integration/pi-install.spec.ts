@@ -8,10 +8,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
 	mkdirSync,
-	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	rmSync,
 	statSync,
 	writeFileSync
 } from 'node:fs';
@@ -19,22 +17,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const INSTALLER = join(ROOT, 'deploy/pi/install.sh');
-const roots: string[] = [];
-afterEach(() => {
-	for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** Folders every Raspberry Pi OS has: the installer writes into them and leaves them in place. */
 const SYSTEM_DIRS = ['/etc/systemd/system', '/usr/lib/sysusers.d', '/usr/local/bin'];
 
 /** A scratch root holding `files` (path → content), like a fresh Pi with user pi. */
 function scratch(files: Record<string, string> = {}): string {
-	const root = mkdtempSync(join(tmpdir(), 'kds-pi-'));
-	roots.push(root);
+	const root = tempDir('kds-pi-');
 	for (const dir of SYSTEM_DIRS) mkdirSync(join(root, dir), { recursive: true });
 	const all = {
 		'/etc/passwd': 'root:x:0:0::/root:/bin/bash\npi:x:1000:1000::/home/pi:/bin/bash\n',
@@ -90,8 +84,7 @@ const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status ===
 
 /** systemd-analyze verify on a copy of the unit (executables missing here replaced by /bin/sh). */
 function verify(unitPath: string): string {
-	const dir = mkdtempSync(join(tmpdir(), 'kds-unit-'));
-	roots.push(dir);
+	const dir = tempDir('kds-unit-');
 	const copy = join(dir, unitPath.split('/').pop()!);
 	copyFileSync(unitPath, copy);
 	writeFileSync(
@@ -303,8 +296,7 @@ describe('Pi installer, other sessions', () => {
 	});
 
 	it('the kiosk waits until /health answers 200, starts Chromium full screen on the URL, and starts it again when it exits', async () => {
-		const bin = mkdtempSync(join(tmpdir(), 'kds-kiosk-'));
-		roots.push(bin);
+		const bin = tempDir('kds-kiosk-');
 		// A stand-in for Chromium that writes down how it was started, then exits (a crash).
 		writeFileSync(
 			join(bin, 'chromium'),
@@ -404,8 +396,7 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 
 	it('a Pi without internet: the carried tarballs are named, the registry left alone', () => {
 		const root = scratch({ '/usr/bin/labwc': '' });
-		const dir = mkdtempSync(join(tmpdir(), 'kds-carry-'));
-		roots.push(dir);
+		const dir = tempDir('kds-carry-');
 		const tgz = (name: string) => (writeFileSync(join(dir, name), ''), join(dir, name));
 		const run = install(
 			root,
