@@ -369,7 +369,7 @@ if [ -z "$AGENT" ]; then
 		# kds-sim's dependencies come from the registry even when its tarball was carried over:
 		# unreachable, npm would retry for many minutes before saying so.
 		curl -sS -o /dev/null --max-time 20 "$REGISTRY/" ||
-			fail "cannot reach $REGISTRY for kds-sim's dependencies (fastify, ws, zod, …): a Pi without internet needs a registry mirror on the LAN, --registry http://<mirror>:4873 (docs/raspberry-pi.md, A Pi without internet)"
+			fail "cannot reach $REGISTRY (curl says why, above) for kds-sim's dependencies (fastify, ws, zod, …): a Pi without internet needs a registry mirror on the LAN, --registry http://<mirror>:4873 (docs/raspberry-pi.md, A Pi without internet)"
 		# Into its own prefix, package scripts off: nothing is compiled (SQLite is node:sqlite).
 		rm -rf "$APP_DIR.new"
 		PATH="$NODE_DIR/bin:$PATH" "$NODE_DIR/bin/node" "$NPM_DIR/bin/npm-cli.js" install --global \
@@ -567,4 +567,7 @@ cage) echo "  kiosk             $SCREEN on this Pi's display at boot (cage, user
 esac
 [ "$SESSION" = none ] || echo "  display           ${PANEL:-size from the output}${SIZE:+, window ${SIZE/,/x}}, rotated $ROTATE°; Chromium restarts when it exits"
 [ -z "$AGENT" ] || echo "  showing           a screen of the simulator at $AGENT"
-[ "$LIVE" = 0 ] || echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"
+if [ "$LIVE" = 1 ]; then
+	if [ "$SESSION" = none ]; then echo "Remove it all with: sudo $0 --uninstall"
+	else echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"; fi
+fi
