@@ -71,6 +71,31 @@ describe('ScreenConnection', () => {
 		vi.useRealTimers();
 	});
 
+	it('a message that fails the relay schema is not handled but named to onInvalid, by field path', () => {
+		const handled: ServerMessage[] = [];
+		const invalid: string[] = [];
+		const connection = new ScreenConnection({
+			url: 'ws://test/ws?screen=kds-1',
+			onMessage: (m) => void handled.push(m),
+			onInvalid: (error) => void invalid.push(error),
+			createSocket: () => socket,
+			random: () => 0.5,
+			isOnline: () => true
+		});
+		const socket = new FakeSocket();
+		connection.start();
+		socket.open();
+		socket.deliver({ ...snapshot, screen: { ...snapshot.screen, settings: null } } as never);
+		socket.onmessage?.({ data: '{not json' } as MessageEvent);
+		socket.deliver(snapshot);
+		expect(handled).toEqual([snapshot]);
+		expect(invalid).toHaveLength(2);
+		expect(invalid[0]).toContain('screen.settings');
+		expect(invalid[1]).toBe('not valid JSON');
+		expect(connection.state).toBe('connected');
+		connection.stop();
+	});
+
 	it('backs off exponentially from 0.5 s to 5 s with jitter', () => {
 		expect([1, 2, 3, 4, 5, 6].map((n) => backoffDelay(n, 500, 5000, () => 0.5))).toEqual([
 			500, 1000, 2000, 4000, 5000, 5000

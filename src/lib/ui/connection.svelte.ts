@@ -25,6 +25,8 @@ export interface ConnectionOptions {
 	onMessage: (message: ServerMessage) => string | void;
 	/** Called when a socket opens, before its first message (the agent sends a snapshot first). */
 	onOpen?: () => void;
+	/** A message from the agent that failed the relay's schema (core/relay.ts): dropped, and named here. */
+	onInvalid?: (error: string) => void;
 	createSocket?: (url: string) => SocketLike;
 	/** First retry delay and cap (ms). */
 	minDelayMs?: number;
@@ -58,7 +60,8 @@ export class ScreenConnection {
 	/** Failed attempts since the last successful open. */
 	failures = $state(0);
 
-	#options: Required<Omit<ConnectionOptions, 'onOpen'>> & Pick<ConnectionOptions, 'onOpen'>;
+	#options: Required<Omit<ConnectionOptions, 'onOpen' | 'onInvalid'>> &
+		Pick<ConnectionOptions, 'onOpen' | 'onInvalid'>;
 	#socket: SocketLike | null = null;
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 	#silenceTimer: ReturnType<typeof setInterval> | undefined;
@@ -144,10 +147,12 @@ export class ScreenConnection {
 			this.#lastMessageAt = Date.now();
 			this.#probed = false;
 			if (this.state !== 'connected') this.state = 'connected';
-			// Validated here (core/relay.ts): a bad message is dropped and named, never shown.
+			// Validated here (core/relay.ts): a bad message is dropped, never drawn, and named to the
+			// screen (onInvalid), which says its cards may be out of date.
 			const parsed = parseServerMessage(String(event.data));
 			if (!parsed.ok) {
 				console.warn(`kds: dropped a bad message from the agent: ${parsed.error}`);
+				this.#options.onInvalid?.(parsed.error);
 				return;
 			}
 			if (this.#options.onMessage(parsed.message) === 'gap') this.send({ type: 'resync' });

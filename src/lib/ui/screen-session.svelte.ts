@@ -41,6 +41,9 @@ export class ScreenSession {
 			url: options.url ?? screenSocketUrl(screenId),
 			...options,
 			onOpen: () => this.board.expectSnapshot(),
+			onInvalid: (error) => {
+				this.failure = { text: `a message that could not be drawn: ${error}`, at: Date.now() };
+			},
 			onMessage: (message) => {
 				try {
 					// Before the board: notification state is not an order change (no seq, no gap).
