@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
+import { MESSAGE_RESULTS } from '#core/message-entry';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
@@ -21,6 +22,9 @@ export const MessageQuerySchema = z.object({
 	screen: textParam().describe('Only messages to this screen id.'),
 	order: textParam().describe('Only messages about this order id.'),
 	severity: choiceParam(SEVERITIES).describe('Only messages with a finding of this severity.'),
+	result: choiceParam(MESSAGE_RESULTS).describe(
+		'Only the messages refused (any reply but acceptance, bytes that are not JSON included), or only those accepted.'
+	),
 	limit: limitParam(999_999, 200).describe('The newest this many (1-999999; default 200).')
 });
 
@@ -110,8 +114,8 @@ export function registerAdminApi(
 		);
 
 		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
-			const { screen, order, severity, limit } = parseQuery(MessageQuerySchema, req.query);
-			return messages.list({ screen, orderId: order, severity, limit });
+			const { screen, order, severity, result, limit } = parseQuery(MessageQuerySchema, req.query);
+			return messages.list({ screen, orderId: order, severity, result, limit });
 		});
 
 		/**

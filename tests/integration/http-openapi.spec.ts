@@ -132,7 +132,12 @@ describe('/openapi.json', () => {
 			'query screen',
 			'query order',
 			'query severity',
+			'query result',
 			'query limit'
+		]);
+		expect(messages.parameters.find((p) => p.name === 'result')?.schema.enum).toEqual([
+			'refused',
+			'accepted'
 		]);
 		const bad = await fetch(`${base}/api/admin/messages?severity=loud`);
 		expect(bad.status).toBe(422);
