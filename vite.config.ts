@@ -1,4 +1,6 @@
+import adapter from '@sveltejs/adapter-node';
 import { sveltekit } from '@sveltejs/kit/vite';
+import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 
@@ -6,7 +8,12 @@ import { defineConfig } from 'vitest/config';
 const agent = process.env.KDS_AGENT_URL ?? 'http://127.0.0.1:8104';
 
 export default defineConfig({
-	plugins: [tailwindcss(), sveltekit()],
+	plugins: [
+		tailwindcss(),
+		// SvelteKit 3 takes its configuration here (svelte.config.js is gone). The agent mounts
+		// build/handler.js on its own HTTP port (see agent/http/).
+		sveltekit({ preprocess: vitePreprocess(), adapter: adapter({ out: 'build' }) })
+	],
 	server: {
 		proxy: {
 			'/ws': { target: agent, ws: true },

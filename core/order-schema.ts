@@ -10,17 +10,10 @@ import * as z from 'zod';
 import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas';
 import type { Outcome } from './outcome';
 import { expected, readers, showValue } from './parse';
+import { COURSE_STATUSES, ORDER_MODES } from './order-words';
 import { normaliseDateTime } from './times';
 
-export const ORDER_MODES = [
-	'For Here',
-	'ToGo',
-	'Pickup',
-	'DriveThru',
-	'Delivery',
-	'Curbside'
-] as const;
-export const COURSE_STATUSES = ['straightFire', 'hold', 'fire', 'pickup'] as const;
+export { COURSE_STATUSES, ORDER_MODES };
 
 export const ModifierSchema = z.object({
 	name: str(),

@@ -19,11 +19,11 @@ import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import { SMS_KINDS, type SmsEntry } from '#core/sms';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
-import { ERROR_CODES } from './integrators/errors.ts';
 import { PATHS } from './integrators/paths.ts';
 import {
 	ActiveOrdersEntrySchema,
 	DeviceSchema,
+	ERROR_CODES,
 	ErrorSchema,
 	FieldErrorSchema,
 	HealthSchema,

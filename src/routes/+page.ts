@@ -1,4 +1,4 @@
-import type { DiscoveredList, LocationSummary } from '$lib/ui/api';
+import type { DiscoveredList, LocationSummary } from '#lib/ui/api.ts';
 import type { PageLoad } from './$types';
 
 export const load: PageLoad = async ({ fetch, depends }) => {

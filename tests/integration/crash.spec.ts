@@ -5,8 +5,6 @@
  * survives too, with the callback it owes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import type { OrderRecord } from '#core/order-machine';
 import type { ServerMessage } from '#core/relay';
 import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';
 import { crashOrder as order, TcpSession } from '../helpers/tcp.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kds-crash-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -182,17 +181,8 @@ describe('kill -9 while HTTP requests fan out to two screens', () => {
 describe('kill -9 with a notification queued', () => {
 	it('a browser opening the screen after the restart shows it, and the callback says delivered', async () => {
 		const notifyDir = mkdtempSync(join(tmpdir(), 'kds-crash-notify-'));
-		const bodies: CallbackBody[] = [];
-		const receiver = createServer((req, res) => {
-			let text = '';
-			req.on('data', (chunk) => (text += chunk));
-			req.on('end', () => {
-				bodies.push(JSON.parse(text));
-				res.writeHead(204).end();
-			});
-		});
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		const callbackUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/done`;
+		const receiver = await startReceiver('/done');
+		const bodies = (): CallbackBody[] => receiver.received.map((r) => r.body);
 		const flags = ['--data-dir', notifyDir, '--http-port', '0', '--tcp-port', '0'];
 		const headers = {
 			'content-type': 'application/json',
@@ -221,7 +211,7 @@ describe('kill -9 with a notification queued', () => {
 				{
 					method: 'POST',
 					headers,
-					body: JSON.stringify({ id: 'K-1', retry: { notificationUrl: callbackUrl } })
+					body: JSON.stringify({ id: 'K-1', retry: { notificationUrl: receiver.url } })
 				}
 			);
 			expect(queued.status).toBe(202);
@@ -234,7 +224,7 @@ describe('kill -9 with a notification queued', () => {
 			// Killed right after the 202: no shutdown, nothing flushed on the way out.
 			first.child.kill('SIGKILL');
 			await waitForExit(first.child);
-			expect(bodies).toEqual([]);
+			expect(bodies()).toEqual([]);
 
 			second = await spawnAgent([...flags, '--log-level', 'info']);
 			const pending = await fetch(`${second.httpUrl}/api/screens/kds-1/notifications`);
@@ -247,14 +237,14 @@ describe('kill -9 with a notification queued', () => {
 			ws = new WebSocket(`${second.httpUrl.replace('http', 'ws')}/ws?screen=kds-1`);
 			ws.on('message', (data) => messages.push(JSON.parse(String(data))));
 			await new Promise((resolve, reject) => ws!.once('open', resolve).once('error', reject));
-			await expect.poll(() => bodies.length, { timeout: 10_000 }).toBe(1);
+			await expect.poll(() => bodies().length, { timeout: 10_000 }).toBe(1);
 			const shows = () => {
 				const last = messages.findLast((m) => m.type === 'notifications' || m.type === 'snapshot');
 				if (last?.type === 'notifications') return last.takeout;
 				return last?.type === 'snapshot' ? last.notifications?.takeout : undefined;
 			};
 			await expect.poll(shows).toEqual([{ orderId: 'K-1', arrivedAt: expect.any(Number) }]);
-			expect(bodies[0]).toMatchObject({
+			expect(bodies()[0]).toMatchObject({
 				notificationId,
 				notification: 'customer-arrived',
 				orderId: 'K-1',
@@ -269,8 +259,7 @@ describe('kill -9 with a notification queued', () => {
 				second.child.kill('SIGTERM');
 				await waitForExit(second.child);
 			}
-			receiver.closeAllConnections();
-			await new Promise((resolve) => receiver.close(resolve));
+			await receiver.close();
 			rmSync(notifyDir, { recursive: true, force: true });
 		}
 	}, 60_000);

@@ -8,9 +8,7 @@
  * route the same schema.
  */
 import Fastify from 'fastify';
-import { createServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type * as z from 'zod';
@@ -20,6 +18,7 @@ import { METHODS } from '../../agent/http/integrators/paths.ts';
 import { CallbackSchema, COMPONENTS } from '../../agent/http/integrators/openapi.ts';
 import { ROUTE_RESPONSES, type RouteKey } from '../../agent/http/responses.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const ADMIN = 'admin-token-responses';
 const start = startTestAgent;
@@ -204,25 +203,15 @@ describe('integrator API', () => {
 		await call(ORDERS, { headers, body: order('N-1') });
 		await call(ORDERS, { headers: TOKEN(), body: order('N-2') });
 		// No browser: queued on both screens; the outcome is posted once a browser opens one.
-		const callbacks: unknown[] = [];
-		const receiver = createServer((req, res) => {
-			let text = '';
-			req.on('data', (chunk) => (text += chunk));
-			req.on('end', () => {
-				callbacks.push(JSON.parse(text));
-				res.writeHead(204).end();
-			});
-		});
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		const { port } = receiver.address() as AddressInfo;
-		const retry = { notificationUrl: `http://127.0.0.1:${port}/outcome` };
+		const receiver = await startReceiver('/outcome');
+		const retry = { notificationUrl: receiver.url };
 		expect((await call(ARRIVED, { headers, body: { id: 'N-1', retry } })).status).toBe(202);
 		expect((await call(ETA, { headers, body: { id: 'N-1', minutes: 5 } })).status).toBe(202);
 		expect((await call(MESSAGE, { headers, body: { message: 'Rush' } })).status).toBe(202);
 		await browser('kds-1');
 		await browser('kds-2');
-		await expect.poll(() => callbacks.length).toBe(2);
-		receiver.close();
+		const callbacks = (await receiver.waitFor(2)).map((r) => r.body);
+		await receiver.close();
 		for (const body of callbacks) {
 			const result = CallbackSchema.safeParse(body);
 			expect(result.success ? [] : result.error.issues).toEqual([]);
@@ -338,13 +327,11 @@ describe('admin API', () => {
 
 describe('admin API: webhooks (docs/webhooks.md)', () => {
 	it('endpoints added, listed, their deliveries listed and re-sent, removed; the refusals', async () => {
-		const receiver = createServer((_req, res) => res.end('ok'));
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		const { port } = receiver.address() as AddressInfo;
+		const receiver = await startReceiver('/hook');
 		try {
 			const add = 'POST /api/admin/webhooks';
 			const added = await call(add, {
-				body: { url: `http://127.0.0.1:${port}/hook`, secondsBetweenAttempts: 1 }
+				body: { url: receiver.url, secondsBetweenAttempts: 1 }
 			});
 			expect(added.status).toBe(201);
 			expect((await call(add, { body: { url: 'nope' } })).status).toBe(422);
@@ -386,7 +373,7 @@ describe('admin API: webhooks (docs/webhooks.md)', () => {
 				404
 			);
 		} finally {
-			await new Promise((resolve) => receiver.close(resolve));
+			await receiver.close();
 		}
 	});
 });

@@ -3,16 +3,12 @@
  * the real screens show them; the JSON view (the inspector) shows the line id each was given, and
  * the message log a KDS-LINEID-MISSING warning per item, and item `notes` as an unknown field.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
+import { agentTest } from '../helpers/agent-test.ts';
 import { sendTcp } from '../helpers/tcp.ts';
-import { startTestAgent } from '../helpers/test-agent.ts';
 
-let agent: RunningAgent;
-beforeAll(async () => {
-	agent = await startTestAgent();
-});
-afterAll(() => agent.close());
+const it = agentTest();
 
 const bridgeOrder = (id: string) => ({
 	id,
@@ -26,21 +22,23 @@ const bridgeOrder = (id: string) => ({
 	]
 });
 
-async function cardOf(screen: string, id: string) {
+async function cardOf(agent: RunningAgent, screen: string, id: string) {
 	const view = await (await fetch(`${agent.httpUrl}/api/admin/screens/${screen}`)).json();
 	return view.cards.find((c: { id: string }) => c.id === id);
 }
 
-async function findingsOf(id: string) {
+async function findingsOf(agent: RunningAgent, id: string) {
 	const log = await (await fetch(`${agent.httpUrl}/api/admin/messages?order=${id}`)).json();
 	return log[0].findings.map((f: { code: string; path: string }) => `${f.code} ${f.path}`);
 }
 
 describe('items without lineId', () => {
-	it('over TCP (a bare order, as the bridge writes it and closes): accepted, #1 and #2 shown', async () => {
+	it('over TCP (a bare order, as the bridge writes it and closes): accepted, #1 and #2 shown', async ({
+		agent
+	}) => {
 		const { host, port } = agent.screens[0].tcp;
 		expect(await sendTcp(host, port, bridgeOrder('FT-1'))).toBe('FT-1');
-		const card = await cardOf('kds-1', 'FT-1');
+		const card = await cardOf(agent, 'kds-1', 'FT-1');
 		const items = card.sections.flatMap((s: { entries: Array<{ item: object }> }) =>
 			s.entries.map((e) => e.item)
 		);
@@ -50,7 +48,7 @@ describe('items without lineId', () => {
 		]);
 		await agent.engine.settled();
 		await new Promise((r) => setTimeout(r, 50));
-		const findings = await findingsOf('FT-1');
+		const findings = await findingsOf(agent, 'FT-1');
 		expect(findings).toEqual(
 			expect.arrayContaining([
 				'KDS-LINEID-MISSING items[0].lineId',
@@ -60,7 +58,7 @@ describe('items without lineId', () => {
 		);
 	});
 
-	it('over HTTP: 201, the same line ids, a warning per item', async () => {
+	it('over HTTP: 201, the same line ids, a warning per item', async ({ agent }) => {
 		const headers = {
 			'content-type': 'application/json',
 			'x-integration-token': agent.token,
@@ -73,10 +71,10 @@ describe('items without lineId', () => {
 			body: JSON.stringify(bridgeOrder('FT-2'))
 		});
 		expect(res.status).toBe(201);
-		const card = await cardOf('kds-2', 'FT-2');
+		const card = await cardOf(agent, 'kds-2', 'FT-2');
 		expect(JSON.stringify(card)).toContain('"lineId":"#1"');
 		await new Promise((r) => setTimeout(r, 50));
-		expect(await findingsOf('FT-2')).toEqual(
+		expect(await findingsOf(agent, 'FT-2')).toEqual(
 			expect.arrayContaining(['KDS-LINEID-MISSING items[0].lineId'])
 		);
 	});

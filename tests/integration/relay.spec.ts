@@ -2,22 +2,18 @@
  * The agent's WebSocket relay: a browser showing a screen gets a snapshot, then every change in
  * order; its actions (bump, recall) go through the agent to every browser on that screen.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import WebSocket from 'ws';
 import type { RunningAgent } from '../../agent/app.ts';
-import { startTestAgent } from '../helpers/test-agent.ts';
 import type { ServerMessage } from '#core/relay';
+import { agentTest } from '../helpers/agent-test.ts';
 import { sendTcp } from '../helpers/tcp.ts';
 
-let agent: RunningAgent;
-beforeAll(async () => {
-	agent = await startTestAgent();
-});
-afterAll(() => agent.close());
-beforeEach(() => agent.engine.reset());
+const it = agentTest();
+it.beforeEach(({ agent }) => agent.engine.reset());
 
-/** A WebSocket client that records every message. */
-async function watch(screen: string) {
+/** A WebSocket client on `screen` that records every message. */
+async function watch(agent: RunningAgent, screen: string) {
 	const ws = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=${screen}`);
 	const messages: ServerMessage[] = [];
 	ws.on('message', (data) => messages.push(JSON.parse(String(data))));
@@ -37,10 +33,10 @@ const create = (id: string) => ({
 });
 
 describe('relay', () => {
-	it('sends a snapshot first, then each change with the next seq', async () => {
+	it('sends a snapshot first, then each change with the next seq', async ({ agent }) => {
 		const { host, port } = agent.screens[0].tcp;
 		await sendTcp(host, port, create('R1'));
-		const client = await watch('kds-1');
+		const client = await watch(agent, 'kds-1');
 		await expect.poll(() => client.messages.length).toBe(1);
 		const snapshot = client.messages[0];
 		expect(snapshot.type).toBe('snapshot');
@@ -70,11 +66,13 @@ describe('relay', () => {
 		client.ws.close();
 	});
 
-	it('a bump from one browser reaches every browser on the screen; recall brings it back', async () => {
+	it('a bump from one browser reaches every browser on the screen; recall brings it back', async ({
+		agent
+	}) => {
 		const { host, port } = agent.screens[0].tcp;
 		await sendTcp(host, port, create('R3'));
-		const a = await watch('kds-1');
-		const b = await watch('kds-1');
+		const a = await watch(agent, 'kds-1');
+		const b = await watch(agent, 'kds-1');
 		a.send({ type: 'action', action: 'bump', orderId: 'R3' });
 		for (const c of [a, b]) {
 			await expect
@@ -92,8 +90,10 @@ describe('relay', () => {
 		b.ws.close();
 	});
 
-	it('refuses an impossible action with an error message and changes nothing', async () => {
-		const client = await watch('kds-1');
+	it('refuses an impossible action with an error message and changes nothing', async ({
+		agent
+	}) => {
+		const client = await watch(agent, 'kds-1');
 		client.send({ type: 'action', action: 'bump', orderId: 'ghost' });
 		client.send({ type: 'hello' });
 		await expect.poll(() => client.messages.length).toBe(3);
@@ -102,22 +102,22 @@ describe('relay', () => {
 		client.ws.close();
 	});
 
-	it('a ping gets a pong with the agent clock', async () => {
-		const client = await watch('kds-2');
+	it('a ping gets a pong with the agent clock', async ({ agent }) => {
+		const client = await watch(agent, 'kds-2');
 		client.send({ type: 'ping' });
 		await expect.poll(() => client.messages.map((m) => m.type)).toEqual(['snapshot', 'pong']);
 		expect(client.messages[1]).toMatchObject({ type: 'pong', now: expect.any(Number) });
 		client.ws.close();
 	});
 
-	it('a resync request gets a fresh snapshot', async () => {
-		const client = await watch('kds-2');
+	it('a resync request gets a fresh snapshot', async ({ agent }) => {
+		const client = await watch(agent, 'kds-2');
 		client.send({ type: 'resync' });
 		await expect.poll(() => client.messages.map((m) => m.type)).toEqual(['snapshot', 'snapshot']);
 		client.ws.close();
 	});
 
-	it('an unknown screen is refused at the upgrade with 404', async () => {
+	it('an unknown screen is refused at the upgrade with 404', async ({ agent }) => {
 		const ws = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=nope`);
 		const status = await new Promise<number>((resolve) =>
 			ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
@@ -125,8 +125,8 @@ describe('relay', () => {
 		expect(status).toBe(404);
 	});
 
-	it('counts the browsers showing each screen', async () => {
-		const a = await watch('kds-2');
+	it('counts the browsers showing each screen', async ({ agent }) => {
+		const a = await watch(agent, 'kds-2');
 		await expect.poll(() => agent.relay.connected('kds-2')).toBe(1);
 		a.ws.close();
 		await expect.poll(() => agent.relay.connected('kds-2')).toBe(0);

@@ -2,16 +2,11 @@
  * The command-line sender, run as a user would: reply, findings and exit code.
  */
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningAgent } from '../../agent/app.ts';
-import { startTestAgent } from '../helpers/test-agent.ts';
+import { describe, expect } from 'vitest';
+import { agentTest } from '../helpers/agent-test.ts';
 import { ROOT } from '../helpers/process.ts';
 
-let agent: RunningAgent;
-beforeAll(async () => {
-	agent = await startTestAgent();
-});
-afterAll(() => agent.close());
+const it = agentTest();
 
 function run(
 	args: string[],
@@ -30,7 +25,7 @@ function run(
 }
 
 describe('kds-sim send', () => {
-	it('sends a file over TCP and prints the reply and the findings', async () => {
+	it('sends a file over TCP and prints the reply and the findings', async ({ agent }) => {
 		const { host, port } = agent.screens[0].tcp;
 		const result = await run([
 			'tests/fixtures/samples/tcp-bare-legacy.json',
@@ -55,7 +50,9 @@ describe('kds-sim send', () => {
 		expect(again.stdout.split('\n')[0]).toBe('DUPLICATE_ORDER_ID');
 	});
 
-	it('names the leniencies: a Python isoformat() time, read in --time-zone, and nulls', async () => {
+	it('names the leniencies: a Python isoformat() time, read in --time-zone, and nulls', async ({
+		agent
+	}) => {
 		const body = JSON.stringify({
 			id: 'CLI-PY',
 			name: 'Py',
@@ -78,7 +75,7 @@ describe('kds-sim send', () => {
 		]);
 	});
 
-	it('reads standard input and sends to the HTTP API', async () => {
+	it('reads standard input and sends to the HTTP API', async ({ agent }) => {
 		const body = JSON.stringify({
 			id: 'CLI-1',
 			name: 'Cli',

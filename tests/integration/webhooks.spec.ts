@@ -495,7 +495,7 @@ describe('endpoints at run time (admin API)', () => {
 });
 
 describe('the self-working cook (docs/testing.md)', () => {
-	it('create → bump by itself → KDS Order Bumped at the receiver → the "ready" text, no browser', async () => {
+	it('create → bump by itself → KDS Order Bumped at the receiver → the "bumped" text, no browser', async () => {
 		const r = await receiver();
 		const config = configWith([
 			{ url: r.url, triggers: ['KDS Order Created', 'KDS Order Bumped'] }
@@ -513,6 +513,6 @@ describe('the self-working cook (docs/testing.md)', () => {
 		const { startsOn, endsOn } = bumped.body.data;
 		expect(Date.parse(endsOn) - Date.parse(startsOn)).toBeGreaterThanOrEqual(500);
 		const texts = await (await fetch(`${agent.httpUrl}/api/sms?order=AC-1`)).json();
-		expect(texts.map((t: { kind: string }) => t.kind).sort()).toEqual(['ready', 'received']);
+		expect(texts.map((t: { kind: string }) => t.kind).sort()).toEqual(['bumped', 'received']);
 	});
 });

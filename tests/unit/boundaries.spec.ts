@@ -3,9 +3,10 @@
  * `#core/…`) is shared by the agent and the browser, so it imports neither, nor anything that only
  * one side has; the agent and the UI reach it by that name, never by a relative path, and neither
  * reaches into the other. Only specs reach into the tests (the UI's specs for the test doubles of
- * tests/doubles/).
+ * tests/doubles/). No file reaches itself again through its imports, type-only ones included: a
+ * circle is always a boundary drawn in the wrong place.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -61,13 +62,70 @@ const parts: Part[] = [
 	{
 		name: 'the UI (src/routes, src/lib/ui)',
 		files: tracked.filter((f) => f.startsWith('src/')),
+		// `#lib/…` is src/lib (package.json "imports"; SvelteKit 3 dropped its `$lib` alias).
 		allows: (specifier, file) =>
 			specifier.startsWith('#')
-				? specifier.startsWith('#core/')
+				? specifier.startsWith('#core/') || specifier.startsWith('#lib/')
 				: !/(^|\/)(agent|core)\//.test(specifier) &&
 					(isSpec(file) || !/(^|\/)tests\//.test(specifier))
 	}
 ];
+
+/**
+ * The tracked file a specifier of `file` names: relative, `#core/…` (package.json imports) or
+ * `$lib/…` (SvelteKit), with or without its extension; undefined for a package or a virtual module.
+ */
+function resolve(specifier: string, file: string): string | undefined {
+	const base = specifier.startsWith('.')
+		? new URL(specifier, new URL(file, root)).pathname.slice(new URL(root).pathname.length)
+		: specifier.startsWith('#core/')
+			? `core/${specifier.slice('#core/'.length)}`
+			: specifier.startsWith('$lib/')
+				? `src/lib/${specifier.slice('$lib/'.length)}`
+				: undefined;
+	if (base === undefined) return undefined;
+	const stem = base.replace(/\.js$/, '');
+	return [base, `${stem}.ts`, `${stem}.svelte.ts`, `${stem}/index.ts`].find(
+		(path) => tracked.includes(path) && existsSync(new URL(path, root))
+	);
+}
+
+/** Every group of files that import each other round (Tarjan's strongly connected components). */
+function circles(files: string[]): string[][] {
+	const edges = new Map(
+		files.map((file) => [
+			file,
+			importsOf(file).flatMap((specifier) => resolve(specifier, file) ?? [])
+		])
+	);
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const found: string[][] = [];
+	const visit = (file: string) => {
+		index.set(file, index.size);
+		low.set(file, index.get(file)!);
+		stack.push(file);
+		for (const next of edges.get(file) ?? []) {
+			if (!index.has(next)) {
+				visit(next);
+				low.set(file, Math.min(low.get(file)!, low.get(next)!));
+			} else if (stack.includes(next)) {
+				low.set(file, Math.min(low.get(file)!, index.get(next)!));
+			}
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const group: string[] = [];
+		let member: string;
+		do {
+			member = stack.pop()!;
+			group.push(member);
+		} while (member !== file);
+		if (group.length > 1 || edges.get(file)!.includes(file)) found.push(group.sort());
+	};
+	for (const file of files) if (!index.has(file)) visit(file);
+	return found;
+}
 
 describe('module boundaries', () => {
 	for (const part of parts) {
@@ -81,6 +139,10 @@ describe('module boundaries', () => {
 			expect(crossings).toEqual([]);
 		});
 	}
+
+	it('no circle of imports, type-only ones included, in agent/, core/ or src/', () => {
+		expect(circles(tracked)).toEqual([]);
+	});
 
 	it('the core relative imports stay inside the core (its specs may use the test helpers)', () => {
 		const inside = (file: string, target: string) =>

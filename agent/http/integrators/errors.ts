@@ -5,30 +5,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldError } from '#core/parse';
-import type { ErrorBody } from './responses.ts';
-
-/** Every code an error answer of the integrator API carries (ErrorSchema in ./responses.ts). */
-export const ERROR_CODES = [
-	'UNAUTHORIZED',
-	'MISSING_HEADER',
-	'LOCATION_NOT_FOUND',
-	'DEVICE_NOT_FOUND',
-	'INVALID_JSON',
-	'VALIDATION_FAILED',
-	'PAYLOAD_TOO_LARGE',
-	'UNSUPPORTED_MEDIA_TYPE',
-	'METHOD_NOT_ALLOWED',
-	'DUPLICATE_ORDER_ID',
-	'ORDER_DOES_NOT_EXIST',
-	'BAD_REQUEST',
-	'REQUEST_TIMEOUT',
-	'BUSY',
-	'INTERNAL_ERROR',
-	/** No screen took an order write: remote screens unreachable or refusing (docs/fleet.md). */
-	'NOT_DELIVERED'
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
+import type { ErrorBody, ErrorCode } from './responses.ts';
 
 /** The contract's exact texts (section 7). */
 export const DUPLICATE_MESSAGE = 'Could not create resource. Id already exists';

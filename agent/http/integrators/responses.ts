@@ -10,7 +10,6 @@
 import * as z from 'zod';
 import type { FieldError } from '#core/parse';
 import { REMOTE_FAILURES } from '../../fleet/remote-link.ts';
-import { ERROR_CODES } from './errors.ts';
 
 /**
  * Every delivery status a route answers, by what happened on the screen. One list, so a new
@@ -133,6 +132,29 @@ export const HealthSchema = z.strictObject({
 		})
 	)
 });
+
+/** Every code an error answer of the integrator API carries (ErrorSchema below; thrown as ApiError, ./errors.ts). */
+export const ERROR_CODES = [
+	'UNAUTHORIZED',
+	'MISSING_HEADER',
+	'LOCATION_NOT_FOUND',
+	'DEVICE_NOT_FOUND',
+	'INVALID_JSON',
+	'VALIDATION_FAILED',
+	'PAYLOAD_TOO_LARGE',
+	'UNSUPPORTED_MEDIA_TYPE',
+	'METHOD_NOT_ALLOWED',
+	'DUPLICATE_ORDER_ID',
+	'ORDER_DOES_NOT_EXIST',
+	'BAD_REQUEST',
+	'REQUEST_TIMEOUT',
+	'BUSY',
+	'INTERNAL_ERROR',
+	/** No screen took an order write: remote screens unreachable or refusing (docs/fleet.md). */
+	'NOT_DELIVERED'
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const FieldErrorSchema = z.strictObject({
 	path: z.string().describe('Field path such as items[1].qty; empty for the body as a whole.'),

@@ -1,4 +1,4 @@
-import type { LocationSummary } from '$lib/ui/api';
+import type { LocationSummary } from '#lib/ui/api.ts';
 import type { PageLoad } from './$types';
 
 /** The screens, for the screen filter; the log itself is followed by the page. */

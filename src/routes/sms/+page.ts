@@ -1,5 +1,5 @@
 import type { SmsEntry } from '#core/sms';
-import type { LocationSummary } from '$lib/ui/api';
+import type { LocationSummary } from '#lib/ui/api.ts';
 import type { PageLoad } from './$types';
 
 /** The outbox, newest first; `?order=`, `?location=` and `?screen=` narrow it as in GET /api/sms. */

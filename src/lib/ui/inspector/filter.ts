@@ -18,7 +18,7 @@ export interface MessageFilter {
 	result?: MessageResult | '';
 }
 
-export function filterFromParams(params: URLSearchParams): MessageFilter {
+export function filterFromParams(params: Pick<URLSearchParams, 'get'>): MessageFilter {
 	const severity = params.get('severity') ?? '';
 	const result = params.get('result') ?? '';
 	return {
