@@ -5,8 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkConformance } from '../conformance';
-import { cardPlace, fireTimeText, readOrderFields, type LoggedOrderMessage } from './order-fields';
+import { checkConformance } from '../conformance.ts';
+import {
+	cardPlace,
+	fireTimeText,
+	readOrderFields,
+	type LoggedOrderMessage
+} from './order-fields.ts';
 
 const ZONE = 'Europe/Berlin';
 
