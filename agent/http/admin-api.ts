@@ -95,6 +95,31 @@ export function registerAdminApi(
 
 	// Guarded by the access rule of ./access.ts (registered on the server before these routes).
 	app.register(async (admin) => {
+		// Guarded like every admin route: it carries the brand tokens.
+		admin.get('/api/admin/integration', declared('GET /api/admin/integration'), async () => {
+			type Location = { id: string; name: string; screens: unknown[] };
+			const brands = new Map<string, { name: string; token: string; locations: Location[] }>();
+			for (const screen of engine.screens.values()) {
+				if (screen.config.deleted) continue;
+				let brand = brands.get(screen.brand.token);
+				if (!brand) {
+					brand = { name: screen.brand.name, token: screen.brand.token, locations: [] };
+					brands.set(screen.brand.token, brand);
+				}
+				let location = brand.locations.find((l) => l.id === screen.location.id);
+				if (!location) {
+					location = { id: screen.location.id, name: screen.location.name, screens: [] };
+					brand.locations.push(location);
+				}
+				location.screens.push({
+					id: screen.config.id,
+					name: screen.config.name,
+					tcp: engine.tcpEndpoint(screen.config.id)
+				});
+			}
+			return { brands: [...brands.values()] };
+		});
+
 		admin.get('/api/admin/screens', declared('GET /api/admin/screens'), async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
