@@ -260,6 +260,19 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		link: options.remoteLink,
 		onUnreachable: (screenId) => relay?.disconnect(screenId)
 	});
+	// A screen removed at run time (DELETE /api/admin/screens/:id): its TCP port closes (a POS
+	// connected there sees the connection end, as when a real screen is taken away) and its
+	// browsers are let go (they reconnect, and are told the screen is unknown).
+	engine.onScreenRemoved((screen) => {
+		const id = screen.config.id;
+		const index = tcpServers.findIndex((s) => s.screenId === id);
+		if (index >= 0) {
+			const [server] = tcpServers.splice(index, 1);
+			server.close().catch((err: unknown) => logger.warn({ err, screen: id }, 'TCP close'));
+		}
+		relay?.disconnect(id);
+		logger.info({ screen: id }, `screen ${id} removed`);
+	});
 	const listen = options.discoveryListen ?? null;
 	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
 	const listener =
@@ -280,6 +293,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// Notifications learn from the engine's fan-out when a browser opens a screen; the relay
 	// (attached below, after HTTP) only joins browsers to it and hands pop-up acknowledgements in.
 	const notifications = new Notifications({ engine, database: store.database, logger });
+	// "Ready for pickup" on a Take Out view sends the "ready" text (when that trigger is on).
+	notifications.onReady((screenId, orderId) => sms.ready(screenId, orderId));
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);

@@ -103,6 +103,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		// The screens' orders carry customer data: the same guard as the routes.
 		refusal: (req) => access.refusal(req.headers, req.socket.remoteAddress),
 		onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
+		onTakeoutReady: (screenId, orderId) => notifications.ready(screenId, orderId),
 		unavailable: (screenId) => {
 			const remote = engine.screen(screenId)?.remote;
 			if (!remote || remote.state === 'live') return null;

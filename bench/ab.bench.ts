@@ -4,14 +4,14 @@
  * alike. A change is measured against the build before it: copy dist/ away first
  * (`mkdir -p dist/ab/before && cp dist/agent.js dist/part-*.js dist/store-worker.js dist/ab/before/`: inside the project, so that its packages resolve), rebuild, then
  *
- *   npx tsx bench/ab.bench.ts dist/ab/before dist [tcp|create|partial] [rounds]
+ *   npx tsx bench/ab.bench.ts dist/ab/before dist [more builds…] [tcp|create|partial] [rounds]
  *
  * Prints, per build, the median over rounds of the CPU per operation (all threads, and the thread
- * that answers, from /proc) and of the rate, and the ratio B/A of each. Each round is a fixed
+ * that answers, from /proc) and of the rate, and the ratio of each to the first build's. Each round is a fixed
  * number of operations at 50 connections (KDS_AB_OPS, default 4000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
@@ -20,7 +20,11 @@ import { createRequests, run, type CannonRequest } from './http.bench.ts';
 import { CpuMeter, fmt, ROOT } from './lib.ts';
 import { partialBodies } from './profile.bench.ts';
 
-const [dirA, dirB, scenario = 'tcp', roundsArg = '7'] = process.argv.slice(2);
+// Builds first (two or more directories holding an agent.js), then the scenario and rounds.
+const args = process.argv.slice(2);
+const dirs = args.filter((a) => existsSync(join(resolve(ROOT, a), 'agent.js')));
+const [scenario = 'tcp', roundsArg = '7'] = args.slice(dirs.length);
+if (dirs.length < 2) throw new Error('bench/ab: name two or more build directories first');
 const ROUNDS = Number(roundsArg);
 const OPS = Number(process.env.KDS_AB_OPS ?? 4000);
 const HEADERS = {
@@ -138,7 +142,8 @@ function round(agent: Agent): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const agents = [await start(dirA), await start(dirB)];
+const agents: Agent[] = [];
+for (const dir of dirs) agents.push(await start(dir));
 try {
 	if (scenario === 'partial') for (const a of agents) await seed(a);
 	for (const a of agents) await round(a); // warm-up
@@ -149,8 +154,9 @@ try {
 	}));
 	const loads: number[] = [];
 	for (let r = 0; r < ROUNDS; r++) {
-		// Alternate which goes first, so neither always meets the other's leftovers.
-		const order = r % 2 === 0 ? [0, 1] : [1, 0];
+		// Alternate which goes first, so none always meets another's leftovers.
+		const order = agents.map((_, i) => i);
+		if (r % 2 === 1) order.reverse();
 		for (const i of order) {
 			const meter = new CpuMeter(agents[i].child.pid!);
 			const t = performance.now();
@@ -163,7 +169,7 @@ try {
 		}
 		loads.push(loadavg()[0]);
 	}
-	const [a, b] = per.map((p) => ({
+	const medians = per.map((p) => ({
 		total: median(p.total),
 		main: median(p.main),
 		rate: median(p.rate)
@@ -171,17 +177,21 @@ try {
 	console.log(
 		`${scenario}, ${ROUNDS} alternating rounds of ${OPS} operations at 50 connections; load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)}`
 	);
-	for (const [name, x, p] of [
-		[`A ${dirA}`, a, per[0]],
-		[`B ${dirB}`, b, per[1]]
-	] as const) {
+	const a = medians[0];
+	medians.forEach((x, i) => {
+		const name = `${String.fromCharCode(65 + i)} ${dirs[i]}`;
 		console.log(
-			`${name}: CPU/op ${fmt(x.total, 1)} µs (answering thread ${fmt(x.main, 1)} µs), ${fmt(x.rate)}/s   rounds CPU/op ${p.total.map((v) => fmt(v)).join(' ')}`
+			`${name}: CPU/op ${fmt(x.total, 1)} µs (answering thread ${fmt(x.main, 1)} µs), ${fmt(x.rate)}/s   rounds CPU/op ${per[i].total.map((v) => fmt(v)).join(' ')}`
 		);
-	}
-	console.log(
-		`B/A: CPU/op ${fmt((b.total / a.total) * 100, 1)}%, answering thread ${fmt((b.main / a.main) * 100, 1)}%, rate ${fmt((b.rate / a.rate) * 100, 1)}%`
-	);
+		if (i > 0) {
+			// Each round's ratio to A's in the same round: the machine's load, which moves both
+			// alike within a round, cancels out better than in the ratio of medians.
+			const paired = median(per[i].total.map((v, r) => v / per[0].total[r]));
+			console.log(
+				`  ${String.fromCharCode(65 + i)}/A: CPU/op ${fmt((x.total / a.total) * 100, 1)}% (median of the rounds' ratios ${fmt(paired * 100, 1)}%), answering thread ${fmt((x.main / a.main) * 100, 1)}%, rate ${fmt((x.rate / a.rate) * 100, 1)}%`
+			);
+		}
+	});
 } finally {
 	for (const a of agents) {
 		a.child.kill('SIGTERM');

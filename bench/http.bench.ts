@@ -249,20 +249,30 @@ export function summarise(rounds: CannonResult[]): Row {
  */
 async function compare(
 	agentAt: { url: string; pid: number },
-	references: string[],
+	references: Array<{ url: string; pid: number }>,
 	requests: () => CannonRequest[]
 ): Promise<[Row, ...Row[]]> {
 	await run(agentAt.url, requests(), WARMUP_SECONDS);
-	for (const url of references) await run(url, requests(), WARMUP_SECONDS);
+	for (const { url } of references) await run(url, requests(), WARMUP_SECONDS);
 	const agent: CannonResult[] = [];
 	const rounds: CannonResult[][] = references.map(() => []);
 	const cpu = new CpuMeter(agentAt.pid);
+	// Each reference's CPU too: a ratio of CPU per request holds better than one of rates when
+	// the machine is busy with other work.
+	const referenceCpu = references.map(({ pid }) => new CpuMeter(pid));
 	for (let round = 0; round < SECONDS; round++) {
 		agent.push(await cpu.measure(() => run(agentAt.url, requests(), 1)));
-		for (const [i, url] of references.entries()) rounds[i].push(await run(url, requests(), 1));
+		for (const [i, { url }] of references.entries())
+			rounds[i].push(await referenceCpu[i].measure(() => run(url, requests(), 1)));
 	}
 	const agentRow = summarise(agent);
-	return [{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) }, ...rounds.map(summarise)];
+	return [
+		{ ...agentRow, cpu: cpu.perRequest(agentRow.requests) },
+		...rounds.map((r, i) => {
+			const row = summarise(r);
+			return { ...row, cpu: referenceCpu[i].perRequest(row.requests) };
+		})
+	];
 }
 
 async function seedOrders(
@@ -294,6 +304,13 @@ async function seedOrders(
 	return ids;
 }
 
+/** Agent CPU per request over the reference's, all threads ('n/a' where /proc could not be read). */
+function cpuRatio(agent: Row, reference: Row): string {
+	return agent.cpu && reference.cpu
+		? `${fmt(agent.cpu.totalUs / reference.cpu.totalUs, 2)}×`
+		: 'n/a';
+}
+
 export interface HttpBenchResult {
 	lines: string[];
 	json: Record<string, unknown>;
@@ -304,13 +321,15 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-http-'));
 	const children: ChildProcess[] = [];
 	try {
-		const bare = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
-		children.push(bare.child);
-		const floor = await startChild(
+		const started = await startChild(['-e', BARE_SERVER], /^(http:\S+)\n/);
+		children.push(started.child);
+		const bare = { url: started.url, pid: started.child.pid! };
+		const floorChild = await startChild(
 			[compileBenchFile('bench/floor-http-server.ts'), dataDir],
 			/^(http:\S+)\n/
 		);
-		children.push(floor.child);
+		children.push(floorChild.child);
+		const floor = { url: floorChild.url, pid: floorChild.child.pid! };
 		const entry = FROM_SOURCE
 			? ['--import', 'tsx', 'agent/cli/main.ts']
 			: [...AGENT_NODE_ARGS, 'dist/agent.js'];
@@ -320,18 +339,16 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 		const agentAt = { url: agent.url, pid: agent.child.pid! };
 		const [agentCreate, bareCreate, floorCreate] = await compare(
 			agentAt,
-			[bare.url, floor.url],
+			[bare, floor],
 			createRequests
 		);
 		const ids = await seedOrders(agent.url, ORDER_HEADERS, 'PARTIAL', 200);
 		await seedOrders(floor.url, ORDER_HEADERS, 'PARTIAL', 200);
-		const [agentPartial, barePartial, floorPartial] = await compare(
-			agentAt,
-			[bare.url, floor.url],
-			() => partialRequests(ids)
+		const [agentPartial, barePartial, floorPartial] = await compare(agentAt, [bare, floor], () =>
+			partialRequests(ids)
 		);
 		await seedOrders(agent.url, READ_HEADERS, 'READ', 20);
-		const [agentActive, bareActive] = await compare(agentAt, [bare.url], activeRequests);
+		const [agentActive, bareActive] = await compare(agentAt, [bare], activeRequests);
 
 		const how = FROM_SOURCE
 			? 'agent/cli/main.ts through tsx'
@@ -370,6 +387,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 			'',
 			`durable floor: POST kds-orders ${fmt(floorCreate.perSecond)}/s, p99 ${fmt(floorCreate.p99, 1)} ms, ${fmt((floorCreate.perSecond / bareCreate.perSecond) * 100)}% of bare; PUT partial ${fmt(floorPartial.perSecond)}/s, p99 ${fmt(floorPartial.p99, 1)} ms, ${fmt((floorPartial.perSecond / barePartial.perSecond) * 100)}% of bare`,
 			`agent CPU per request: create ${fmtCpu(agentCreate.cpu ?? null)}; partial ${fmtCpu(agentPartial.cpu ?? null)}; read ${fmtCpu(agentActive.cpu ?? null)}`,
+			`durable floor CPU per request: create ${fmtCpu(floorCreate.cpu ?? null)}; partial ${fmtCpu(floorPartial.cpu ?? null)}`,
+			`agent / floor CPU per request (all threads): create ${cpuRatio(agentCreate, floorCreate)}, partial ${cpuRatio(agentPartial, floorPartial)}`,
 			'',
 			'targets (issue 28):',
 			...vsFloor('HTTP create (10 items), 50 connections', agentCreate, floorCreate),

@@ -13,9 +13,12 @@
  * own start-up work.
  *
  * Run: npm run bench -- start   (or npm run bench:start)
+ * With KDS_BENCH_START_DATA=<dir>, a data directory filled by bench/fill-orders.ts, the agent (and
+ * KDS_BENCH_START_COMPARE's) starts on a fresh copy of it each time: a restart with those orders
+ * to restore.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,8 @@ import { compileBenchFile, fmt, ROOT } from './lib.ts';
 const STARTS = Number(process.env.KDS_BENCH_STARTS ?? 7);
 /** Another build's agent.js (e.g. of an earlier commit) to start in the same rounds, for an A/B. */
 const COMPARE = process.env.KDS_BENCH_START_COMPARE;
+/** A filled data directory each agent start gets a fresh copy of (bench/fill-orders.ts). */
+const DATA = process.env.KDS_BENCH_START_DATA;
 const TARGET_FIRST_REPLY_MS = 300;
 const progress = (text: string) => process.stderr.write(`  start bench: ${text}\n`);
 
@@ -85,6 +90,8 @@ interface Start {
 	 * reply until the agent prints its ready banner (HTTP up): how many, and the slowest, in ms.
 	 */
 	whileLoading?: { orders: number; slowestMs: number };
+	/** The agent only: start → the ready banner (HTTP up, the whole start). */
+	readyMs?: number;
 }
 
 const orderText = (id: string) =>
@@ -117,7 +124,12 @@ async function measure(
 	let stderr = '';
 	let stdout = '';
 	child.stderr!.on('data', (d) => (stderr += d));
-	child.stdout?.on('data', (d) => (stdout += d));
+	let readyMs: number | undefined;
+	child.stdout?.on('data', (d) => {
+		stdout += d;
+		if (readyMs === undefined && stdout.includes('KDS simulator ready'))
+			readyMs = performance.now() - t0;
+	});
 	try {
 		const socket = await connectWhenOpen(port, child);
 		const acceptMs = performance.now() - t0;
@@ -135,7 +147,7 @@ async function measure(
 			slowestMs = Math.max(slowestMs, performance.now() - sent);
 			if (answer !== id) throw new Error(`expected the reply ${id}, got ${JSON.stringify(answer)}`);
 		}
-		return { acceptMs, replyMs, whileLoading: { orders, slowestMs } };
+		return { acceptMs, replyMs, whileLoading: { orders, slowestMs }, readyMs };
 	} catch (err) {
 		throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
 	} finally {
@@ -175,6 +187,7 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 		const port = await freePortPair();
 		const startAgentAt = async (entry: string, into: Start[]) => {
 			const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-start-'));
+			if (DATA) cpSync(DATA, dataDir, { recursive: true });
 			try {
 				const flags = ['--data-dir', dataDir, '--http-port', '0', '--tcp-port', String(port)];
 				into.push(
@@ -192,32 +205,38 @@ export async function runStartBench(): Promise<{ lines: string[]; json: object }
 	const bareReplyMs = median(bare.map((s) => s.replyMs));
 	const floorReplyMs = median(floor.map((s) => s.replyMs));
 	const loading = agent.map((s) => s.whileLoading!);
+	const loadingOf = (starts: Start[]) =>
+		`ready ${fmt(median(starts.map((s) => s.readyMs!)))} ms, slowest order while loading ${fmt(median(starts.map((s) => s.whileLoading!.slowestMs)))} ms (worst ${fmt(Math.max(...starts.map((s) => s.whileLoading!.slowestMs)))} ms)`;
 	const each = (starts: Start[]) =>
 		starts.map((s) => `${fmt(s.acceptMs)}/${fmt(s.replyMs)}`).join(', ');
 	return {
 		lines: [
-			`Start of dist/agent.js (durable store in a new directory), median of ${STARTS} starts:`,
+			`Start of dist/agent.js (durable store in ${DATA ? `a copy of ${DATA}` : 'a new directory'}), median of ${STARTS} starts:`,
 			`process start to accepting TCP: ${fmt(acceptMs)} ms`,
 			`process start to the first order answered: ${fmt(replyMs)} ms   (target <= ${TARGET_FIRST_REPLY_MS} ms)`,
 			`  bare node -e TCP server, same client: ${fmt(bareReplyMs)} ms to its first reply`,
 			`  durable floor (bench/floor-start-server.ts: SQLite store, parse, commit, reply): ${fmt(floorReplyMs)} ms to its first reply`,
 			`  the agent's own start-up work: ${fmt(replyMs - floorReplyMs)} ms over the floor (the floor's over bare: ${fmt(floorReplyMs - bareReplyMs)} ms)`,
 			`while the HTTP stack loads (first reply to ready banner), orders sent one after another: slowest ${fmt(median(loading.map((l) => l.slowestMs)))} ms (median over the starts; worst ${fmt(Math.max(...loading.map((l) => l.slowestMs)))} ms; ${fmt(median(loading.map((l) => l.orders)))} orders per start)`,
+			`process start to the ready banner (HTTP up): ${fmt(median(agent.map((s) => s.readyMs!)))} ms`,
 			`  each start, accepting/first reply in ms: agent ${each(agent)}; bare ${each(bare)}; floor ${each(floor)}`,
 			...(COMPARE
 				? [
-						`  ${COMPARE} in the same rounds: accepting ${fmt(median(compare.map((s) => s.acceptMs)))} ms, first reply ${fmt(median(compare.map((s) => s.replyMs)))} ms (${each(compare)})`
+						`  ${COMPARE} in the same rounds: accepting ${fmt(median(compare.map((s) => s.acceptMs)))} ms, first reply ${fmt(median(compare.map((s) => s.replyMs)))} ms (${each(compare)})`,
+						`  ${loadingOf(compare)}; dist/agent.js: ${loadingOf(agent)}`
 					]
 				: [])
 		],
 		json: {
 			bench: 'start',
 			starts: STARTS,
+			...(DATA ? { data: DATA } : {}),
 			acceptMs,
 			firstReplyMs: replyMs,
 			bareFirstReplyMs: bareReplyMs,
 			floorFirstReplyMs: floorReplyMs,
 			whileLoadingSlowestMs: median(loading.map((l) => l.slowestMs)),
+			readyMs: median(agent.map((s) => s.readyMs!)),
 			targetFirstReplyMs: TARGET_FIRST_REPLY_MS,
 			agent,
 			bare,

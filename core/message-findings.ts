@@ -75,6 +75,8 @@ export function orderRules(s: Subject): void {
 function missingLineIds(s: Subject): void {
 	const items = s.order.items;
 	if (!Array.isArray(items)) return;
+	// The usual order: every item has its lineId, and there is nothing to generate.
+	if (items.every((item) => isObject(item) && typeof item.lineId === 'string')) return;
 	for (const [i, id] of generatedLineIds(items)) {
 		s.report.add(
 			'KDS-LINEID-MISSING',
@@ -227,6 +229,12 @@ const GROUP_KEYS = Object.keys(ItemGroupSchema.shape);
 
 /** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
 function groupRules(s: Subject, messageItems: ItemAt[]): void {
+	// The usual order has no item groups at all: nothing to compare (and nothing to allocate).
+	if (
+		!messageItems.some(({ item }) => item.itemGroup != null) &&
+		!s.after?.context.items.some((item) => !item.deleted && item.itemGroup != null)
+	)
+		return;
 	const members: Member[] = [];
 	if (s.after) {
 		// The items the card shows after this message, as the core left them; those this message

@@ -169,12 +169,14 @@ export type ScreenInfo = z.output<typeof ScreenInfoSchema>;
 
 /**
  * What the notifications said about one order (agent clock, ms since epoch): the customer
- * arrived, and when they are expected. Shown on the screen's takeout view.
+ * arrived, and when they are expected; and when the kitchen marked it ready for pickup (the Take
+ * Out view's step). Shown on the screen's takeout view.
  */
 export const TakeoutStatusSchema = z.object({
 	orderId: text(),
 	arrivedAt: num().optional(),
-	etaAt: num().optional()
+	etaAt: num().optional(),
+	readyAt: num().optional()
 });
 export type TakeoutStatus = z.output<typeof TakeoutStatusSchema>;
 
@@ -227,7 +229,9 @@ export const ClientMessageSchema = byType([
 		course: text().optional()
 	}),
 	/** OK on a pop-up: it is cleared on every browser of the screen. */
-	z.object({ type: z.literal('popup.ack'), id: text() })
+	z.object({ type: z.literal('popup.ack'), id: text() }),
+	/** "Ready for pickup" on the Take Out view: every screen of the location showing the order. */
+	z.object({ type: z.literal('takeout.ready'), orderId: text() })
 ]);
 export type ClientMessage = z.output<typeof ClientMessageSchema>;
 

@@ -61,6 +61,7 @@ export class Engine {
 	private committedListeners = new Set<CommittedListener>();
 	private commitEndListeners = new Set<() => void>();
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
+	private screenRemovedListeners = new Set<(screen: Screen) => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -88,6 +89,25 @@ export class Engine {
 	onScreenAdded(listener: (screen: Screen) => void): () => void {
 		this.screenAddedListeners.add(listener);
 		return () => this.screenAddedListeners.delete(listener);
+	}
+
+	/**
+	 * Remove a screen at run time (the admin API): it becomes deleted, as `deleted: true` in the
+	 * config makes it, and is gone from every API; its orders stay in the store. Listeners of
+	 * onScreenRemoved (the integrator API, the webhooks' Device Deleted, its TCP listener and
+	 * browsers) learn of it. Undefined when there is no such live screen.
+	 */
+	removeScreen(id: string): Screen | undefined {
+		const screen = this.liveScreen(id);
+		if (!screen) return undefined;
+		screen.config.deleted = true;
+		for (const listener of this.screenRemovedListeners) listener(screen);
+		return screen;
+	}
+
+	onScreenRemoved(listener: (screen: Screen) => void): () => void {
+		this.screenRemovedListeners.add(listener);
+		return () => this.screenRemovedListeners.delete(listener);
 	}
 
 	screen(id: string): Screen | undefined {

@@ -27,11 +27,11 @@ export const ACCESS_COOKIE = 'kds-access';
 
 /**
  * Routes behind the guard (Fastify route paths): the admin API, the texts, and each screen's
- * state, notifications, actions and pop-ups. A screen's name and the list of locations stay open:
+ * state, notifications, actions, pop-ups and orders (ready for pickup). A screen's name and the list of locations stay open:
  * they carry no customer data, and let a browser without access say what it needs.
  */
 const GUARDED =
-	/^\/api\/(admin(\/|$)|sms\/?$|screens\/:[^/]+\/(state|notifications|actions|popups))/;
+	/^\/api\/(admin(\/|$)|sms\/?$|screens\/:[^/]+\/(state|notifications|actions|popups|orders))/;
 
 export function isGuardedRoute(url: string): boolean {
 	return GUARDED.test(url);

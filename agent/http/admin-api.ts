@@ -138,6 +138,23 @@ export function registerAdminApi(
 			}
 		);
 
+		admin.delete<{ Params: { id: string } }>(
+			'/api/admin/screens/:id',
+			declared('DELETE /api/admin/screens/:id'),
+			async (req, reply) => {
+				const screen = engine.liveScreen(req.params.id);
+				if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
+				if (screen.config.remote) {
+					return reply.code(409).send({
+						code: 'ACTION_REFUSED',
+						message: `screen ${screen.config.id} lives in another simulator: remove it there`
+					});
+				}
+				engine.removeScreen(screen.config.id);
+				return { removed: screen.config.id };
+			}
+		);
+
 		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
 			const { screen, order, severity, result, limit } = parseQuery(MessageQuerySchema, req.query);
 			return messages.list({ screen, orderId: order, severity, result, limit });

@@ -17,6 +17,7 @@ import {
 	MessageEntrySchema,
 	OkSchema,
 	ResendResultSchema,
+	RemovedScreenSchema,
 	ResetResultSchema,
 	ROUTE_RESPONSES,
 	ScreenInfoSchema,
@@ -85,7 +86,8 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResendBody', ResendBodySchema, 'Send a logged message again.'],
 	['ResendResult', ResendResultSchema, 'The reply to the message sent again.'],
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
-	['ResetResult', ResetResultSchema, 'What was reset.']
+	['ResetResult', ResetResultSchema, 'What was reset.'],
+	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.']
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -153,6 +155,14 @@ const OPERATIONS: Operation[] = [
 		route: 'GET /api/admin/screens/:id',
 		tag: 'Admin',
 		summary: 'What one screen shows, as JSON',
+		parameters: [SCREEN_ID]
+	},
+	{
+		route: 'DELETE /api/admin/screens/:id',
+		tag: 'Admin',
+		summary: 'Remove a screen at run time (its webhooks get Device Deleted)',
+		description:
+			'As deleting the device in the portal: the screen is gone from every API, its TCP port closes, its browsers are let go, and the endpoints that want Device Deleted get it. Its orders stay in the store. Until the agent restarts: the config file decides what a restart has. 409 for a screen that lives in another simulator.',
 		parameters: [SCREEN_ID]
 	},
 	{

@@ -135,10 +135,11 @@ class CountedBody extends Transform implements Holder {
 
 /** Count every request body against the budget and the timeout. */
 export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): void {
-	app.addHook('preParsing', async (req, reply, payload) => {
+	// Callback style: no promise and no extra turn of the microtask queue per request.
+	app.addHook('preParsing', (req, reply, payload, done) => {
 		const length = req.headers['content-length'];
 		const chunked = req.headers['transfer-encoding'] !== undefined;
-		if (!chunked && (length === undefined || length === '0')) return payload;
+		if (!chunked && (length === undefined || length === '0')) return done(null, payload);
 		const warn = (err: ApiError) =>
 			limits.logger.warn(
 				{ source: `${req.socket.remoteAddress}:${req.socket.remotePort}`, url: req.url },
@@ -174,12 +175,12 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
 			limits.budget.set(body, declared);
 			if (early) {
 				req.raw.resume();
-				throw early;
+				return done(early);
 			}
 			// Fastify attaches its reader as soon as the preParsing hooks are done, before any
 			// timer or other connection's bytes can run.
 			reading = true;
-			return payload;
+			return done(null, payload);
 		}
 		const counted: CountedBody = new CountedBody(limits, (err) => {
 			warn(err);
@@ -191,6 +192,6 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
 		payload.on('error', (err) => counted.destroy(err));
 		// A client that goes away mid-body leaves the stream unended: forget its bytes and timer.
 		req.raw.once('close', () => counted.finish());
-		return payload.pipe(counted);
+		done(null, payload.pipe(counted));
 	});
 }

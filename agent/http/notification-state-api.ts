@@ -1,6 +1,7 @@
 /**
  * The simulator's own notification routes for its UI and for tests (not part of the integrator
- * contract): what notifications left on a screen, and acknowledging a pop-up without a browser.
+ * contract): what notifications left on a screen, acknowledging a pop-up without a browser, and
+ * the Take Out view's "Ready for pickup" step without a browser (for CI runs).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
@@ -39,6 +40,23 @@ export function registerScreenNotificationApi(
 				return reply.code(404).send({
 					code: 'NOT_FOUND',
 					message: `No open pop-up ${popupId} on screen ${id} (already acknowledged?)`
+				});
+			}
+			return { ok: true };
+		}
+	);
+
+	/** As "Ready for pickup" on the screen's Take Out view (the "ready" text, when that trigger is on). */
+	app.post<{ Params: { id: string; orderId: string } }>(
+		'/api/screens/:id/orders/:orderId/ready',
+		declared('POST /api/screens/:id/orders/:orderId/ready'),
+		async (req, reply) => {
+			const { id, orderId } = req.params;
+			if (!engine.screen(id)) return reply.code(404).send(unknownScreen(id));
+			if (!notifications.ready(id, orderId)) {
+				return reply.code(409).send({
+					code: 'ACTION_REFUSED',
+					message: `ready: order ${orderId} is not on screen ${id} (bumped, or never sent there)`
 				});
 			}
 			return { ok: true };

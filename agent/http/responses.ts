@@ -363,6 +363,9 @@ export const ResendResultSchema = z.strictObject({
 	result: z.string().describe('The reply: TCP as sent; HTTP "<status> <body>".')
 });
 
+/** DELETE /api/admin/screens/:id: the screen removed at run time. */
+export const RemovedScreenSchema = z.strictObject({ removed: z.string() });
+
 export const ResetResultSchema = z.strictObject({
 	reset: z.string().describe('The screen id, or all.')
 });
@@ -441,6 +444,12 @@ export const ROUTE_RESPONSES = {
 		...GUARDED
 	},
 	'POST /api/screens/:id/popups/:popupId/ack': { 200: OkSchema, ...UNKNOWN_SCREEN, ...GUARDED },
+	'POST /api/screens/:id/orders/:orderId/ready': {
+		200: OkSchema,
+		409: SimulatorErrorSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
 	'GET /api/sms': { 200: z.array(SmsEntrySchema), 422: SimulatorErrorSchema, ...GUARDED },
 	'GET /api/access': { 200: z.strictObject({ granted: z.boolean() }) },
 	'POST /api/access': { 403: SimulatorErrorSchema, 422: SimulatorErrorSchema },
@@ -488,6 +497,12 @@ export const ROUTE_RESPONSES = {
 	},
 	'POST /api/admin/reset': {
 		200: ResetResultSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'DELETE /api/admin/screens/:id': {
+		200: RemovedScreenSchema,
+		409: SimulatorErrorSchema,
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	}

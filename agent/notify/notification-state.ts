@@ -45,6 +45,7 @@ export class Notifications {
 	private readonly popups: Popups;
 	private readonly unsubscribe: Array<() => void> = [];
 	private closed = false;
+	private readonly readyListeners = new Set<(screenId: string, orderId: string) => void>();
 
 	constructor(options: NotificationsOptions) {
 		this.engine = options.engine;
@@ -94,6 +95,34 @@ export class Notifications {
 		const done = this.popups.acknowledge(screenId, popupId);
 		if (done) this.publish(screenId);
 		return done;
+	}
+
+	/**
+	 * "Ready for pickup" on a screen's Take Out view: the order is marked ready on every screen of
+	 * the screen's location that shows it (it is one customer order), durably, and their browsers
+	 * are told. The listeners (the "ready" text) hear of it once per screen where it was new.
+	 * False when the screen itself has no such order live.
+	 */
+	ready(screenId: string, orderId: string): boolean {
+		const screen = this.engine.screen(screenId);
+		if (!screen || this.closed) return false;
+		const first = this.takeoutQueue.markReady(screenId, orderId);
+		if (first === 'absent') return false;
+		const marked = first === 'marked' ? [screenId] : [];
+		for (const other of this.engine.screens.values()) {
+			const otherId = other.config.id;
+			if (otherId === screenId || other.location !== screen.location) continue;
+			if (this.takeoutQueue.markReady(otherId, orderId) === 'marked') marked.push(otherId);
+		}
+		for (const id of marked) this.publish(id);
+		if (first === 'marked') for (const listener of this.readyListeners) listener(screenId, orderId);
+		return true;
+	}
+
+	/** Hear of each order marked ready for pickup (on the screen where it was tapped). */
+	onReady(listener: (screenId: string, orderId: string) => void): () => void {
+		this.readyListeners.add(listener);
+		return () => this.readyListeners.delete(listener);
 	}
 
 	/** The screen's notification state: what a browser shows on the takeout view and as pop-ups. */

@@ -1,6 +1,7 @@
 /**
  * Customer texts, simulated, once a brand or location enables them (off by default): "received"
- * when an order is created, "bumped" when it is bumped, each when its trigger is on; written to an outbox table next to the orders (so they survive a restart), listed by
+ * when an order is created, "bumped" when it is bumped, "ready" when the Take Out view marks it
+ * ready for pickup, each when its trigger is on; written to an outbox table next to the orders (so they survive a restart), listed by
  * GET /api/sms and the /sms page, and forwarded as JSON to the brand's webhook when one is set
  * (through the agent's one webhook sender, webhook.ts: bounded tries, the URL redacted in logs).
  *
@@ -248,6 +249,33 @@ export class SmsOutbox {
 			record.context.receivedAt
 		) as { visit: number | null };
 		this.send(screen, record, 'bumped', visit ?? record.context.receivedAt);
+	}
+
+	/**
+	 * The order was marked ready for pickup on the screen's Take Out view (notification-state.ts):
+	 * the "ready" text, once per visit like the others, when the trigger is on, the customer wants
+	 * texts and the order is not cancelled. Written at once (this is not an engine commit).
+	 */
+	ready(screenId: string, orderId: string): void {
+		const screen = this.engine.screen(screenId);
+		const record = screen?.state.orders.get(orderId);
+		if (this.closed || !screen || !record) return;
+		if (!this.triggered(screen, 'ready') || !wantsSms(record.context.fields)) return;
+		if (record.context.cancelledAt !== undefined) return;
+		this.write();
+		const { visit } = this.lastVisit.get(
+			screen.brand.id,
+			screen.location.id,
+			orderId,
+			record.context.receivedAt
+		) as { visit: number | null };
+		// Without a "received" text (that trigger off) the visit starts on the first screen showing it.
+		let start = record.context.receivedAt;
+		for (const other of this.elsewhere(screen, orderId)) {
+			if (isLive(other)) start = Math.min(start, other.context.receivedAt);
+		}
+		this.send(screen, record, 'ready', visit ?? start);
+		this.write();
 	}
 
 	/**

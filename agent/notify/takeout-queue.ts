@@ -235,6 +235,7 @@ export class TakeoutQueue {
 			const status: TakeoutStatus = { orderId: row.order_id };
 			if (row.arrived_at !== null) status.arrivedAt = row.arrived_at;
 			if (row.eta_at !== null) status.etaAt = row.eta_at;
+			if (row.ready_at !== null) status.readyAt = row.ready_at;
 			out.push(status);
 		}
 		return out;
@@ -253,14 +254,47 @@ export class TakeoutQueue {
 	): void {
 		const record = this.engine.screen(screenId)?.state.orders.get(orderId);
 		if (!record) return;
-		const rows = this.sql.takeoutOf.all(screenId) as unknown as TakeoutRow[];
-		const found = rows.find((r) => r.order_id === orderId);
-		const current = found && found.updated_at >= record.context.receivedAt ? found : undefined;
+		const current = this.currentRow(screenId, orderId, record.context.receivedAt);
 		let arrivedAt = current?.arrived_at ?? null;
 		let etaAt = current?.eta_at ?? null;
 		if (kind === 'customer-arrived') arrivedAt ??= submittedAt;
 		else etaAt = submittedAt + (minutes ?? 0) * 60_000;
-		this.sql.putTakeout.run(screenId, orderId, arrivedAt, etaAt, this.now);
+		this.sql.putTakeout.run(
+			screenId,
+			orderId,
+			arrivedAt,
+			etaAt,
+			current?.ready_at ?? null,
+			this.now
+		);
+	}
+
+	/** The takeout row of the order as it is now; one left by an earlier order of the id is none. */
+	private currentRow(screenId: string, orderId: string, receivedAt: number) {
+		const rows = this.sql.takeoutOf.all(screenId) as unknown as TakeoutRow[];
+		const found = rows.find((r) => r.order_id === orderId);
+		return found && found.updated_at >= receivedAt ? found : undefined;
+	}
+
+	/**
+	 * The kitchen marked the order ready for pickup on this screen (the Take Out view's step): kept
+	 * with its takeout status, the first time counting. `absent` when the screen has no such order
+	 * live (bumped, removed, never there); the caller tells the screen's browsers.
+	 */
+	markReady(screenId: string, orderId: string): 'marked' | 'already' | 'absent' {
+		const record = this.engine.screen(screenId)?.state.orders.get(orderId);
+		if (!record || !isLive(record)) return 'absent';
+		const current = this.currentRow(screenId, orderId, record.context.receivedAt);
+		if (current?.ready_at != null) return 'already';
+		this.sql.putTakeout.run(
+			screenId,
+			orderId,
+			current?.arrived_at ?? null,
+			current?.eta_at ?? null,
+			this.now,
+			this.now
+		);
+		return 'marked';
 	}
 
 	/** Retry timer and expiration timer of a queued delivery. */

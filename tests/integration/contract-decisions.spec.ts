@@ -7,12 +7,11 @@
  * 4. a cancel of a bumped order answers the id while the screen still has it (recall list), and
  *    ORDER_DOES_NOT_EXIST once it has left (section 3: no order with that id).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
+import { agentTest } from '../helpers/agent-test.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { RECALL_LIMIT } from '#core/screen';
 import { sendTcp } from '../helpers/tcp.ts';
 
@@ -43,16 +42,19 @@ async function http(agent: RunningAgent, method: string, path: string, body?: ob
 	return { status: res.status, body: (await res.json()) as unknown };
 }
 
-describe('contract decisions', () => {
-	let agent: RunningAgent;
-	beforeAll(async () => {
-		agent = await startTestAgent();
-	});
-	afterAll(() => agent.close());
-	afterEach(() => agent.reset());
-	const record = (id: string) => agent.engine.screen(agent.screens[0].id)!.state.orders.get(id);
+/** The stored record of order `id` on the agent's first screen. */
+const record = (agent: RunningAgent, id: string) =>
+	agent.engine.screen(agent.screens[0].id)!.state.orders.get(id);
 
-	it('2. itemsToUpdate and itemsToRemove of a lineId only the same request adds are ignored (TCP and HTTP)', async () => {
+/** Tests that ask for `agent` share one agent (reset after each); the others start their own. */
+const it = agentTest();
+
+describe('contract decisions', () => {
+	it.afterEach(({ agent }) => agent.reset());
+
+	it('2. itemsToUpdate and itemsToRemove of a lineId only the same request adds are ignored (TCP and HTTP)', async ({
+		agent
+	}) => {
 		const send = client(agent);
 		expect(await send('create-order', order('P1'))).toBe('P1');
 		const item = (lineId: string, qty: number) => ({
@@ -70,7 +72,7 @@ describe('contract decisions', () => {
 			})
 		).toBe('P1');
 		const lines = () =>
-			record('P1')!.context.items.map((i) => [i.lineId, i.qty, i.deleted ?? false]);
+			record(agent, 'P1')!.context.items.map((i) => [i.lineId, i.qty, i.deleted ?? false]);
 		expect(lines()).toEqual([
 			['1', 2, false],
 			['2', 1, true],
@@ -87,7 +89,9 @@ describe('contract decisions', () => {
 		expect(lines()).toContainEqual(['5', 1, false]);
 	});
 
-	it(`4. cancel of a bumped order: the id while it is in the recall list, ORDER_DOES_NOT_EXIST after ${RECALL_LIMIT} more bumps`, async () => {
+	it(`4. cancel of a bumped order: the id while it is in the recall list, ORDER_DOES_NOT_EXIST after ${RECALL_LIMIT} more bumps`, async ({
+		agent
+	}) => {
 		const send = client(agent);
 		const screenId = agent.screens[0].id;
 		for (let i = 0; i <= RECALL_LIMIT; i++) {
@@ -95,10 +99,10 @@ describe('contract decisions', () => {
 			expect(agent.engine.runAction(screenId, 'bump', `B${i}`)).toBe(true);
 		}
 		// B0 was pushed out by the 51st bump; B1 is the oldest still in the recall list.
-		expect(record('B0')).toBeUndefined();
+		expect(record(agent, 'B0')).toBeUndefined();
 		expect(await send('cancel-order', { id: 'B0' })).toBe('ORDER_DOES_NOT_EXIST');
 		expect(await send('cancel-order', { id: 'B1' })).toBe('B1');
-		expect(record('B1')?.state).toBe('bumped');
+		expect(record(agent, 'B1')?.state).toBe('bumped');
 		expect((await http(agent, 'PUT', '/integrators/kds-orders/cancel', { id: 'B0' })).status).toBe(
 			404
 		);
@@ -111,14 +115,8 @@ describe('contract decisions', () => {
 });
 
 describe('1. active orders answer the id and name given at create', () => {
-	const dirs: string[] = [];
-	afterAll(() => {
-		for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-	});
-
 	it('after a full and a partial update renamed the order, and after a restart', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'kds-active-'));
-		dirs.push(dataDir);
+		const dataDir = tempDir('kds-active-');
 		let agent = await startTestAgent({ dataDir });
 		const send = client(agent);
 		expect(await send('create-order', order('N1', 'Maria'))).toBe('N1');

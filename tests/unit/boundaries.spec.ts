@@ -72,16 +72,16 @@ const parts: Part[] = [
 ];
 
 /**
- * The tracked file a specifier of `file` names: relative, `#core/…` (package.json imports) or
- * `$lib/…` (SvelteKit), with or without its extension; undefined for a package or a virtual module.
+ * The tracked file a specifier of `file` names: relative, `#core/…` or `#lib/…` (package.json
+ * imports), with or without its extension; undefined for a package or a virtual module.
  */
 function resolve(specifier: string, file: string): string | undefined {
 	const base = specifier.startsWith('.')
 		? new URL(specifier, new URL(file, root)).pathname.slice(new URL(root).pathname.length)
 		: specifier.startsWith('#core/')
 			? `core/${specifier.slice('#core/'.length)}`
-			: specifier.startsWith('$lib/')
-				? `src/lib/${specifier.slice('$lib/'.length)}`
+			: specifier.startsWith('#lib/')
+				? `src/lib/${specifier.slice('#lib/'.length)}`
 				: undefined;
 	if (base === undefined) return undefined;
 	const stem = base.replace(/\.js$/, '');

@@ -86,6 +86,13 @@ export class Tenancy {
 				location.screens.push(screen);
 				location.screenById.set(screen.config.id, screen);
 			});
+			// Screens removed while running (the admin API): gone from every route.
+			engine.onScreenRemoved((screen) => {
+				const location = locations.find((l) => l.config === screen.location);
+				if (!location) return;
+				location.screens = location.screens.filter((s) => s !== screen);
+				location.screenById.delete(screen.config.id);
+			});
 			this.tenants.push({
 				digest: digest(brand.token),
 				tenant: { brand, locations, locationById: new Map(locations.map((l) => [l.config.id, l])) }

@@ -30,7 +30,7 @@ export class ScreenSession {
 	 * snapshot) and Reload; cleared by the next snapshot applied without error.
 	 */
 	failure: Notice | null = $state.raw(null);
-	#lastAction: ScreenActionName | null = null;
+	#lastAction: ScreenActionName | 'ready' | null = null;
 
 	constructor(
 		screenId: string,
@@ -96,10 +96,22 @@ export class ScreenSession {
 		return sent;
 	}
 
+	/**
+	 * "Ready for pickup" on the Take Out view: the agent marks the order ready on every screen of
+	 * the location showing it and sends the "ready" text when that trigger is on.
+	 */
+	ready(orderId: string): boolean {
+		this.#lastAction = 'ready';
+		const sent = this.connection.send({ type: 'takeout.ready', orderId });
+		if (!sent) this.#notify('Not connected: not marked ready');
+		return sent;
+	}
+
 	/** A refused action in the cook's words; anything else as the agent put it. */
 	#explain(code: string, message: string): string {
 		if (code !== 'ACTION_REFUSED') return message;
 		if (this.#lastAction === 'recall') return 'Nothing to recall';
+		if (this.#lastAction === 'ready') return 'That order is no longer on this screen';
 		if (this.#lastAction === 'bump') return 'Already bumped';
 		if (this.#lastAction === 'fire-course') return 'That course cannot be fired';
 		return 'That order cannot be fired';

@@ -1,0 +1,92 @@
+/**
+ * The inspector's findings for one HTTP create (issue 28), as the agent computes them after each
+ * reply: checkConformance on the HTTP bench's 10-item body, its schema already passed. CPU time
+ * and bytes allocated per check, for this tree's core and, when given, another copy of it (a
+ * directory holding the core's files, e.g. an earlier commit's), in alternating rounds in one
+ * process, so that the machine's load falls on both alike.
+ *
+ *   npx tsx bench/findings.bench.ts [other-core-dir] [rounds]
+ */
+import 'zod/compile';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fmt, ROOT } from './lib.ts';
+
+const [otherDir, roundsArg = '9'] = process.argv.slice(2);
+const CHECKS = 4000;
+
+const body = {
+	id: 'B-1',
+	name: 'Bench Guest',
+	time: '2026-11-22T18:00:00Z',
+	mode: 'ToGo',
+	phoneNumber: '+14155550123',
+	items: Array.from({ length: 10 }, (_, i) => ({
+		lineId: String(i + 1),
+		name: `Item ${i + 1}`,
+		qty: 1 + (i % 3),
+		price: '$4.50',
+		mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
+	})),
+	costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
+};
+
+interface Core {
+	name: string;
+	check: () => number;
+}
+
+async function load(dir: string, name: string): Promise<Core> {
+	const url = (file: string) => pathToFileURL(resolve(ROOT, dir, file)).href;
+	const { checkConformance } = (await import(
+		url('conformance.ts')
+	)) as typeof import('../core/conformance.ts');
+	const { parseWith } = (await import(url('parse.ts'))) as typeof import('../core/parse.ts');
+	const { HttpOrderSchema } = (await import(
+		url('order-schema.ts')
+	)) as typeof import('../core/order-schema.ts');
+	const parsed = parseWith(HttpOrderSchema, body, [], { timeZone: 'UTC' });
+	if (!parsed.ok) throw new Error('the bench body does not pass the schema');
+	return {
+		name,
+		check: () =>
+			checkConformance({
+				interface: 'http',
+				command: 'create-order',
+				raw: body,
+				autoHold: false,
+				schemaValid: true,
+				parsed: parsed.value,
+				outcomes: parsed.outcomes ?? []
+			}).length
+	};
+}
+
+const cores = [await load('core', 'this tree')];
+if (otherDir) cores.push(await load(otherDir, otherDir));
+const samples = cores.map(() => ({ us: [] as number[], bytes: [] as number[] }));
+for (const core of cores) for (let i = 0; i < CHECKS; i++) core.check(); // warm-up
+for (let r = 0; r < Number(roundsArg); r++) {
+	const order = cores.map((_, i) => i);
+	if (r % 2) order.reverse();
+	for (const i of order) {
+		globalThis.gc?.();
+		const heap = process.memoryUsage().heapUsed;
+		const cpu = process.cpuUsage();
+		let found = 0;
+		for (let k = 0; k < CHECKS; k++) found += cores[i].check();
+		const used = process.cpuUsage(cpu);
+		samples[i].us.push((used.user + used.system) / CHECKS);
+		samples[i].bytes.push((process.memoryUsage().heapUsed - heap) / CHECKS);
+		if (found < 0) console.log(found);
+	}
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+cores.forEach((core, i) => {
+	const us = median(samples[i].us);
+	console.log(
+		`${core.name}: ${fmt(us, 1)} µs CPU per check (median of ${roundsArg} rounds of ${CHECKS}), rounds ${samples[i].us.map((v) => fmt(v, 1)).join(' ')}`
+	);
+	if (i > 0)
+		console.log(`  this tree / ${core.name}: ${fmt((median(samples[0].us) / us) * 100, 1)}%`);
+});

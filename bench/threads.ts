@@ -1,0 +1,105 @@
+/**
+ * CPU per operation by thread (issue 28): the agent (a build directory) and the durable floor
+ * under the same HTTP create load, each thread of each process named from /proc/<pid>/task/<tid>/comm.
+ *
+ *   npx tsx bench/threads.ts [dist] [create|partial] [rounds]
+ */
+import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compileBenchFile, fmt, ROOT } from './lib.ts';
+import { createRequests, run, startAgentChild, startChild, stop } from './http.bench.ts';
+import { partialBodies } from './profile.bench.ts';
+
+const [dist = 'dist', scenario = 'create', roundsArg = '3'] = process.argv.slice(2);
+const OPS = Number(process.env.KDS_AB_OPS ?? 4000);
+const TICK_NS = 1e9 / 100;
+
+function threads(pid: number): Map<string, number> {
+	const out = new Map<string, number>();
+	for (const tid of readdirSync(`/proc/${pid}/task`)) {
+		try {
+			const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+			const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+			const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const ns = (Number(f[11]) + Number(f[12])) * TICK_NS;
+			const key = tid === String(pid) ? 'main' : comm;
+			out.set(key, (out.get(key) ?? 0) + ns);
+		} catch {
+			/* gone */
+		}
+	}
+	return out;
+}
+
+const HEADERS = {
+	'content-type': 'application/json',
+	'x-integration-token': 'kds-demo-token',
+	'x-location-id': 'loc-1',
+	'x-device-ids': 'kds-1'
+};
+async function seed(url: string): Promise<string[]> {
+	const ids: string[] = [];
+	for (let i = 0; i < 200; i++) {
+		const id = `TH-SEED-${i}`;
+		const res = await fetch(`${url}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: HEADERS,
+			body: JSON.stringify({
+				id,
+				name: 'Partial Guest',
+				time: '2026-11-22T18:00:00Z',
+				mode: 'ToGo',
+				items: Array.from({ length: 10 }, (_, k) => ({
+					lineId: String(k + 1),
+					name: `Item ${k + 1}`,
+					qty: 1,
+					mods: []
+				}))
+			})
+		});
+		if (res.status !== 201) throw new Error(`seed: ${res.status}`);
+		ids.push(id);
+	}
+	return ids;
+}
+
+const dirs = [mkdtempSync(join(tmpdir(), 'kds-th-a-')), mkdtempSync(join(tmpdir(), 'kds-th-f-'))];
+const NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const agent = await startAgentChild([...NODE_ARGS, join(resolve(ROOT, dist), 'agent.js')], dirs[0]);
+const floor = await startChild(
+	[compileBenchFile('bench/floor-http-server.ts'), dirs[1]],
+	/(http:\/\/\S+)\n/
+);
+const procs = [
+	{ name: 'agent', ...agent },
+	{ name: 'floor', ...floor }
+];
+try {
+	const ids = scenario === 'partial' ? await Promise.all(procs.map((p) => seed(p.url))) : [];
+	const reqs = (i: number) => (scenario === 'partial' ? partialBodies(ids[i]) : createRequests());
+	for (let i = 0; i < 2; i++) await run(procs[i].url, reqs(i), 0, OPS);
+	const totals = procs.map(() => new Map<string, number>());
+	const ops = [0, 0];
+	for (let r = 0; r < Number(roundsArg); r++) {
+		for (const i of r % 2 ? [1, 0] : [0, 1]) {
+			const before = threads(procs[i].child.pid!);
+			const res = await run(procs[i].url, reqs(i), 0, OPS);
+			const after = threads(procs[i].child.pid!);
+			ops[i] += res.requests.total;
+			for (const [k, v] of after)
+				totals[i].set(k, (totals[i].get(k) ?? 0) + v - (before.get(k) ?? 0));
+		}
+	}
+	console.log(`${scenario}, ${roundsArg} rounds of ${OPS}, load ${fmt(loadavg()[0], 1)}`);
+	procs.forEach((p, i) => {
+		const rows = [...totals[i]].sort((a, b) => b[1] - a[1]);
+		const sum = rows.reduce((s, [, v]) => s + v, 0);
+		console.log(`${p.name}: ${fmt(sum / 1000 / ops[i], 1)} µs/op total`);
+		for (const [k, v] of rows)
+			if (v > 0) console.log(`   ${k.padEnd(20)} ${fmt(v / 1000 / ops[i], 1)} µs/op`);
+	});
+} finally {
+	for (const p of procs) await stop(p.child);
+	for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
