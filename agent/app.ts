@@ -44,7 +44,8 @@ import type { ScreenListener } from './http/health.ts';
 import { createLogger, loadLogger, type Logger, type LogLevel } from './log.ts';
 import type { Relay } from './ws/browser-relay.ts';
 import { Store, type SyncMode } from './store/store.ts';
-import { tcpMessageHandler } from './tcp/messages.ts';
+import { recordRefusedFrame, tcpMessageHandler } from './tcp/messages.ts';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES } from './tcp/framer.ts';
 import { MessageRecorder } from './inspector/recorder.ts';
 import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
@@ -319,7 +320,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				budget,
 				messageTimeoutMs,
 				handle: (text, source, reply, terminator) =>
-					handleTcp(id, text, source, reply, { terminator })
+					handleTcp(id, text, source, reply, { terminator }),
+				// Bytes refused before parsing reach the inspector too (only refusals come here).
+				refused: (frame, source, reply) =>
+					recordRefusedFrame(recorder, id, frame, source, reply, {
+						maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+						maxDepth: DEFAULT_MAX_DEPTH
+					})
 			}).catch((err: NodeJS.ErrnoException) => {
 				throw new Error(
 					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`

@@ -48,3 +48,7 @@ export interface MessageEntry {
 	contentType?: string | null;
 	findings: Finding[];
 }
+
+/** The inspector's result filter: refused is any entry not `ok`, accepted the rest. */
+export const MESSAGE_RESULTS = ['refused', 'accepted'] as const;
+export type MessageResult = (typeof MESSAGE_RESULTS)[number];

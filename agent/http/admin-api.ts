@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
+import { MESSAGE_RESULTS } from '#core/message-entry';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
@@ -21,6 +22,9 @@ export const MessageQuerySchema = z.object({
 	screen: textParam().describe('Only messages to this screen id.'),
 	order: textParam().describe('Only messages about this order id.'),
 	severity: choiceParam(SEVERITIES).describe('Only messages with a finding of this severity.'),
+	result: choiceParam(MESSAGE_RESULTS).describe(
+		'Only the messages refused (any reply but acceptance, bytes that are not JSON included), or only those accepted.'
+	),
 	limit: limitParam(999_999, 200).describe('The newest this many (1-999999; default 200).')
 });
 
@@ -91,6 +95,31 @@ export function registerAdminApi(
 
 	// Guarded by the access rule of ./access.ts (registered on the server before these routes).
 	app.register(async (admin) => {
+		// Guarded like every admin route: it carries the brand tokens.
+		admin.get('/api/admin/integration', declared('GET /api/admin/integration'), async () => {
+			type Location = { id: string; name: string; screens: unknown[] };
+			const brands = new Map<string, { name: string; token: string; locations: Location[] }>();
+			for (const screen of engine.screens.values()) {
+				if (screen.config.deleted) continue;
+				let brand = brands.get(screen.brand.token);
+				if (!brand) {
+					brand = { name: screen.brand.name, token: screen.brand.token, locations: [] };
+					brands.set(screen.brand.token, brand);
+				}
+				let location = brand.locations.find((l) => l.id === screen.location.id);
+				if (!location) {
+					location = { id: screen.location.id, name: screen.location.name, screens: [] };
+					brand.locations.push(location);
+				}
+				location.screens.push({
+					id: screen.config.id,
+					name: screen.config.name,
+					tcp: engine.tcpEndpoint(screen.config.id)
+				});
+			}
+			return { brands: [...brands.values()] };
+		});
+
 		admin.get('/api/admin/screens', declared('GET /api/admin/screens'), async () =>
 			[...engine.screens.values()]
 				.filter((s) => !s.config.deleted)
@@ -127,8 +156,8 @@ export function registerAdminApi(
 		);
 
 		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
-			const { screen, order, severity, limit } = parseQuery(MessageQuerySchema, req.query);
-			return messages.list({ screen, orderId: order, severity, limit });
+			const { screen, order, severity, result, limit } = parseQuery(MessageQuerySchema, req.query);
+			return messages.list({ screen, orderId: order, severity, result, limit });
 		});
 
 		/**

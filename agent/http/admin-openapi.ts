@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { SCREEN_ACTIONS } from '#core/screen';
 import { MessageQuerySchema } from './admin-api.ts';
 import {
+	IntegrationSchema,
 	LocationsSchema,
 	MessageEntrySchema,
 	OkSchema,
@@ -76,6 +77,11 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 		ScreenJsonSchema,
 		'What a screen shows, as JSON: cards in order, holds, recall, takeout, pop-ups and texts.'
 	],
+	[
+		'Integration',
+		IntegrationSchema,
+		'What a POS needs to reach this simulator: each brand’s token, its locations and their screens’ TCP ports.'
+	],
 	['MessageEntry', MessageEntrySchema, 'One message the simulator received, with its findings.'],
 	['ResendBody', ResendBodySchema, 'Send a logged message again.'],
 	['ResendResult', ResendResultSchema, 'The reply to the message sent again.'],
@@ -131,6 +137,13 @@ const OPERATIONS: Operation[] = [
 		description:
 			'For a test suite between tests. Without a body (or without screen): every screen, the message log and the SMS outbox.',
 		body: 'ResetBody'
+	},
+	{
+		route: 'GET /api/admin/integration',
+		tag: 'Admin',
+		summary: 'How a POS reaches this simulator: tokens, locations, TCP ports',
+		description:
+			'The home page’s ready-to-paste curl and nc examples read it. Guarded: it carries the brand tokens.'
 	},
 	{
 		route: 'GET /api/admin/screens',

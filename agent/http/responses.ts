@@ -310,6 +310,28 @@ const CardSchema = z.strictObject({
 	findings: z.array(FindingSchema.extend({ messageId: z.int() }))
 });
 
+/**
+ * GET /api/admin/integration: what a POS needs to reach this running simulator, for the home
+ * page's ready-to-paste examples: each brand's token, its locations and their screens' TCP ports.
+ */
+export const IntegrationSchema = z.strictObject({
+	brands: z.array(
+		z.strictObject({
+			name: z.string(),
+			token: z.string().describe('The x-integration-token of this brand.'),
+			locations: z.array(
+				z.strictObject({
+					id: z.string().describe('The x-location-id.'),
+					name: z.string(),
+					screens: z.array(
+						z.strictObject({ id: z.string(), name: z.string(), tcp: TcpEndpointSchema })
+					)
+				})
+			)
+		})
+	)
+});
+
 export const ScreenJsonSchema = z.strictObject({
 	id: z.string(),
 	name: z.string(),
@@ -432,6 +454,7 @@ export const ROUTE_RESPONSES = {
 	'GET /api/access': { 200: z.strictObject({ granted: z.boolean() }) },
 	'POST /api/access': { 403: SimulatorErrorSchema, 422: SimulatorErrorSchema },
 
+	'GET /api/admin/integration': { 200: IntegrationSchema, ...GUARDED },
 	'GET /api/admin/screens': { 200: z.array(ScreenJsonSchema), ...GUARDED },
 	'GET /api/admin/screens/:id': { 200: ScreenJsonSchema, ...UNKNOWN_SCREEN, ...GUARDED },
 	'GET /api/admin/messages': {

@@ -17,6 +17,8 @@ export interface MessageFilter {
 	screen?: string;
 	orderId?: string;
 	severity?: Finding['severity'];
+	/** Only the messages refused (any reply but acceptance), or only those accepted. */
+	result?: 'refused' | 'accepted';
 	limit?: number;
 }
 
@@ -153,6 +155,7 @@ export class MessageLog {
 			if (filter.screen && !e.screenIds.includes(filter.screen)) continue;
 			if (filter.orderId && e.orderId !== filter.orderId) continue;
 			if (filter.severity && !e.findings.some((f) => f.severity === filter.severity)) continue;
+			if (filter.result && e.ok !== (filter.result === 'accepted')) continue;
 			out.push(e);
 		}
 		return out;

@@ -60,7 +60,16 @@ export type Frame =
 	 * never needed, and decoding it would cost up to a megabyte per connection just as it closes
 	 * (a flood of unfinished messages closing at once: as much again as the budget, in strings).
 	 */
-	| { kind: 'unfinished'; bytes: number }
+	| {
+			kind: 'unfinished';
+			bytes: number;
+			/**
+			 * Of a run that was not JSON (GARBAGE), its first `unfinishedGarbageHead` bytes decoded,
+			 * when that option is set: a plain-text or XML message sent without a newline shows in
+			 * the inspector. Never for an unfinished message.
+			 */
+			head?: string;
+	  }
 	/**
 	 * A message grew past `maxMessageBytes`: reported once, as soon as the limit is crossed
 	 * (`bytes` is then `maxMessageBytes + 1`); the rest of that object is skipped unbuffered.
@@ -79,6 +88,11 @@ export interface FramerOptions {
 	maxMessageBytes?: number;
 	/** Deepest nesting of objects and arrays a message may have (DEFAULT_MAX_DEPTH). */
 	maxDepth?: number;
+	/**
+	 * Bytes of an unfinished run that is not JSON decoded into its frame's `head` at end() (the
+	 * inspector's view of it); 0, the default, decodes nothing.
+	 */
+	unfinishedGarbageHead?: number;
 }
 
 const NL = 0x0a;
@@ -124,6 +138,8 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 export class Framer {
 	readonly maxMessageBytes: number;
+	/** Bytes of an unfinished run that is not JSON decoded at end() (FramerOptions). */
+	private readonly garbageHead: number;
 	readonly maxDepth: number;
 
 	private mode: Mode = IDLE;
@@ -154,6 +170,7 @@ export class Framer {
 			throw new RangeError(`maxMessageBytes must be a positive integer, got ${max}`);
 		}
 		this.maxMessageBytes = max;
+		this.garbageHead = Math.max(0, options.unfinishedGarbageHead ?? 0);
 		const depth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
 		if (!Number.isSafeInteger(depth) || depth < 1) {
 			throw new RangeError(`maxDepth must be a positive integer, got ${depth}`);
@@ -302,7 +319,9 @@ export class Framer {
 	 */
 	end(): Frame[] {
 		const frames: Frame[] = [];
-		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
+		if (this.mode === GARBAGE && this.garbageHead > 0) {
+			frames.push({ kind: 'unfinished', bytes: this.bufLen, head: this.headOfHeld() });
+		} else if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
 			frames.push({ kind: 'unfinished', bytes: this.bufLen });
 		}
 		this.mode = IDLE;
@@ -422,6 +441,21 @@ export class Framer {
 	}
 
 	/** The held bytes as text (a character may span two pieces). */
+	/** The first `garbageHead` held bytes, decoded (a character cut at the end shows as �). */
+	private headOfHeld(): string {
+		this.seal();
+		const stream = new TextDecoder('utf-8', { ignoreBOM: true });
+		let text = '';
+		let left = this.garbageHead;
+		for (const piece of this.pieces) {
+			if (left <= 0) break;
+			const part = piece.length > left ? piece.subarray(0, left) : piece;
+			left -= part.length;
+			text += stream.decode(part, { stream: true });
+		}
+		return text + stream.decode();
+	}
+
 	private decodeHeld(): string {
 		this.seal();
 		const pieces = this.pieces;

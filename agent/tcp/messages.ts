@@ -16,6 +16,7 @@ import {
 } from '#core/tcp-message';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
+import { REFUSED_TEXT_KEPT, type RefusedFrame } from './server.ts';
 
 export interface TcpMessageOptions {
 	/** The inspector's editor sent this: the id of the message it was edited from. */
@@ -153,4 +154,75 @@ function findings(
 		parsed: parsed.ok ? parsed.value.order : undefined,
 		outcomes: parsed.ok ? (parsed.outcomes ?? []) : []
 	});
+}
+
+/** The first REFUSED_TEXT_KEPT characters of a refused run, as a copy (a slice keeps its whole). */
+function keptText(text: string): string {
+	if (text.length <= REFUSED_TEXT_KEPT) return text;
+	return `${Buffer.from(text.slice(0, REFUSED_TEXT_KEPT)).toString()}… (${text.length} characters in all)`;
+}
+
+function notJson(text: string): string {
+	return (
+		'not JSON: bytes outside any {…} message (plain text, XML, UTF-16, binary), up to the next newline, { or [' +
+		(text.includes('\uFFFD') ? '; bytes that are not UTF-8 show as �' : '')
+	);
+}
+
+/**
+ * Records a frame the listener refused before any parsing (bytes that are not JSON, oversize,
+ * nested too deep, unfinished at the close) with the reply it got: called by the listener only
+ * for refusals, after the reply is written, so an accepted message costs nothing more.
+ */
+export function recordRefusedFrame(
+	recorder: MessageRecorder,
+	screenId: string,
+	frame: RefusedFrame,
+	source: string,
+	reply: string,
+	limits: { maxMessageBytes: number; maxDepth: number }
+): void {
+	let raw = '';
+	let why: string;
+	switch (frame.kind) {
+		case 'garbage': {
+			raw = keptText(frame.text);
+			why = notJson(frame.text);
+			break;
+		}
+		case 'oversize':
+			why = `over the size limit of ${limits.maxMessageBytes} bytes: the rest of the message was skipped, and none of it kept`;
+			break;
+		case 'too-deep':
+			why = `nested deeper than ${limits.maxDepth} levels: the rest of the message was skipped, and none of it kept`;
+			break;
+		case 'unfinished':
+			if (frame.head !== undefined) {
+				// A run that was not JSON, sent without a newline before the close (XML, a word).
+				// Its head is at most REFUSED_TEXT_KEPT bytes, decoded on its own.
+				raw =
+					frame.bytes > REFUSED_TEXT_KEPT
+						? `${frame.head}… (${frame.bytes} bytes in all)`
+						: frame.head;
+				why = notJson(frame.head);
+			} else {
+				why = `unfinished when the client closed its side: ${frame.bytes} bytes of a message never completed (not kept)`;
+			}
+			break;
+	}
+	recorder.record(
+		{
+			interface: 'tcp',
+			source,
+			screenIds: [screenId],
+			command: null,
+			orderId: null,
+			result: UNABLE_TO_PARSE,
+			reply,
+			ok: false,
+			raw,
+			findings: []
+		},
+		{ unsent: why }
+	);
 }

@@ -13,6 +13,12 @@ import type { ByteBudget, Holder } from '../byte-budget.ts';
 import type { Logger } from '../log.ts';
 import { DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer.ts';
 
+/**
+ * What of a refused run of bytes the inspector keeps: a plain-text line, XML or a binary run is
+ * worth seeing, not a megabyte of it.
+ */
+export const REFUSED_TEXT_KEPT = 4096;
+
 export interface TcpScreenOptions {
 	host: string;
 	port: number;
@@ -31,6 +37,12 @@ export interface TcpScreenOptions {
 		terminator: () => string | null
 	) => void;
 	logger: Logger;
+	/**
+	 * Told of each frame refused before parsing (bytes that are not JSON, oversize, too deep,
+	 * unfinished) once its reply is on the wire, with the exact reply; never called for a message
+	 * that reached `handle`, so the accepted path does nothing more.
+	 */
+	refused?: (frame: RefusedFrame, source: string, reply: string) => void;
 	maxMessageBytes?: number;
 	/** Close a connection that sends nothing for this long (ms). */
 	idleTimeoutMs?: number;
@@ -52,15 +64,20 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
 /** A whole message, however slowly sent, within 30 s of its first byte (TCP and HTTP bodies). */
 export const DEFAULT_MESSAGE_TIMEOUT_MS = 30_000;
 
+/** A frame refused before parsing. */
+export type RefusedFrame = Exclude<Frame, { kind: 'message' | 'eol' }>;
+
 /** One reply owed to the client, in message order. */
 interface Slot {
 	reply: string | null;
 	/** '\n' when the message was followed by a newline, '' when not, null while unknown. */
 	terminator: string | null;
+	/** Set only on a refused frame's slot (an accepted message's slot never has it). */
+	refused?: RefusedFrame;
 }
 
 /** What the log says of a frame refused before parsing. */
-function refusedFrame(frame: Exclude<Frame, { kind: 'message' | 'eol' }>): object {
+function refusedFrame(frame: RefusedFrame): object {
 	if (frame.kind === 'oversize' || frame.kind === 'unfinished') return { bytes: frame.bytes };
 	if (frame.kind === 'too-deep') return { depth: frame.depth };
 	return { bytes: frame.text.length };
@@ -77,7 +94,9 @@ export interface Connection {
 
 export function serveConnection(socket: Socket, options: TcpScreenOptions): Connection {
 	const framer = new Framer({
-		maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES
+		maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+		// What of a refused run the inspector shows: decoded only for a listener that records them.
+		unfinishedGarbageHead: options.refused ? REFUSED_TEXT_KEPT : 0
 	});
 	const source = `${socket.remoteAddress}:${socket.remotePort}`;
 	const wait = options.terminatorWaitMs ?? 25;
@@ -125,12 +144,19 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 	// Write every reply that is ready, in order; after the peer's half-close, close when done.
 	const drain = () => {
 		let out = '';
+		let refused: Slot[] | undefined;
 		while (slots.length > 0 && slots[0].reply !== null && slots[0].terminator !== null) {
 			const slot = slots.shift()!;
 			out += slot.reply! + slot.terminator;
+			if (slot.refused !== undefined) (refused ??= []).push(slot);
 		}
 		if (socket.destroyed) return;
 		if (out) socket.write(out);
+		if (refused) {
+			for (const slot of refused) {
+				options.refused?.(slot.refused!, source, slot.reply! + slot.terminator);
+			}
+		}
 		if (closing && slots.length === 0) {
 			// Nothing more will be read: the fd can go once the replies are handed to the kernel.
 			socket.end(() => socket.destroy());
@@ -178,6 +204,7 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 								: 'TCP bytes that are not JSON'
 				);
 				slot.reply = UNABLE_TO_PARSE;
+				if (options.refused) slot.refused = frame;
 			}
 		}
 		if (timer) clearTimeout(timer);

@@ -71,10 +71,15 @@ test('the strip counts recent refusals, and the inspector shows the reply and wh
 		await expect(strip).toBeVisible();
 	});
 
-	await test.step('the strip opens the inspector filtered to this screen', async () => {
+	await test.step("the strip opens the inspector on this screen's refusals, every one", async () => {
 		await strip.click();
-		await expect(page).toHaveURL(/\/inspector\?screen=kds-1$/);
+		await expect(page).toHaveURL(/\/inspector\?screen=kds-1&result=refused$/);
 		await expect(page.getByRole('combobox', { name: 'Screen' })).toHaveValue('kds-1');
+		await expect(page.getByRole('combobox', { name: 'Result' })).toHaveValue('refused');
+		// The duplicate (an error finding), both bad modes and the HTTP 422: not Tina's create.
+		await expect(rows(page)).toHaveCount(4);
+		await expect(rows(page).filter({ hasText: 'T-7' })).toHaveText([/DUPLICATE_ORDER_ID/]);
+		await page.getByRole('combobox', { name: 'Result' }).selectOption('Accepted and refused');
 		await expect(rows(page)).toHaveCount(5);
 	});
 

@@ -81,6 +81,7 @@ describe('/openapi.json', () => {
 	it('documents the simulator and admin API apart, under tags of their own, with the admin token', () => {
 		expect(operations(['Admin'])).toEqual(
 			[
+				'GET /api/admin/integration',
 				'POST /api/admin/reset',
 				'GET /api/admin/screens',
 				'GET /api/admin/screens/{id}',
@@ -133,7 +134,12 @@ describe('/openapi.json', () => {
 			'query screen',
 			'query order',
 			'query severity',
+			'query result',
 			'query limit'
+		]);
+		expect(messages.parameters.find((p) => p.name === 'result')?.schema.enum).toEqual([
+			'refused',
+			'accepted'
 		]);
 		const bad = await fetch(`${base}/api/admin/messages?severity=loud`);
 		expect(bad.status).toBe(422);
@@ -198,7 +204,13 @@ describe('/docs', () => {
 		expect(res.headers.get('content-type')).toMatch(/^text\/html/);
 		const html = await res.text();
 		expect(html).not.toMatch(/https?:\/\//);
-		const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+		// Scripts, styles and icons: the header's links (back to the UI) are pages, not assets.
+		const assets = [...html.matchAll(/(?:src="|<link [^>]*href=")([^"]+)"/g)].map((m) => m[1]);
+		expect([...html.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1])).toEqual([
+			'/',
+			'/inspector',
+			'/openapi.json'
+		]);
 		expect(assets).toContain('/docs/swagger-ui-bundle.js');
 		for (const asset of assets) {
 			const got = await fetch(`${agent.httpUrl}${asset}`);

@@ -327,6 +327,13 @@ describe('simulator API', () => {
 });
 
 describe('admin API', () => {
+	it('integration: each brand with its token, locations and TCP ports', async () => {
+		const { body } = await call('GET /api/admin/integration');
+		expect(body.brands[0]).toMatchObject({ token: 'kds-demo-token' });
+		const screens = body.brands[0].locations[0].screens;
+		expect(screens[0]).toMatchObject({ id: 'kds-1', tcp: agent.screens[0].tcp });
+	});
+
 	it('screens as JSON: all, one, unknown', async () => {
 		const all = await call('GET /api/admin/screens');
 		expect(all.body[0].cards.length).toBeGreaterThan(0);
@@ -570,7 +577,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(10);
+		expect(documentedAdmin.length).toBe(11);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),

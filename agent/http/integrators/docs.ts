@@ -1,6 +1,7 @@
 /**
  * /openapi.json and a readable reference at /docs: Swagger UI from the installed
- * swagger-ui-dist package (no CDN: the simulator must work offline).
+ * swagger-ui-dist package (no CDN: the simulator must work offline), under the product's own
+ * header with the way back to the screens and the inspector.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createRequire } from 'node:module';
@@ -27,8 +28,24 @@ const PAGE = `<!doctype html>
 <title>kds-sim: integrator, simulator and admin API</title>
 <link rel="stylesheet" href="/docs/swagger-ui.css">
 <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
+<style>
+/* The product's header (the UI's dark bar, its type and link colour) over Swagger UI's reference. */
+body { margin: 0; background: #fafafa; }
+.kds-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1.25rem;
+  background: #0a0a0a; color: #fafafa; font: 16px/1.4 ui-sans-serif, system-ui, sans-serif; }
+.kds-bar a { color: #7dd3fc; text-decoration: underline; padding: 0.5rem 0; }
+.kds-bar h1 { margin: 0; font-size: 1.5rem; font-weight: 800; }
+.kds-bar span { color: #a3a3a3; }
+</style>
 </head>
 <body>
+<header class="kds-bar">
+<a href="/">◀ Screens</a>
+<h1>KDS simulator: API reference</h1>
+<span>integrator API (the contract), simulator and admin API</span>
+<a href="/inspector">Inspector</a>
+<a href="/openapi.json">openapi.json</a>
+</header>
 <div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script>

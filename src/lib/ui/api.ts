@@ -37,3 +37,16 @@ export interface LocationSummary {
 	timezone?: string;
 	screens: ScreenSummary[];
 }
+
+/** GET /api/admin/integration: what a POS needs to reach this simulator (guarded: tokens). */
+export interface Integration {
+	brands: Array<{
+		name: string;
+		token: string;
+		locations: Array<{
+			id: string;
+			name: string;
+			screens: Array<{ id: string; name: string; tcp: { host: string; port: number } }>;
+		}>;
+	}>;
+}

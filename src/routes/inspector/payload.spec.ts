@@ -112,3 +112,11 @@ describe('lineOfPath', () => {
 		]);
 	});
 });
+
+describe('a payload that is not JSON', () => {
+	it('shows control characters as \\xNN, tabs and text as they came', () => {
+		const { json, lines } = prettyPayload('\u0000\u0001\t<a>\u001b\uFFFD\u007f\r\nhello\r');
+		expect(json).toBe(false);
+		expect(lines.map((l) => l.text)).toEqual(['\\x00\\x01\t<a>\\x1b\uFFFD\\x7f', 'hello\\x0d']);
+	});
+});

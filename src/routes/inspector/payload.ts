@@ -26,6 +26,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Control characters written as `\xNN` (NUL `\x00`, CR `\x0d`, DEL `\x7f`), so a UTF-16 or binary
+ * run refused over TCP shows what came; tabs stay tabs. (Unicode's control pictures would read
+ * better, but the monospace fonts of a Debian or Pi Chromium draw them as boxes.)
+ */
+export function visible(text: string): string {
+	return text.replace(
+		// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+		/[\u0000-\u0008\u000a-\u001f\u007f]/g,
+		(c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`
+	);
+}
+
+/**
  * The payload pretty-printed, one entry per line, each line knowing the field it starts. The
  * text is exactly `JSON.stringify(JSON.parse(raw), null, 2)`; a payload that is not JSON, or nests
  * deeper than MAX_JSON_DEPTH, is shown as it came.
@@ -33,7 +46,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function prettyPayload(raw: string): PrettyPayload {
 	const asReceived = () => ({
 		json: false,
-		lines: raw.split(/\r?\n/).map((text) => ({ text, path: null }))
+		lines: raw.split(/\r?\n/).map((text) => ({ text: visible(text), path: null }))
 	});
 	// Nested past what any edge accepts (a refused body is logged too): indenting it would cost
 	// the tab its memory (20,000 levels: 20,000 lines up to 40,000 spaces each).

@@ -5,7 +5,12 @@ import { filterFromParams, filterQuery, matchesFilter } from './filter';
 describe('filters', () => {
 	it('read and write the URL query, dropping empty and unknown values', () => {
 		const filter = filterFromParams(new URLSearchParams('order=1042&severity=loud&screen=kds-1'));
-		expect(filter).toEqual({ screen: 'kds-1', order: '1042', severity: '' });
+		expect(filter).toEqual({ screen: 'kds-1', order: '1042', severity: '', result: '' });
+		expect(filterFromParams(new URLSearchParams('result=refused')).result).toBe('refused');
+		expect(filterFromParams(new URLSearchParams('result=maybe')).result).toBe('');
+		expect(filterQuery({ screen: 'kds-1', order: '', severity: '', result: 'refused' })).toBe(
+			'screen=kds-1&result=refused'
+		);
 		expect(filterQuery({ ...filter, severity: 'error' })).toBe(
 			'screen=kds-1&order=1042&severity=error'
 		);
@@ -18,5 +23,20 @@ describe('filters', () => {
 		expect(matchesFilter(bad, { screen: 'kds-2', order: '', severity: '' })).toBe(false);
 		expect(matchesFilter(bad, { screen: '', order: 'o-2', severity: '' })).toBe(false);
 		expect(matchesFilter(bad, { screen: '', order: '', severity: 'error' })).toBe(false);
+	});
+
+	it('Refused matches every refusal, findings or none; Accepted the rest', () => {
+		const refused = entry(2, { ok: false, findings: [] });
+		const accepted = entry(3, { findings: [warning('KDS-FIELD-UNKNOWN', 'x')] });
+		const only = (result: 'refused' | 'accepted') => ({
+			screen: '',
+			order: '',
+			severity: '' as const,
+			result
+		});
+		expect(matchesFilter(refused, only('refused'))).toBe(true);
+		expect(matchesFilter(accepted, only('refused'))).toBe(false);
+		expect(matchesFilter(accepted, only('accepted'))).toBe(true);
+		expect(matchesFilter(refused, only('accepted'))).toBe(false);
 	});
 });

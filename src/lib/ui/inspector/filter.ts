@@ -3,21 +3,29 @@
  * applies to GET /api/admin/messages, for entries that come from the stream.
  */
 import { SEVERITIES, type Severity } from '#core/conformance';
-import type { MessageEntry as InspectorEntry } from '#core/message-entry';
+import {
+	MESSAGE_RESULTS,
+	type MessageEntry as InspectorEntry,
+	type MessageResult
+} from '#core/message-entry';
 
-/** The inspector's filters, as in its URL: `?screen=&order=&severity=` ('' = any). */
+/** The inspector's filters, as in its URL: `?screen=&order=&severity=&result=` ('' = any). */
 export interface MessageFilter {
 	screen: string;
 	order: string;
 	severity: Severity | '';
+	/** `refused`: every refusal (any reply but acceptance), whatever its findings. */
+	result?: MessageResult | '';
 }
 
 export function filterFromParams(params: Pick<URLSearchParams, 'get'>): MessageFilter {
 	const severity = params.get('severity') ?? '';
+	const result = params.get('result') ?? '';
 	return {
 		screen: params.get('screen')?.trim() ?? '',
 		order: params.get('order')?.trim() ?? '',
-		severity: (SEVERITIES as readonly string[]).includes(severity) ? (severity as Severity) : ''
+		severity: (SEVERITIES as readonly string[]).includes(severity) ? (severity as Severity) : '',
+		result: (MESSAGE_RESULTS as readonly string[]).includes(result) ? (result as MessageResult) : ''
 	};
 }
 
@@ -27,11 +35,17 @@ export function filterQuery(filter: MessageFilter): string {
 	if (filter.screen) params.set('screen', filter.screen);
 	if (filter.order) params.set('order', filter.order);
 	if (filter.severity) params.set('severity', filter.severity);
+	if (filter.result) params.set('result', filter.result);
 	return params.toString();
 }
 
 export function sameFilter(a: MessageFilter, b: MessageFilter): boolean {
-	return a.screen === b.screen && a.order === b.order && a.severity === b.severity;
+	return (
+		a.screen === b.screen &&
+		a.order === b.order &&
+		a.severity === b.severity &&
+		(a.result ?? '') === (b.result ?? '')
+	);
 }
 
 /** The same test the agent applies to GET /api/admin/messages, for entries from the stream. */
@@ -39,5 +53,6 @@ export function matchesFilter(entry: InspectorEntry, filter: MessageFilter): boo
 	if (filter.screen && !entry.screenIds.includes(filter.screen)) return false;
 	if (filter.order && entry.orderId !== filter.order) return false;
 	if (filter.severity && !entry.findings.some((f) => f.severity === filter.severity)) return false;
+	if (filter.result && entry.ok !== (filter.result === 'accepted')) return false;
 	return true;
 }

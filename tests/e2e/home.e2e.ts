@@ -1,0 +1,55 @@
+/**
+ * The home page tells a newcomer how to point a POS at this very simulator: the base URL, the
+ * headers with the real token and location, and curl and nc examples with the real ports that,
+ * pasted into a shell, create an order. /docs wears the product's header with a way back.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, test } from '../helpers/fixtures.ts';
+
+test.describe('Home page: point a POS at it', () => {
+	test.slow();
+
+	test('base URL, headers and ready-to-paste examples that work as pasted', async ({
+		page,
+		simulator
+	}) => {
+		const tcp = simulator.screens[0].tcp;
+		await page.goto(simulator.httpUrl);
+		const connect = page.getByRole('region', { name: 'Point a POS at it' });
+		await expect(connect.getByLabel('Base URL')).toHaveText(simulator.httpUrl);
+		await expect(connect).toContainText('x-integration-token: kds-demo-token');
+		await expect(connect).toContainText('x-location-id: loc-1');
+		await expect(connect).toContainText(`kds-1 ${tcp.host}:${tcp.port}`);
+
+		const curl = (await connect.getByLabel('HTTP (curl) example').textContent()) ?? '';
+		const nc = (await connect.getByLabel('TCP (nc) example').textContent()) ?? '';
+		expect(nc).toContain(`nc -N ${tcp.host} ${tcp.port}`);
+
+		for (const width of [1280, 800]) {
+			await page.setViewportSize({ width, height: width === 800 ? 480 : 720 });
+			await connect.scrollIntoViewIfNeeded();
+			await page.screenshot({ path: `test-results/home-${width}.png` });
+		}
+
+		await test.step('pasted into a shell, both create an order', async () => {
+			// Async: the simulator runs in this process, a blocking call would never be answered.
+			const shell = (script: string) => promisify(execFile)('sh', ['-c', script]);
+			expect((await shell(curl)).stdout).not.toBe('');
+			expect((await shell(nc)).stdout).toBe('1002');
+			const screen = await simulator.screenJson('kds-1');
+			expect(screen.cards.map((c) => c.id)).toEqual(expect.arrayContaining(['1001', '1002']));
+		});
+
+		await test.step('/docs: the product’s header, and the way back', async () => {
+			await connect.getByRole('link', { name: 'API reference (/docs)' }).click();
+			await expect(
+				page.getByRole('heading', { name: 'KDS simulator: API reference' })
+			).toBeVisible();
+			await page.setViewportSize({ width: 1280, height: 720 });
+			await page.screenshot({ path: 'test-results/docs-1280x720.png' });
+			await page.getByRole('link', { name: '◀ Screens' }).click();
+			await expect(page.getByRole('heading', { name: 'KDS simulator', exact: true })).toBeVisible();
+		});
+	});
+});
