@@ -1,5 +1,5 @@
 /**
- * Conformance findings for one message: every rule of kds-interface.md that an integrator can
+ * Conformance findings for one message: every rule of the integrator contract that an integrator can
  * break, including those the schema lets through (the screen accepts the message but ignores a
  * field, or the result is unpredictable). By concern: the rule catalogue (rules.ts), the schema's
  * issues and unknown fields (schema-findings.ts), what the core decided (outcome-findings.ts)

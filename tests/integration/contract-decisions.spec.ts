@@ -1,6 +1,6 @@
 /**
  * Four places where the contract, the README and the code disagreed (issue 15), each decided
- * against kds-interface.md and tested over real sockets:
+ * against the integrator contract and tested over real sockets:
  * 1. the active-orders query answers the name given at create (2.9);
  * 2. a partial update judges every item list against the order before the request (4.2 rules 4-6);
  * 3. a config needs only ids, names, tokens and TCP ports (docs/configuration.md);
