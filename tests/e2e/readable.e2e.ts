@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import {
 	card,
 	cards,
+	cardTitles,
 	course,
 	expect,
 	parseRgb,
@@ -18,7 +19,7 @@ import {
 	test,
 	type Simulator
 } from '../helpers/fixtures.ts';
-import { busyScreen, cancel, create, item, order } from './orders.ts';
+import { busyScreen, cancel, create, item, order, update } from './orders.ts';
 
 /** Rendered font size (px) of the first element matching `selector` inside `scope`. */
 async function fontPx(scope: Locator, selector: string): Promise<number> {
@@ -169,6 +170,100 @@ test.describe('Touch that forgives', () => {
 				.click();
 			await expect(table2).toBeVisible();
 		});
+	});
+});
+
+test.describe('Undo restores the card exactly', () => {
+	/** What a cook sees of a card: its place, frame, selection and change marks. */
+	async function looks(page: Page, name: string) {
+		const target = card(page, name);
+		const frame = await target.evaluate((el) => {
+			const style = getComputedStyle(el);
+			return [style.borderTopColor, style.borderTopStyle, style.borderTopWidth];
+		});
+		return {
+			position: (await cardTitles(page)).indexOf(name),
+			frame,
+			selected: (await target.getAttribute('data-selected')) !== null,
+			marks: await target.locator('.tag.change').allTextContents()
+		};
+	}
+
+	test('a priority card bumped by two taps comes back framed, selected, marked, in its place', async ({
+		page,
+		simulator
+	}) => {
+		await page.setViewportSize({ width: 800, height: 480 });
+		await sendAll(simulator, [
+			order('1', 'Table 1', [item('1', 'Burger')]),
+			order('2', 'Table 2', [item('1', 'Fries')], { priority: true }),
+			order('3', 'Table 3', [item('1', 'Soup')])
+		]);
+		const changed = order('2', 'Table 2', [item('1', 'Fries'), item('2', 'Shake')], {
+			priority: true
+		});
+		expect(await simulator.sendTcp('kds-1', update(changed))).toBe('2');
+		await screenPage(page, simulator, 'kds-1', { kiosk: true });
+		const table2 = card(page, 'Table 2');
+		await expect(table2.locator('.tag.change')).toHaveText('New');
+
+		await table2.getByRole('heading').click();
+		await expect(table2).toHaveAttribute('data-selected', '');
+		const before = await looks(page, 'Table 2');
+		expect(before.position).toBe(0);
+		// The priority frame: a thick orange border (rgb of #fb923c).
+		expect(parseRgb(before.frame[0])).toEqual([251, 146, 60]);
+		expect(before).toMatchObject({ selected: true, marks: ['New'] });
+
+		await table2.click();
+		await expect(table2).toHaveCount(0);
+		await expect(page.locator('[data-selected]')).toHaveCount(0);
+		await page
+			.getByRole('status', { name: 'Bumped Table 2' })
+			.getByRole('button', { name: 'Undo' })
+			.click();
+		await expect(table2.getByLabel('Recalled', { exact: true })).toBeVisible();
+		await expect(table2).toHaveAttribute('data-selected', '');
+		expect(await looks(page, 'Table 2')).toEqual(before);
+		await expect(cards(page)).toHaveCount(3);
+	});
+
+	test('bumped from the bump bar: Undo selects it again; an unselected card comes back unselected', async ({
+		page,
+		simulator
+	}) => {
+		await page.setViewportSize({ width: 1280, height: 720 });
+		await sendAll(simulator, [
+			order('1', 'Table 1', [item('1', 'Burger')]),
+			order('2', 'Table 2', [item('1', 'Fries')], { priority: true }),
+			order('3', 'Table 3', [item('1', 'Soup')])
+		]);
+		await screenPage(page, simulator, 'kds-1');
+		const undo = () =>
+			page.getByRole('status', { name: /^Bumped / }).getByRole('button', { name: 'Undo' });
+
+		await page.keyboard.press('ArrowRight');
+		await page.keyboard.press('ArrowRight');
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
+		const before = await looks(page, 'Table 1');
+		await page.keyboard.press('Enter');
+		await expect(card(page, 'Table 1')).toHaveCount(0);
+		// The bump bar moves the selection on to the card that took its place.
+		await expect(card(page, 'Table 3')).toHaveAttribute('data-selected', '');
+		await undo().click();
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
+		await expect(card(page, 'Table 3')).not.toHaveAttribute('data-selected', '');
+		expect(await looks(page, 'Table 1')).toEqual(before);
+
+		// Table 2 was not selected: its bump button bumps it, Undo brings it back unselected.
+		const table2 = await looks(page, 'Table 2');
+		expect(table2.selected).toBe(false);
+		await card(page, 'Table 2').getByRole('button', { name: 'Bump Table 2' }).click();
+		await expect(card(page, 'Table 2')).toHaveCount(0);
+		await undo().click();
+		await expect(card(page, 'Table 2').getByLabel('Recalled', { exact: true })).toBeVisible();
+		expect(await looks(page, 'Table 2')).toEqual(table2);
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
 	});
 });
 
