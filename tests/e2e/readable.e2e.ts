@@ -367,10 +367,24 @@ test.describe('State you can see across the room', () => {
 		expect(await inViewport(ok), 'OK on screen').toBe(true);
 		const textBox = (await text.boundingBox())!;
 		expect(textBox.y).toBeGreaterThanOrEqual(0);
+		// More text follows: a fade over the box's bottom edge and "more ↓", which scrolls on and
+		// leaves Enter to OK.
+		const more = dialog.getByRole('button', { name: 'more ↓' });
+		await expect(more).toBeVisible();
+		expect((await more.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+		const fade = () =>
+			dialog.locator('.scroller').evaluate((el) => getComputedStyle(el, '::after').backgroundImage);
+		expect(await fade()).toContain('linear-gradient');
+		await more.click();
+		await expect.poll(() => text.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+		await expect(ok).toBeFocused();
 		// The start of the message is at the top of its box, on screen; the end scrolls into view.
 		await text.evaluate((el) => el.scrollTo(0, el.scrollHeight));
 		const end = await text.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1);
 		expect(end).toBe(true);
+		// At the end nothing more follows: no cue.
+		await expect(more).toHaveCount(0);
+		expect(await fade()).toBe('none');
 		await ok.click();
 		await expect(dialog).toHaveCount(0);
 
@@ -385,10 +399,32 @@ test.describe('State you can see across the room', () => {
 		await expect(dialog).toHaveAccessibleName('Message: First: 86 salmon');
 		await expect(dialog).toContainText('1 of 2');
 		expect(await inViewport(dialog.getByRole('button', { name: /^OK/ }))).toBe(true);
-		await dialog.getByRole('button', { name: /^OK/ }).click();
+		// A short message has no "more" cue.
+		await expect(dialog.getByRole('button', { name: 'more ↓' })).toHaveCount(0);
+		const send = async (message: string) =>
+			expect((await simulator.sendHttp('send-message', { message })).status).toBe(202);
+		const okButton = dialog.getByRole('button', { name: /^OK/ });
+		// Messages that arrive while one is shown add to the count; OK moves on, never restarts it.
+		await send('Third: 2 min on fries');
+		await expect(dialog.locator('.count')).toHaveText('1 of 3');
+		await okButton.click();
 		await expect(dialog).toHaveAccessibleName('Message: Second: fryer down');
-		await dialog.getByRole('button', { name: /^OK/ }).click();
+		await expect(dialog.locator('.count')).toHaveText('2 of 3');
+		await send('Fourth: VIP at table 4');
+		await expect(dialog.locator('.count')).toHaveText('2 of 4');
+		await okButton.click();
+		await expect(dialog.locator('.count')).toHaveText('3 of 4');
+		await okButton.click();
+		await expect(dialog).toHaveAccessibleName('Message: Fourth: VIP at table 4');
+		await expect(dialog.locator('.count')).toHaveText('4 of 4');
+		await okButton.click();
 		await expect(dialog).toHaveCount(0);
+		// After the last OK the next message starts a new count.
+		await send('Fifth: alone');
+		await expect(dialog).toHaveAccessibleName('Message: Fifth: alone');
+		await expect(dialog.locator('.count')).toHaveCount(0);
+		await send('Sixth');
+		await expect(dialog.locator('.count')).toHaveText('1 of 2');
 	});
 });
 
