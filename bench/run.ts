@@ -12,6 +12,7 @@ import { ROOT } from './lib.ts';
 import { runFleetBench } from './fleet.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
+import { runLayoutBench } from './layout.bench.ts';
 import { runOrderStepBench } from './order-step.bench.ts';
 import { runPeersBench } from './peers.bench.ts';
 import { runProfileBench } from './profile.bench.ts';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, Bench> = {
 	tcp: runTcpBench,
 	http: runHttpBench,
 	ui: runUiBench,
+	layout: runLayoutBench,
 	start: runStartBench,
 	fleet: runFleetBench,
 	ladder: runLadderBench,
@@ -32,7 +34,7 @@ const BENCHES: Record<string, Bench> = {
 	peers: runPeersBench
 };
 /** What `npm run bench` runs with no names: the targets' benches (ladder, order-step, profile: analyses). */
-const DEFAULTS = ['tcp', 'http', 'ui', 'start', 'fleet'];
+const DEFAULTS = ['tcp', 'http', 'ui', 'layout', 'start', 'fleet'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in BENCHES));

@@ -54,14 +54,14 @@ function items(count: number) {
 	}));
 }
 
-function createOrder(id: string, name: string, itemCount: number, over: object = {}) {
+export function createOrder(id: string, name: string, itemCount: number, over: object = {}) {
 	return {
 		command: 'create-order',
 		order: { id, name, time: Date.now(), mode: 'ToGo', items: items(itemCount), ...over }
 	};
 }
 
-async function fill(host: string, port: number, orders: object[]): Promise<void> {
+export async function fill(host: string, port: number, orders: object[]): Promise<void> {
 	const sessions = await Promise.all(
 		Array.from({ length: FILL_CONNECTIONS }, () => TcpSession.open(host, port))
 	);
