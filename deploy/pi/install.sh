@@ -306,12 +306,19 @@ pick_session
 # --- packages: Debian's, from its mirrors -----------------------------------------------------
 # Nothing to compile (no build-essential, no NodeSource): Node and kds-sim come from the npm
 # registry below. The fonts: without them CJK and emoji in an order draw as empty boxes.
-PACKAGES="curl ca-certificates"
+# curl: the downloads below and the kiosk's wait for the simulator. A Pi given all three tarballs
+# (the offline kds-sim) and no kiosk downloads nothing and needs no Debian package at all.
+PACKAGES=
+if [ "$SESSION" != none ] || [ -n "$AGENT" ] || [ -z "$NODE_TGZ" ] || [ -z "$NPM_TGZ" ] || [ "$BUNDLED" = 0 ]; then
+	PACKAGES="curl ca-certificates"
+fi
 if [ "$SESSION" != none ]; then
 	PACKAGES="$PACKAGES wlr-randr fonts-noto-cjk fonts-noto-color-emoji"
 	[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
 fi
-if [ "$LIVE" = 1 ]; then
+if [ -z "$PACKAGES" ]; then
+	echo "Debian packages: none needed (Node, npm and kds-sim carried, no kiosk); apt is left alone"
+elif [ "$LIVE" = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	# A Pi without internet may have everything already (a Desktop image has Chromium): go on
 	# with the lists it has, and say which packages are missing if that is not enough.

@@ -507,7 +507,8 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
  * outside the test changes. The three tarballs a Pi without internet carries are made here from
  * what runs this test: this Node (as node-linux-<arch>), this npm, and the built tree packed by
  * scripts/pack-offline.mjs. systemd is not running in a test, so systemctl and systemd-sysusers
- * are stand-ins that write down how they were called; apt-get is the machine's own. Then the
+ * are stand-ins that write down how they were called (apt is not needed: no kiosk, nothing to
+ * download; the apt step offline is docs/raspberry-pi.md's container run). Then the
  * service's ExecStart runs, as systemd would, and answers on loopback inside the namespace.
  */
 describe('Pi installer: a Pi that reaches no registry at all', () => {
@@ -623,6 +624,9 @@ describe('Pi installer: a Pi that reaches no registry at all', () => {
 		const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 		expect(out).toContain(`kds-sim ${version} on Node v${process.versions.node}`);
 		expect(out).toContain('kds-sim is installed.');
+		expect(out).toContain(
+			'Debian packages: none needed (Node, npm and kds-sim carried, no kiosk); apt is left alone'
+		);
 		expect(out).not.toMatch(/compil|node-gyp|gyp info/i);
 		expect(file('err')).not.toMatch(/install\.sh: (?!apt-get)/);
 		expect(file('calls').split('\n')).toEqual(
