@@ -93,7 +93,8 @@ ${native.join('\n')}`);
 	const out = join(destination, name);
 	// Not rename: the work folder may sit on another file system (tmpfs).
 	copyFileSync(join(work, offline.filename), out);
-	const mb = (bytes) => (bytes / 1e6).toFixed(1);
+	// MB as npm pack and test:package print them (2^20 bytes).
+	const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 	process.stdout.write(
 		`${out}\n  ${offline.entryCount} files, ${mb(offline.size)} MB packed, ${mb(offline.unpackedSize)} MB unpacked; ` +
 			`dependencies inside: ${offline.bundled.length} packages (${manifest.bundleDependencies.join(', ')} and theirs)\n`
