@@ -15,6 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import {
 	copyFileSync,
+	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
@@ -29,15 +30,24 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({
-	options: { from: { type: 'string' }, 'pack-destination': { type: 'string', default: '.' } }
-});
-const destination = resolve(values['pack-destination']);
 
 function fail(sentence) {
 	process.stderr.write(`pack-offline: ${sentence}\n`);
 	process.exit(1);
 }
+
+let values;
+try {
+	({ values } = parseArgs({
+		options: { from: { type: 'string' }, 'pack-destination': { type: 'string', default: '.' } }
+	}));
+} catch (error) {
+	fail(
+		`${error.message} (usage: node scripts/pack-offline.mjs [--from kds-sim-x.y.z.tgz] [--pack-destination dir])`
+	);
+}
+const destination = resolve(values['pack-destination']);
+if (values.from && !existsSync(values.from)) fail(`no such tarball: ${values.from} (--from)`);
 
 /** Run npm in `cwd`; its output goes to ours only when it fails. */
 function npm(args, cwd) {
@@ -49,16 +59,31 @@ function npm(args, cwd) {
 }
 
 const work = mkdtempSync(join(tmpdir(), 'kds-pack-offline-'));
+// Also when fail() exits, which skips the finally below.
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 try {
-	// 1. The package as the registry gets it (npm pack runs prepack: the build, failing loudly).
+	// 1. The package as the registry gets it: built (as prepack would; a failed build stops here),
+	// then packed.
 	let tarball = values.from && resolve(values.from);
 	if (!tarball) {
-		const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', work], ROOT));
+		try {
+			execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+		} catch {
+			fail('the build failed (above): nothing was packed');
+		}
+		const [packed] = JSON.parse(
+			npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT)
+		);
 		tarball = join(work, packed.filename);
 	}
 	const stage = join(work, 'stage');
 	mkdirSync(stage);
-	execFileSync('tar', ['xzf', tarball, '-C', stage, '--strip-components=1']);
+	try {
+		execFileSync('tar', ['xzf', tarball, '-C', stage, '--strip-components=1'], { stdio: 'pipe' });
+	} catch {
+		fail(`${tarball} is not a tarball npm pack made`);
+	}
+	if (!existsSync(join(stage, 'package.json'))) fail(`${tarball} is not a tarball npm pack made`);
 	const manifest = JSON.parse(readFileSync(join(stage, 'package.json'), 'utf8'));
 	if (manifest.name !== 'kds-sim') fail(`${tarball} is ${manifest.name}, not kds-sim`);
 
