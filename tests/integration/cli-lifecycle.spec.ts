@@ -178,9 +178,15 @@ describe('the kds-sim command', () => {
 		expect(await refused(screen.tcp.host, screen.tcp.port)).toBe(true);
 	}, 60_000);
 
-	it('the container gives node the same flags', () => {
+	it('the container and npm start give node the same flags themselves (no second start)', () => {
 		const entry = /^ENTRYPOINT (.*)$/m.exec(readFileSync(join(ROOT, 'Containerfile'), 'utf8'));
 		expect(JSON.parse(entry![1])).toEqual(['node', ...NODE_FLAGS, '/opt/kds-sim/bin/kds-sim.js']);
+		const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		};
+		expect(scripts.start).toContain(
+			`node --enable-source-maps ${NODE_FLAGS.join(' ')} bin/kds-sim.js`
+		);
 	});
 
 	it('keeps a cap given on the command line, and re-runs nothing', async () => {
