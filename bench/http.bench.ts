@@ -12,7 +12,7 @@
  * durable SQLite store (WAL, synchronous=NORMAL) in a temporary directory.
  *
  * Run: npx tsx bench/http.bench.ts   (last line: the results as JSON)
- * Env: KDS_BENCH_SECONDS (default 5); KDS_BENCH_NODE_ARGS (V8 flags for the agent, default those of bin/node-flags.js,
+ * Env: KDS_BENCH_SECONDS (default 5); KDS_BENCH_NODE_ARGS (V8 flags for the agent, default none,
  *      as npm start); KDS_BENCH_SOURCE=1 (run agent/cli/main.ts through tsx instead of the bundle;
  *      also the fallback when package.json has no build:agent script).
  */
@@ -33,16 +33,12 @@ import {
 	type CpuPerRequest
 } from './lib.ts';
 import { agentFlags } from '../tests/helpers/process.ts';
-import { NODE_FLAGS } from '../bin/node-flags.js';
 
 export const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = 1;
 const TOKEN = 'kds-demo-token';
-// The V8 flags the kds-sim command gives node (bin/node-flags.js), unless KDS_BENCH_NODE_ARGS says.
-const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? NODE_FLAGS.join(' '))
-	.split(' ')
-	.filter(Boolean);
+const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const HAS_BUNDLE_SCRIPT = Boolean(
 	(
 		JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

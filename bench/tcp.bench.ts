@@ -17,7 +17,6 @@ import { join } from 'node:path';
 import { agentFlags, spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { execSync } from 'node:child_process';
-import { NODE_FLAGS } from '../bin/node-flags.js';
 import {
 	CpuMeter,
 	fmt,
@@ -32,11 +31,8 @@ import {
 	type CpuPerRequest
 } from './lib.ts';
 
-/** The agent as the kds-sim command runs it: the production bundle with bin/node-flags.js. */
-// The V8 flags the kds-sim command gives node (bin/node-flags.js), unless KDS_BENCH_NODE_ARGS says.
-const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? NODE_FLAGS.join(' '))
-	.split(' ')
-	.filter(Boolean);
+/** The agent as npm start runs it: the production bundle (extra V8 flags: KDS_BENCH_NODE_ARGS). */
+const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** The low-memory V8 flags docs/configuration.md suggests for a Raspberry Pi. */
 const LOW_MEMORY_ARGS = ['--max-semi-space-size=1', '--optimize-for-size'];
 const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>

@@ -91,7 +91,6 @@ const files = packed.files.map((f) => f.path);
 check(
 	[
 		'bin/kds-sim.js',
-		'bin/node-flags.js',
 		'dist/agent.js',
 		'dist/store-worker.js',
 		'dist/testing.js',

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, waitForExit } from '../helpers/process.ts';
 import { sendTcp } from '../helpers/tcp.ts';
-import { NODE_FLAGS } from '../../bin/node-flags.js';
 
 interface Ready {
 	ready: true;
@@ -155,56 +154,6 @@ describe('the ready signal', () => {
 			`Cannot write the ready file ${file}: ENOENT: no such file or directory`
 		);
 		expect(out()).toContain('Give --ready-file a path in a folder this user can write');
-	}, 60_000);
-});
-
-describe('the kds-sim command', () => {
-	it('runs in the same process with the young generation capped, and stops cleanly on SIGTERM', async () => {
-		const file = join(dir, 'ready.json');
-		const { child } = run(process.execPath, [
-			'bin/kds-sim.js',
-			...['--memory', '--http-port', '0', '--tcp-port', '0', '--ready-file', file],
-			...['--log-level', 'warn']
-		]);
-		const ready = await readyFileOf(file);
-		// execve: the process the harness started is the simulator (its pid, its signals).
-		expect(ready.pid).toBe(child.pid);
-		const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-		expect(argv.slice(1, 1 + NODE_FLAGS.length)).toEqual(NODE_FLAGS);
-		const [screen] = ready.screens;
-		expect((await sendTcp(screen.tcp.host, screen.tcp.port, ORDER)).trim()).toBe('R-1');
-		child.kill('SIGTERM');
-		expect(await waitForExit(child)).toBe(0);
-		expect(await refused(screen.tcp.host, screen.tcp.port)).toBe(true);
-	}, 60_000);
-
-	it('the container and npm start give node the same flags themselves (no second start)', () => {
-		const entry = /^ENTRYPOINT (.*)$/m.exec(readFileSync(join(ROOT, 'Containerfile'), 'utf8'));
-		expect(JSON.parse(entry![1])).toEqual(['node', ...NODE_FLAGS, '/opt/kds-sim/bin/kds-sim.js']);
-		const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-			scripts: Record<string, string>;
-		};
-		expect(scripts.start).toContain(
-			`node --enable-source-maps ${NODE_FLAGS.join(' ')} bin/kds-sim.js`
-		);
-	});
-
-	it('keeps a cap given on the command line, and re-runs nothing', async () => {
-		const file = join(dir, 'ready.json');
-		const { child } = run(process.execPath, [
-			'--max-semi-space-size=8',
-			'bin/kds-sim.js',
-			...['--memory', '--http-port', '0', '--tcp-port', '0', '--ready-file', file],
-			...['--log-level', 'warn']
-		]);
-		const ready = await readyFileOf(file);
-		expect(ready.pid).toBe(child.pid);
-		const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
-		expect(argv.filter((a) => a.startsWith('--max-semi-space-size'))).toEqual([
-			'--max-semi-space-size=8'
-		]);
-		child.kill('SIGTERM');
-		expect(await waitForExit(child)).toBe(0);
 	}, 60_000);
 });
 
