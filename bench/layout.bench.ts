@@ -24,7 +24,8 @@ import { fmt, ROOT } from './lib.ts';
 import { createOrder, fill } from './ui.bench.ts';
 
 const SCREEN = 'kds-1';
-const CARDS = 200;
+/** KDS_LAYOUT_CARDS=n: another board size (to see how the time grows with the cards). */
+const CARDS = Number(process.env.KDS_LAYOUT_CARDS) || 200;
 const ITEMS = 20;
 const TARGET_MS = 100;
 const SIZES = [
