@@ -6,7 +6,9 @@
  * all, by function, and by the agent's function that the allocation happened under (the nearest
  * frame of dist/). The .heapprofile stays in dist/bench/profiles/alloc/ (Chrome DevTools, Memory).
  *
- *   npx tsx bench/alloc.bench.ts [dist] [creates]
+ *   npx tsx bench/alloc.bench.ts [dist] [operations] [create|partial]
+ *
+ * `partial`: partial updates (the profile bench's bodies) of 200 orders created first.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,13 +16,16 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequests, run } from './http.bench.ts';
 import { fmt, ROOT } from './lib.ts';
+import { partialBodies } from './profile.bench.ts';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 
-const [dist = 'dist', opsArg = '4000'] = process.argv.slice(2);
+const [dist = 'dist', opsArg = '4000', scenario = 'create'] = process.argv.slice(2);
+if (scenario !== 'create' && scenario !== 'partial')
+	throw new Error(`bench/alloc: unknown scenario ${scenario}: create or partial`);
 const OPS = Number(opsArg);
 const dir = join(ROOT, 'dist/bench/profiles/alloc');
 mkdirSync(dir, { recursive: true });
-const out = join(dir, 'create.heapprofile');
+const out = join(dir, `${scenario}.heapprofile`);
 const preload = join(dir, 'sampler.mjs');
 // SIGUSR2 starts the sampler, the next one writes the profile (no flag of node's does both).
 writeFileSync(
@@ -80,10 +85,35 @@ try {
 			await new Promise((r) => setTimeout(r, 50));
 		if (!err.includes(word)) throw new Error(`the agent's sampler did not say "${word}":\n${err}`);
 	};
-	await run(url, createRequests(), 0, OPS); // warm-up
+	const ids: string[] = [];
+	if (scenario === 'partial') {
+		for (let i = 0; i < 200; i++) {
+			const id = `ALLOC-${i}`;
+			const res = await fetch(`${url}/integrators/kds-orders`, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'x-integration-token': 'kds-demo-token',
+					'x-location-id': 'loc-1',
+					'x-device-ids': 'kds-1'
+				},
+				body: JSON.stringify({
+					id,
+					name: 'Partial Guest',
+					time: '2026-11-22T18:00:00Z',
+					mode: 'ToGo',
+					items: [{ lineId: '1', name: 'Soup', qty: 1, mods: [] }]
+				})
+			});
+			if (res.status !== 201) throw new Error(`bench/alloc: seeding answered ${res.status}`);
+			ids.push(id);
+		}
+	}
+	const requests = () => (scenario === 'partial' ? partialBodies(ids) : createRequests());
+	await run(url, requests(), 0, OPS); // warm-up
 	child.kill('SIGUSR2');
 	await until('sampling');
-	const result = await run(url, createRequests(), 0, OPS);
+	const result = await run(url, requests(), 0, OPS);
 	child.kill('SIGUSR2');
 	await until('written');
 	const ops = result.requests.total;
@@ -108,7 +138,7 @@ try {
 			.map(([k, v]) => `  ${fmt(v / ops).padStart(7)}  ${k}`)
 			.join('\n');
 	console.log(
-		`HTTP create, ${ops} requests at 50 connections, load average ${fmt(loadavg()[0], 1)}: ${fmt(total / ops)} bytes allocated per create (sampled every 4 KiB)`
+		`HTTP ${scenario}, ${ops} requests at 50 connections, load average ${fmt(loadavg()[0], 1)}: ${fmt(total / ops)} bytes allocated per ${scenario === 'create' ? 'create' : 'partial update'} (sampled every 4 KiB)`
 	);
 	console.log(`bytes per create, by function (self):\n${top(byFunction)}`);
 	console.log(

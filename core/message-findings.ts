@@ -168,10 +168,16 @@ function modifierRules(s: Subject, item: Json, rel: Path): void {
 	});
 }
 
+const hasEntries = (list: unknown): boolean => Array.isArray(list) && list.length > 0;
+
 function lineIdRules(s: Subject): void {
 	const at = (rel: Path) => [...s.prefix, ...rel];
 	// A full order's lineIds are the schema's (KDS-LINEID-NOT-UNIQUE): such an order is refused.
 	if (s.ctx.command !== 'partial-update-order') return;
+	// A partial update of fields only (the usual one) has no lineIds to compare: nothing below
+	// would find anything, so nothing is built for it.
+	const { itemsToAdd, itemsToUpdate, itemsToRemove } = s.order;
+	if (!hasEntries(itemsToAdd) && !hasEntries(itemsToUpdate) && !hasEntries(itemsToRemove)) return;
 	for (const list of ['itemsToAdd', 'itemsToUpdate']) {
 		const first = new Map<string, Path>();
 		for (const { item, rel } of itemsOf(s.order, list)) {

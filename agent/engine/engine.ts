@@ -60,6 +60,18 @@ export class Engine {
 	private commitScheduled = false;
 	private committedListeners = new Set<CommittedListener>();
 	private commitEndListeners = new Set<() => void>();
+	private committingListeners = new Set<(batches: readonly ScreenBatch[]) => void>();
+	/** Runs the committing listeners inside the store's transaction (none: no call at all). */
+	private readonly committing = (batches: readonly ScreenBatch[]) => {
+		for (const listener of this.committingListeners) {
+			try {
+				listener(batches);
+			} catch (err) {
+				// A side effect failing must not cost the orders their commit.
+				this.logger.error({ err }, 'a committing listener failed');
+			}
+		}
+	};
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private screenRemovedListeners = new Set<(screen: Screen) => void>();
 
@@ -207,7 +219,10 @@ export class Engine {
 		if (work.length === 0) return;
 		this.pending = [];
 		try {
-			this.store.commit(work.flatMap((w) => w.batches));
+			this.store.commit(
+				work.flatMap((w) => w.batches),
+				this.committingListeners.size > 0 ? this.committing : undefined
+			);
 		} catch (err) {
 			this.logger.error({ err }, 'store commit failed; reloading the screens from the store');
 			this.reload();
@@ -234,6 +249,18 @@ export class Engine {
 	onCommitted(listener: CommittedListener): () => void {
 		this.committedListeners.add(listener);
 		return () => this.committedListeners.delete(listener);
+	}
+
+	/**
+	 * Call `listener` inside the store's transaction of every commit, after the orders' rows and
+	 * before the COMMIT, with every screen's changes: for rows of other tables that the changes
+	 * decide (the SMS outbox's texts), so that one WAL commit holds the orders and them. A throw is
+	 * logged, the orders are committed all the same. Nothing may be sent from here (the commit can
+	 * still fail): send from onCommitEnd. Returns a function that unsubscribes.
+	 */
+	onCommitting(listener: (batches: readonly ScreenBatch[]) => void): () => void {
+		this.committingListeners.add(listener);
+		return () => this.committingListeners.delete(listener);
 	}
 
 	/**

@@ -10,9 +10,10 @@
  * throughput (npm run bench:ladder). Larger bodies, and bodies of unknown length (chunked), are
  * counted as they arrive.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
-import { Transform, type TransformCallback } from 'node:stream';
+import type { Socket } from 'node:net';
+import { Readable, Transform, type TransformCallback } from 'node:stream';
 import type { ByteBudget, Holder } from '../byte-budget.ts';
 import type { Logger } from '../log.ts';
 import { ApiError } from './integrators/errors.ts';
@@ -46,47 +47,128 @@ const busyError = () =>
 		'The simulator is holding too many unfinished requests; this one was refused to keep memory bounded. Send it again.'
 	);
 
+/** The declared body a request's stream is being read for (set on the request by the hook). */
+const DECLARED = Symbol('kds.declaredBody');
+/** Set on a socket once its 'close' is watched (once per connection, not per request). */
+const WATCHED = Symbol('kds.bodySocketWatched');
+
+type Counted = IncomingMessage & { [DECLARED]?: DeclaredBody };
+
+/**
+ * The request's own push, replaced on a request with a declared body: Node's HTTP parser pushes
+ * each piece of the body into the request with it, and `null` once the body is whole (only once
+ * the preParsing hooks ran: the headers' 'request' event calls them synchronously, before the
+ * parser hands over any of the body). One shared function that finds the body on the request: no
+ * closure and no 'end' listener per request.
+ */
+function countingPush(this: Counted, chunk: unknown, encoding?: BufferEncoding): boolean {
+	const body = this[DECLARED];
+	if (body !== undefined) {
+		if (chunk === null) body.finish();
+		else if (chunk) body.came += (chunk as Buffer).length;
+	}
+	return Readable.prototype.push.call(this, chunk, encoding);
+}
+
+/**
+ * The bodies of declared small length being read, oldest first: one timer for all their
+ * deadlines, armed for the oldest (every body has the same timeout, so the order they started in
+ * is the order they fall due), instead of a timer per request.
+ */
+class DeclaredBodies {
+	readonly reading = new Set<DeclaredBody>();
+	private timer: NodeJS.Timeout | undefined;
+
+	constructor(readonly limits: BodyLimits) {}
+
+	add(body: DeclaredBody): void {
+		this.reading.add(body);
+		this.timer ??= setTimeout(() => this.due(), this.limits.messageTimeoutMs).unref();
+	}
+
+	private due(): void {
+		this.timer = undefined;
+		const now = performance.now();
+		for (const body of this.reading) {
+			if (body.deadline > now) {
+				this.timer = setTimeout(() => this.due(), body.deadline - now + 1).unref();
+				return;
+			}
+			body.timedOut();
+		}
+	}
+
+	/** A connection closed: forget the bytes and deadlines of the bodies it was sending. */
+	closed(socket: unknown): void {
+		for (const body of this.reading) if (body.payload.socket === socket) body.finish();
+	}
+}
+
 /**
  * A body of declared small length, read by Fastify straight from the request: charged its
  * declared length until it has been read (or refused, or its client went away).
  */
 class DeclaredBody implements Holder {
 	/** Bytes that came so far, for the 408's message: counted where Node's parser hands them over. */
-	private came = 0;
-	private timer: NodeJS.Timeout | undefined;
+	came = 0;
+	readonly deadline: number;
+	/** Refused before Fastify reads the body: the hook answers with it instead. */
+	early: ApiError | undefined;
+	/** Fastify reads the body itself (the hook is done): a refusal goes to its reader. */
+	reading = false;
 	private done = false;
 
 	constructor(
-		private readonly limits: BodyLimits,
-		private readonly payload: IncomingMessage,
-		private readonly refuse: (err: ApiError) => void
+		private readonly bodies: DeclaredBodies,
+		readonly payload: Counted,
+		private readonly req: FastifyRequest,
+		private readonly reply: FastifyReply
 	) {
-		const push = payload.push;
-		// The request's own push, wrapped: Node's HTTP parser pushes each piece of the body into
-		// the request with it (only once the preParsing hooks ran: the headers' 'request' event
-		// calls them synchronously, before the parser hands over any of the body).
-		payload.push = (chunk: unknown, encoding?: BufferEncoding) => {
-			if (chunk) this.came += (chunk as Buffer).length;
-			return push.call(payload, chunk, encoding);
-		};
-		this.timer = setTimeout(() => {
-			this.timer = undefined;
-			this.refuse(timeoutError(limits, this.came));
-		}, limits.messageTimeoutMs);
-		payload.once('end', () => this.finish());
+		this.deadline = performance.now() + bodies.limits.messageTimeoutMs;
+		payload[DECLARED] = this;
+		payload.push = countingPush;
+		bodies.add(this);
 	}
 
 	evict(): void {
 		this.refuse(busyError());
 	}
 
+	timedOut(): void {
+		this.refuse(timeoutError(this.bodies.limits, this.came));
+	}
+
+	private refuse(err: ApiError): void {
+		warn(this.bodies.limits, this.req, err);
+		this.finish();
+		this.reply.header('connection', 'close');
+		if (!this.reading) {
+			this.early = err;
+			return;
+		}
+		// Fastify reads the request itself: its reader takes the error and answers with it.
+		const raw = this.payload;
+		if (raw.listenerCount('error') > 0) raw.emit('error', err);
+		else raw.socket.destroy();
+		raw.resume();
+	}
+
 	finish(): void {
 		if (this.done) return;
 		this.done = true;
-		if (this.timer) clearTimeout(this.timer);
-		this.timer = undefined;
-		this.limits.budget.release(this);
+		this.payload[DECLARED] = undefined;
+		this.bodies.reading.delete(this);
+		this.bodies.limits.budget.release(this);
 	}
+}
+
+function warn(limits: BodyLimits, req: FastifyRequest, err: ApiError): void {
+	limits.logger.warn(
+		{ source: `${req.socket.remoteAddress}:${req.socket.remotePort}`, url: req.url },
+		err.statusCode === 408
+			? 'HTTP body too slow; refused and closing the connection'
+			: 'HTTP bodies over the pending-bytes budget; refused the newest and closing its connection'
+	);
 }
 
 /** Counts the bytes of one body as they pass, for the budget. */
@@ -135,18 +217,12 @@ class CountedBody extends Transform implements Holder {
 
 /** Count every request body against the budget and the timeout. */
 export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): void {
+	const declaredBodies = new DeclaredBodies(limits);
 	// Callback style: no promise and no extra turn of the microtask queue per request.
 	app.addHook('preParsing', (req, reply, payload, done) => {
 		const length = req.headers['content-length'];
 		const chunked = req.headers['transfer-encoding'] !== undefined;
 		if (!chunked && (length === undefined || length === '0')) return done(null, payload);
-		const warn = (err: ApiError) =>
-			limits.logger.warn(
-				{ source: `${req.socket.remoteAddress}:${req.socket.remotePort}`, url: req.url },
-				err.statusCode === 408
-					? 'HTTP body too slow; refused and closing the connection'
-					: 'HTTP bodies over the pending-bytes budget; refused the newest and closing its connection'
-			);
 		const declared = Number(length);
 		if (
 			!chunked &&
@@ -154,36 +230,26 @@ export function registerBodyLimits(app: FastifyInstance, limits: BodyLimits): vo
 			Number.isSafeInteger(declared) &&
 			declared <= SMALL_BODY_BYTES
 		) {
-			/** Refused before Fastify reads the body: the hook answers with it instead. */
-			let early: ApiError | undefined;
-			let reading = false;
-			const body: DeclaredBody = new DeclaredBody(limits, req.raw, (err) => {
-				warn(err);
-				body.finish();
-				reply.header('connection', 'close');
-				if (!reading) {
-					early = err;
-					return;
-				}
-				// Fastify reads the request itself: its reader takes the error and answers with it.
-				if (req.raw.listenerCount('error') > 0) req.raw.emit('error', err);
-				else req.socket.destroy();
-				req.raw.resume();
-			});
-			// A client that goes away mid-body: forget its bytes and timer.
-			req.raw.once('close', () => body.finish());
+			const socket = req.raw.socket as Socket & { [WATCHED]?: true };
+			// A client that goes away mid-body: forget its bytes and deadline (one listener per
+			// connection, however many requests it sends).
+			if (socket[WATCHED] === undefined) {
+				socket[WATCHED] = true;
+				socket.once('close', () => declaredBodies.closed(socket));
+			}
+			const body = new DeclaredBody(declaredBodies, req.raw, req, reply);
 			limits.budget.set(body, declared);
-			if (early) {
+			if (body.early) {
 				req.raw.resume();
-				return done(early);
+				return done(body.early);
 			}
 			// Fastify attaches its reader as soon as the preParsing hooks are done, before any
 			// timer or other connection's bytes can run.
-			reading = true;
+			body.reading = true;
 			return done(null, payload);
 		}
 		const counted: CountedBody = new CountedBody(limits, (err) => {
-			warn(err);
+			warn(limits, req, err);
 			reply.header('connection', 'close');
 			payload.unpipe(counted);
 			payload.resume();

@@ -69,6 +69,31 @@ describe('SMS outbox', () => {
 		sim.close();
 	});
 
+	it('writes the texts of a commit in the orders own transaction: one COMMIT for orders and texts', async () => {
+		const sim = open(new ManualClock(T0));
+		const db = sim.store.database;
+		const statements: string[] = [];
+		const exec = db.exec.bind(db);
+		db.exec = (sql: string) => {
+			statements.push(sql);
+			exec(sql);
+		};
+		// Two creates in one turn: one group commit, two texts.
+		await Promise.all([
+			sim.run({ command: 'create-order', order: order('G1') }),
+			sim.run({ command: 'create-order', order: order('G2') })
+		]);
+		expect(statements).toEqual(['BEGIN', 'COMMIT']);
+		expect(sim.outbox.list().map((e) => [e.orderId, e.kind])).toEqual([
+			['G2', 'received'],
+			['G1', 'received']
+		]);
+		// A bump's text reads the visit of the order's "received" text, written in the same way.
+		await sim.act('bump', 'G1');
+		expect(sim.outbox.list({ order: 'G1' }).map((e) => e.kind)).toEqual(['bumped', 'received']);
+		sim.close();
+	});
+
 	it('is kept across a restart, and a recall and bump after it sends no second "bumped"', async () => {
 		const clock = new ManualClock(T0);
 		const first = open(clock);

@@ -95,8 +95,12 @@ export class SmsOutbox {
 	private setForwarded: Statement;
 	private select: Statement;
 	private prune: Statement;
-	/** Texts decided but not yet written: written together, once per turn (see send). */
+	/** Texts decided but not yet written: written together, once per commit (see send). */
 	private queued: QueuedText[] = [];
+	/** Inside the orders' transaction (Engine.onCommitting): texts are written in it. */
+	private inCommit = false;
+	/** Texts written in the orders' transaction: forwarded once it is committed. */
+	private toForward: Array<{ text: QueuedText; id: number }> = [];
 	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
 
 	constructor(
@@ -148,24 +152,28 @@ export class SmsOutbox {
 			 ORDER BY id DESC LIMIT @limit`
 		);
 		this.prune = db.prepare('DELETE FROM sms_outbox WHERE id <= ?');
-		this.writeMany = transaction(db, (texts: QueuedText[]) => {
-			const written: Array<{ text: QueuedText; id: number }> = [];
-			for (const text of texts) {
-				const result = this.insert.run(text.row);
-				if (result.changes === 0) continue; // this visit already has its text
-				const id = Number(result.lastInsertRowid);
-				if (id > OUTBOX_LIMIT) this.prune.run(id - OUTBOX_LIMIT);
-				written.push({ text, id });
+		this.writeMany = transaction(db, (texts: QueuedText[]) => this.writeRows(texts));
+		// Texts are decided and written inside the orders' own transaction (one WAL commit for the
+		// orders and their texts, not two), and forwarded once it is committed.
+		const unsubscribeCommitting = engine.onCommitting((batches) => {
+			this.inCommit = true;
+			this.toForward = [];
+			try {
+				for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
+				this.write();
+			} finally {
+				this.inCommit = false;
+				this.queued = [];
 			}
-			return written;
 		});
-		const unsubscribeCommitted = engine.onCommitted((screenId, changes) =>
-			this.onChanges(screenId, changes)
-		);
-		const unsubscribeFlushed = engine.onCommitEnd(() => this.write());
+		const unsubscribeCommitEnd = engine.onCommitEnd(() => {
+			const written = this.toForward;
+			this.toForward = [];
+			this.forwardWritten(written);
+		});
 		this.unsubscribe = () => {
-			unsubscribeCommitted();
-			unsubscribeFlushed();
+			unsubscribeCommitting();
+			unsubscribeCommitEnd();
 		};
 		// Forwards cut short by a restart are tried again.
 		const pending = db
@@ -279,10 +287,10 @@ export class SmsOutbox {
 	}
 
 	/**
-	 * Decide the text now; write it with every other text of the same commit in one transaction
-	 * when the engine has run its committed-change listeners (onCommitEnd), before it acknowledges
-	 * the command that caused it. Texts are only decided by those listeners, so outside a commit
-	 * the queue is always empty.
+	 * Decide the text now; write it with every other text of the same commit in the orders' own
+	 * transaction (Engine.onCommitting), so it is committed with the command that caused it, before
+	 * that is acknowledged. Texts are decided in a commit or by `ready`, which writes at once, so
+	 * outside them the queue is always empty.
 	 */
 	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {
 		const { fields } = record.context;
@@ -313,11 +321,24 @@ export class SmsOutbox {
 		});
 	}
 
-	/** Write the queued texts in one transaction, then forward those that were new. */
+	/**
+	 * Write the queued texts: in a commit, in the orders' transaction (forwarded once it is
+	 * committed); outside one, in a transaction of their own, then forward those that were new.
+	 */
 	private write(): void {
 		if (this.queued.length === 0) return;
 		const texts = this.queued;
 		this.queued = [];
+		if (this.inCommit) {
+			for (const text of texts) {
+				try {
+					this.toForward.push(...this.writeRows([text]));
+				} catch (err) {
+					this.unwritten(text, err);
+				}
+			}
+			return;
+		}
 		let written: Array<{ text: QueuedText; id: number }>;
 		try {
 			written = this.writeMany(texts);
@@ -328,18 +349,40 @@ export class SmsOutbox {
 				try {
 					written.push(...this.writeMany([text]));
 				} catch (err) {
-					this.logger.error(
-						{ err, screen: text.screenId, id: text.orderId, kind: text.row.kind },
-						'an SMS could not be written to the outbox'
-					);
+					this.unwritten(text, err);
 				}
 			}
 		}
+		this.forwardWritten(written);
+	}
+
+	private unwritten(text: QueuedText, err: unknown): void {
+		this.logger.error(
+			{ err, screen: text.screenId, id: text.orderId, kind: text.row.kind },
+			'an SMS could not be written to the outbox'
+		);
+	}
+
+	/** The texts just committed: logged, and forwarded to their brand's webhook. */
+	private forwardWritten(written: Array<{ text: QueuedText; id: number }>): void {
 		for (const { text, id } of written) {
 			const { screenId: screen, orderId, row } = text;
 			this.logger.debug({ screen, id: orderId, kind: row.kind, to: row.recipient }, 'SMS');
 			if (text.webhook) this.forward(id, 0);
 		}
+	}
+
+	/** Insert the texts (in whatever transaction is open); those that were new, with their ids. */
+	private writeRows(texts: QueuedText[]): Array<{ text: QueuedText; id: number }> {
+		const written: Array<{ text: QueuedText; id: number }> = [];
+		for (const text of texts) {
+			const result = this.insert.run(text.row);
+			if (result.changes === 0) continue; // this visit already has its text
+			const id = Number(result.lastInsertRowid);
+			if (id > OUTBOX_LIMIT) this.prune.run(id - OUTBOX_LIMIT);
+			written.push({ text, id });
+		}
+		return written;
 	}
 
 	/** POST the text to its brand's webhook (from try `attemptsSoFar + 1`); never throws. */

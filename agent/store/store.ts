@@ -64,7 +64,10 @@ export class Store {
 	private putOrderKeepItems: Statement;
 	private deleteOrder: Statement;
 	private closed = false;
-	private commitMany: (batches: readonly ScreenBatch[]) => void;
+	private commitMany: (
+		batches: readonly ScreenBatch[],
+		within?: (batches: readonly ScreenBatch[]) => void
+	) => void;
 	/** Where committed rows are counted for the store's worker thread (countRowsIn); null: nowhere. */
 	private rowsWritten: Int32Array | null = null;
 	/** The database file; null in memory. */
@@ -89,14 +92,19 @@ export class Store {
 			'UPDATE orders SET state = ?, context = ? WHERE screen_id = ? AND order_id = ?'
 		);
 		this.deleteOrder = this.db.prepare('DELETE FROM orders WHERE screen_id = ? AND order_id = ?');
-		this.commitMany = transaction(this.db, (batches: readonly ScreenBatch[]) => {
-			for (const { screenId, changes } of batches) {
-				for (const change of changes) {
-					if (change.type === 'order.removed') this.deleteOrder.run(screenId, change.id);
-					else this.put(screenId, change.record, change.type === 'order.event' && change.itemsKept);
+		this.commitMany = transaction(
+			this.db,
+			(batches: readonly ScreenBatch[], within?: (batches: readonly ScreenBatch[]) => void) => {
+				for (const { screenId, changes } of batches) {
+					for (const change of changes) {
+						if (change.type === 'order.removed') this.deleteOrder.run(screenId, change.id);
+						else
+							this.put(screenId, change.record, change.type === 'order.event' && change.itemsKept);
+					}
 				}
+				within?.(batches);
 			}
-		});
+		);
 	}
 
 	private open(file: string, sync: SyncMode | undefined): Database {
@@ -212,9 +220,16 @@ export class Store {
 		return byScreen;
 	}
 
-	/** Commit changes to one or more screens in one transaction: all or nothing. */
-	commit(batches: readonly ScreenBatch[]): void {
-		this.commitMany(batches);
+	/**
+	 * Commit changes to one or more screens in one transaction: all or nothing. `within` runs in
+	 * the same transaction after the orders' rows: rows of other tables of this database that the
+	 * changes decide (the SMS outbox's texts) are committed with them, in one WAL commit.
+	 */
+	commit(
+		batches: readonly ScreenBatch[],
+		within?: (batches: readonly ScreenBatch[]) => void
+	): void {
+		this.commitMany(batches, within);
 		if (this.rowsWritten) {
 			let rows = 0;
 			for (const batch of batches) rows += batch.changes.length;

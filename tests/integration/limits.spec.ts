@@ -269,4 +269,52 @@ describe('a slow sender is timed out per message, not only when silent', () => {
 		});
 		expect(running.engine.screen('kds-1')!.state.orders.has('H2')).toBe(false);
 	});
+
+	it('HTTP: stalled bodies started at different times are each answered 408 at their own deadline, whole ones in between are served', async () => {
+		const running = await start({ messageTimeoutMs: 600 });
+		const http = httpEndpoint(running.httpUrl);
+		// HTTP's time is an ISO 8601 string (TCP's the epoch milliseconds).
+		const body = (id: string) => JSON.stringify({ ...order(id), time: '2026-11-22T18:10:00Z' });
+		const first = await peer(http.host, http.port);
+		const t0 = Date.now();
+		await first.write(
+			httpHead(running.httpUrl, Buffer.byteLength(body('S1'))) + body('S1').slice(0, 7)
+		);
+		await settle(300);
+		const second = await peer(http.host, http.port);
+		const t1 = Date.now();
+		await second.write(
+			httpHead(running.httpUrl, Buffer.byteLength(body('S2'))) + body('S2').slice(0, 11)
+		);
+		// A whole request between them is served at once, on a connection of its own.
+		const whole = await fetch(`${running.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-integration-token': running.token,
+				'x-location-id': 'loc-1',
+				'x-device-ids': 'kds-1'
+			},
+			body: body('S3')
+		});
+		expect(whole.status).toBe(201);
+		const [a, b] = await Promise.all([
+			first.whenClosed.then((text) => ({ text, after: Date.now() - t0 })),
+			second.whenClosed.then((text) => ({ text, after: Date.now() - t1 }))
+		]);
+		for (const [answer, bytes] of [
+			[a, 7],
+			[b, 11]
+		] as const) {
+			expect(answer.text).toMatch(/^HTTP\/1\.1 408 /);
+			expect(JSON.parse(answer.text.slice(answer.text.indexOf('\r\n\r\n') + 4))).toEqual({
+				code: 'REQUEST_TIMEOUT',
+				message: `body: not complete 0.6 s after the headers (${bytes} bytes came); send the whole request at once`
+			});
+			expect(answer.after).toBeGreaterThanOrEqual(590);
+			expect(answer.after).toBeLessThan(DRAIN_TIMEOUT_MS);
+		}
+		const orders = running.engine.screen('kds-1')!.state.orders;
+		expect([orders.has('S1'), orders.has('S2'), orders.has('S3')]).toEqual([false, false, true]);
+	});
 });

@@ -106,6 +106,11 @@ async function applyAll(
 		await engine.settled();
 		throw orderNotOnScreens(command.order.id, missing);
 	}
+	// Local screens only (the usual case): no remote message built, no second promise to wait for.
+	if (remotes.length === 0) {
+		await engine.commit(batches);
+		return statuses(screens, withType);
+	}
 	const [, outcomes] = await Promise.all([
 		engine.commit(batches),
 		deliverToRemotes(writer, remotes, command.command, command.order)

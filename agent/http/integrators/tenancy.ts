@@ -152,7 +152,9 @@ export class Tenancy {
 
 	/** x-device-ids: one screen id, a comma-separated list, or `all`. */
 	private devices(location: TenantLocation, value: string | undefined): Screen[] {
-		const hint = `see GET /integrators/kds-information/locations/${location.config.id}/devices`;
+		// Built only for a refusal: not on every request.
+		const hint = () =>
+			`see GET /integrators/kds-information/locations/${location.config.id}/devices`;
 		if (value?.toLowerCase() === 'all') {
 			if (location.screens.length === 0) {
 				throw new ApiError(
@@ -163,6 +165,10 @@ export class Tenancy {
 			}
 			return location.screens;
 		}
+		// One screen, named as it is (the usual header): no list, no set.
+		const one =
+			value !== undefined && !value.includes(',') ? location.screenById.get(value) : undefined;
+		if (one !== undefined) return [one];
 		const ids = new Set<string>();
 		for (const part of value?.split(',') ?? []) {
 			const id = part.trim();
@@ -172,7 +178,7 @@ export class Tenancy {
 			throw new ApiError(
 				400,
 				'MISSING_HEADER',
-				`x-device-ids: required (a screen id, several separated by commas, or all; ${hint})`
+				`x-device-ids: required (a screen id, several separated by commas, or all; ${hint()})`
 			);
 		}
 		const screens: Screen[] = [];
@@ -190,7 +196,7 @@ export class Tenancy {
 			throw new ApiError(
 				404,
 				'DEVICE_NOT_FOUND',
-				`x-device-ids: ${which} of location ${JSON.stringify(location.config.id)} (${hint})`
+				`x-device-ids: ${which} of location ${JSON.stringify(location.config.id)} (${hint()})`
 			);
 		}
 		return screens;
