@@ -105,6 +105,31 @@ describe('config', () => {
 		);
 	});
 
+	it('screen setting changeMarks: "seen" or seconds above 0, else refused with the setting named', () => {
+		const config = structuredClone(DEFAULT_CONFIG) as {
+			brands: Array<{ locations: Array<{ screens: Array<{ settings?: unknown }> }> }>;
+		};
+		const screen = config.brands[0].locations[0].screens[0];
+		const parsed = () => parseConfig(config).brands[0].locations[0].screens[0].settings;
+		expect(parsed().changeMarks).toBeUndefined();
+		screen.settings = { changeMarks: 'seen' };
+		expect(parsed().changeMarks).toBe('seen');
+		screen.settings = { changeMarks: 45 };
+		expect(parsed().changeMarks).toBe(45);
+		for (const [bad, shown] of [
+			[0, '0'],
+			[-5, '-5'],
+			['30', '"30"'],
+			['forever', '"forever"'],
+			[null, 'null']
+		] as const) {
+			screen.settings = { changeMarks: bad };
+			expect(() => parseConfig(config), String(bad)).toThrow(
+				`brands[0].locations[0].screens[0].settings.changeMarks: expected "seen" or a number of seconds above 0, got ${shown}`
+			);
+		}
+	});
+
 	it('refuses two screens on one TCP endpoint, duplicate screen ids and shared tokens', () => {
 		const sameEndpoint = structuredClone(DEFAULT_CONFIG);
 		sameEndpoint.brands[0].locations[0].screens[1].tcp.port = 9104;

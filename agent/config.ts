@@ -66,6 +66,21 @@ const SettingsSchema = z
 					});
 				}
 			})
+			.optional(),
+		/** How long NEW / CHANGED marks last: until a cook saw the card, or seconds (core ChangeMarks). */
+		changeMarks: z
+			.union(
+				[
+					z.literal('seen'),
+					z.number().gt(0, {
+						error: (i) =>
+							`expected "seen" or a number of seconds above 0, got ${showValue(i.input)}`
+					})
+				],
+				{
+					error: (i) => `expected "seen" or a number of seconds above 0, got ${showValue(i.input)}`
+				}
+			)
 			.optional()
 	})
 	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));

@@ -20,9 +20,12 @@ import { createRequests, run, type CannonRequest } from './http.bench.ts';
 import { CpuMeter, fmt, ROOT } from './lib.ts';
 import { partialBodies } from './profile.bench.ts';
 
-// Builds first (two or more directories holding an agent.js), then the scenario and rounds.
+// Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
+// node flags separated by commas: `dist:--max-semi-space-size=4`), then the scenario and rounds.
 const args = process.argv.slice(2);
-const dirs = args.filter((a) => existsSync(join(resolve(ROOT, a), 'agent.js')));
+const buildDir = (a: string) => a.split(':')[0];
+const nodeFlags = (a: string) => (a.split(':')[1] ?? '').split(',').filter(Boolean);
+const dirs = args.filter((a) => existsSync(join(resolve(ROOT, buildDir(a)), 'agent.js')));
 const [scenario = 'tcp', roundsArg = '7'] = args.slice(dirs.length);
 if (dirs.length < 2) throw new Error('bench/ab: name two or more build directories first');
 const ROUNDS = Number(roundsArg);
@@ -46,7 +49,11 @@ function start(dist: string): Promise<Agent> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-ab-'));
 	const child = spawn(
 		process.execPath,
-		[join(resolve(ROOT, dist), 'agent.js'), ...agentFlags(dataDir, 'warn')],
+		[
+			...nodeFlags(dist),
+			join(resolve(ROOT, buildDir(dist)), 'agent.js'),
+			...agentFlags(dataDir, 'warn')
+		],
 		{
 			cwd: ROOT,
 			stdio: ['ignore', 'pipe', 'inherit']

@@ -5,7 +5,8 @@
  * (framer, decode/validate, order step, apply, store commit, fan-out, inspector, reply, HTTP
  * layer, Node's own I/O, GC). Also the CPU per operation of all the agent's threads (/proc).
  *
- * Run: npm run bench -- profile   (or KDS_PROFILE_SCENARIOS=tcp,create,partial, _SECONDS=6)
+ * Run: npm run bench -- profile   (or KDS_PROFILE_SCENARIOS=tcp,create,partial, _SECONDS=6;
+ * `tcp1` is TCP creates on one connection, not in the default list)
  * The .cpuprofile files stay in dist/bench/profiles/ (open them in Chrome's DevTools).
  */
 import { type ChildProcess } from 'node:child_process';
@@ -157,9 +158,16 @@ function summarise(profile: Profile, from: number, to: number): Summary {
 	};
 }
 
-/** 50 connections of TCP creates for `seconds`; resolves with the number answered. */
-async function tcpLoad(host: string, port: number, seconds: number): Promise<number> {
-	const sessions = await Promise.all(Array.from({ length: 50 }, () => TcpSession.open(host, port)));
+/** `connections` connections of TCP creates for `seconds`; resolves with the number answered. */
+async function tcpLoad(
+	host: string,
+	port: number,
+	seconds: number,
+	connections = 50
+): Promise<number> {
+	const sessions = await Promise.all(
+		Array.from({ length: connections }, () => TcpSession.open(host, port))
+	);
 	const until = performance.now() + seconds * 1000;
 	let answered = 0;
 	let n = 0;
@@ -253,13 +261,23 @@ async function profileScenario(name: string): Promise<{ lines: string[]; json: o
 		const agent = await spawnAgent(
 			['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
 			{},
-			{ bundle: true, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'] }
+			{
+				bundle: true,
+				// V8's sampling profiler; more V8 flags for the agent: KDS_BENCH_NODE_ARGS.
+				nodeArgs: [
+					...(process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+					'--cpu-prof',
+					`--cpu-prof-dir=${dir}`,
+					'--cpu-prof-interval=200'
+				]
+			}
 		);
 		child = agent.child;
 		const [screen] = [...agent.tcp.values()];
 		const meter = new CpuMeter(child.pid!);
 		let load: (seconds: number) => Promise<number>;
 		if (name === 'tcp') load = (s) => tcpLoad(screen.host, screen.port, s);
+		else if (name === 'tcp1') load = (s) => tcpLoad(screen.host, screen.port, s, 1);
 		else if (name === 'create') load = (s) => httpLoad(agent.httpUrl, createRequests(), s);
 		else if (name === 'partial') {
 			const ids = await seed(agent.httpUrl, 200);

@@ -152,7 +152,9 @@ export const ScreenSettingsSchema = z.object({
 	/** Order mode to a colour (`#rgb`/`#rrggbb`) for the card header strip and mode chip. */
 	modeColors: z.record(z.string(), z.string()).optional(),
 	/** The self-working cook: bump each order this long after it reached the queue. */
-	autoBump: AutoBumpSchema.optional()
+	autoBump: AutoBumpSchema.optional(),
+	/** How long NEW / CHANGED marks last: 'seen' (until a cook saw the card) or seconds. */
+	changeMarks: z.union([z.literal('seen'), num()]).optional()
 });
 export type ScreenSettings = z.output<typeof ScreenSettingsSchema>;
 

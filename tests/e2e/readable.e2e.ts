@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import {
 	card,
 	cards,
+	cardTitles,
 	course,
 	expect,
 	parseRgb,
@@ -18,7 +19,7 @@ import {
 	test,
 	type Simulator
 } from '../helpers/fixtures.ts';
-import { busyScreen, cancel, create, item, order } from './orders.ts';
+import { busyScreen, cancel, create, item, order, update } from './orders.ts';
 
 /** Rendered font size (px) of the first element matching `selector` inside `scope`. */
 async function fontPx(scope: Locator, selector: string): Promise<number> {
@@ -172,6 +173,100 @@ test.describe('Touch that forgives', () => {
 	});
 });
 
+test.describe('Undo restores the card exactly', () => {
+	/** What a cook sees of a card: its place, frame, selection and change marks. */
+	async function looks(page: Page, name: string) {
+		const target = card(page, name);
+		const frame = await target.evaluate((el) => {
+			const style = getComputedStyle(el);
+			return [style.borderTopColor, style.borderTopStyle, style.borderTopWidth];
+		});
+		return {
+			position: (await cardTitles(page)).indexOf(name),
+			frame,
+			selected: (await target.getAttribute('data-selected')) !== null,
+			marks: await target.locator('.tag.change').allTextContents()
+		};
+	}
+
+	test('a priority card bumped by two taps comes back framed, selected, marked, in its place', async ({
+		page,
+		simulator
+	}) => {
+		await page.setViewportSize({ width: 800, height: 480 });
+		await sendAll(simulator, [
+			order('1', 'Table 1', [item('1', 'Burger')]),
+			order('2', 'Table 2', [item('1', 'Fries')], { priority: true }),
+			order('3', 'Table 3', [item('1', 'Soup')])
+		]);
+		const changed = order('2', 'Table 2', [item('1', 'Fries'), item('2', 'Shake')], {
+			priority: true
+		});
+		expect(await simulator.sendTcp('kds-1', update(changed))).toBe('2');
+		await screenPage(page, simulator, 'kds-1', { kiosk: true });
+		const table2 = card(page, 'Table 2');
+		await expect(table2.locator('.tag.change')).toHaveText('New');
+
+		await table2.getByRole('heading').click();
+		await expect(table2).toHaveAttribute('data-selected', '');
+		const before = await looks(page, 'Table 2');
+		expect(before.position).toBe(0);
+		// The priority frame: a thick orange border (rgb of #fb923c).
+		expect(parseRgb(before.frame[0])).toEqual([251, 146, 60]);
+		expect(before).toMatchObject({ selected: true, marks: ['New'] });
+
+		await table2.click();
+		await expect(table2).toHaveCount(0);
+		await expect(page.locator('[data-selected]')).toHaveCount(0);
+		await page
+			.getByRole('status', { name: 'Bumped Table 2' })
+			.getByRole('button', { name: 'Undo' })
+			.click();
+		await expect(table2.getByLabel('Recalled', { exact: true })).toBeVisible();
+		await expect(table2).toHaveAttribute('data-selected', '');
+		expect(await looks(page, 'Table 2')).toEqual(before);
+		await expect(cards(page)).toHaveCount(3);
+	});
+
+	test('bumped from the bump bar: Undo selects it again; an unselected card comes back unselected', async ({
+		page,
+		simulator
+	}) => {
+		await page.setViewportSize({ width: 1280, height: 720 });
+		await sendAll(simulator, [
+			order('1', 'Table 1', [item('1', 'Burger')]),
+			order('2', 'Table 2', [item('1', 'Fries')], { priority: true }),
+			order('3', 'Table 3', [item('1', 'Soup')])
+		]);
+		await screenPage(page, simulator, 'kds-1');
+		const undo = () =>
+			page.getByRole('status', { name: /^Bumped / }).getByRole('button', { name: 'Undo' });
+
+		await page.keyboard.press('ArrowRight');
+		await page.keyboard.press('ArrowRight');
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
+		const before = await looks(page, 'Table 1');
+		await page.keyboard.press('Enter');
+		await expect(card(page, 'Table 1')).toHaveCount(0);
+		// The bump bar moves the selection on to the card that took its place.
+		await expect(card(page, 'Table 3')).toHaveAttribute('data-selected', '');
+		await undo().click();
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
+		await expect(card(page, 'Table 3')).not.toHaveAttribute('data-selected', '');
+		expect(await looks(page, 'Table 1')).toEqual(before);
+
+		// Table 2 was not selected: its bump button bumps it, Undo brings it back unselected.
+		const table2 = await looks(page, 'Table 2');
+		expect(table2.selected).toBe(false);
+		await card(page, 'Table 2').getByRole('button', { name: 'Bump Table 2' }).click();
+		await expect(card(page, 'Table 2')).toHaveCount(0);
+		await undo().click();
+		await expect(card(page, 'Table 2').getByLabel('Recalled', { exact: true })).toBeVisible();
+		expect(await looks(page, 'Table 2')).toEqual(table2);
+		await expect(card(page, 'Table 1')).toHaveAttribute('data-selected', '');
+	});
+});
+
 test.describe('State you can see across the room', () => {
 	test('agent down: a full-width banner, cards dimmed, timers stopped and marked (kiosk too)', async ({
 		page
@@ -272,10 +367,24 @@ test.describe('State you can see across the room', () => {
 		expect(await inViewport(ok), 'OK on screen').toBe(true);
 		const textBox = (await text.boundingBox())!;
 		expect(textBox.y).toBeGreaterThanOrEqual(0);
+		// More text follows: a fade over the box's bottom edge and "more ↓", which scrolls on and
+		// leaves Enter to OK.
+		const more = dialog.getByRole('button', { name: 'more ↓' });
+		await expect(more).toBeVisible();
+		expect((await more.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+		const fade = () =>
+			dialog.locator('.scroller').evaluate((el) => getComputedStyle(el, '::after').backgroundImage);
+		expect(await fade()).toContain('linear-gradient');
+		await more.click();
+		await expect.poll(() => text.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+		await expect(ok).toBeFocused();
 		// The start of the message is at the top of its box, on screen; the end scrolls into view.
 		await text.evaluate((el) => el.scrollTo(0, el.scrollHeight));
 		const end = await text.evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 1);
 		expect(end).toBe(true);
+		// At the end nothing more follows: no cue.
+		await expect(more).toHaveCount(0);
+		expect(await fade()).toBe('none');
 		await ok.click();
 		await expect(dialog).toHaveCount(0);
 
@@ -290,10 +399,32 @@ test.describe('State you can see across the room', () => {
 		await expect(dialog).toHaveAccessibleName('Message: First: 86 salmon');
 		await expect(dialog).toContainText('1 of 2');
 		expect(await inViewport(dialog.getByRole('button', { name: /^OK/ }))).toBe(true);
-		await dialog.getByRole('button', { name: /^OK/ }).click();
+		// A short message has no "more" cue.
+		await expect(dialog.getByRole('button', { name: 'more ↓' })).toHaveCount(0);
+		const send = async (message: string) =>
+			expect((await simulator.sendHttp('send-message', { message })).status).toBe(202);
+		const okButton = dialog.getByRole('button', { name: /^OK/ });
+		// Messages that arrive while one is shown add to the count; OK moves on, never restarts it.
+		await send('Third: 2 min on fries');
+		await expect(dialog.locator('.count')).toHaveText('1 of 3');
+		await okButton.click();
 		await expect(dialog).toHaveAccessibleName('Message: Second: fryer down');
-		await dialog.getByRole('button', { name: /^OK/ }).click();
+		await expect(dialog.locator('.count')).toHaveText('2 of 3');
+		await send('Fourth: VIP at table 4');
+		await expect(dialog.locator('.count')).toHaveText('2 of 4');
+		await okButton.click();
+		await expect(dialog.locator('.count')).toHaveText('3 of 4');
+		await okButton.click();
+		await expect(dialog).toHaveAccessibleName('Message: Fourth: VIP at table 4');
+		await expect(dialog.locator('.count')).toHaveText('4 of 4');
+		await okButton.click();
 		await expect(dialog).toHaveCount(0);
+		// After the last OK the next message starts a new count.
+		await send('Fifth: alone');
+		await expect(dialog).toHaveAccessibleName('Message: Fifth: alone');
+		await expect(dialog.locator('.count')).toHaveCount(0);
+		await send('Sixth');
+		await expect(dialog.locator('.count')).toHaveText('1 of 2');
 	});
 });
 

@@ -7,16 +7,18 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
 	copyFileSync,
+	existsSync,
 	mkdirSync,
 	readdirSync,
 	readFileSync,
+	realpathSync,
 	statSync,
 	writeFileSync
 } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -416,9 +418,22 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 		expect(run.stdout).toContain(
 			`would install kds-sim: kds-sim@0.1.0 from ${pkg} into /opt/kds-sim/app`
 		);
-		// Only kds-sim's dependencies still come from a registry, and it says so.
+		// The registry's tarball: only kds-sim's dependencies still come from a registry, and it says so.
 		expect(run.stdout).toContain('its dependencies from https://registry.npmjs.org');
 		expect(run.stdout).not.toMatch(/@(24|11) from https:/);
+		// The offline tarball (npm run pack:offline: its dependencies inside): no registry at all.
+		mkdirSync(join(dir, 'kds-sim-0.1.0-offline/package/node_modules/ws'), { recursive: true });
+		writeFileSync(
+			join(dir, 'kds-sim-0.1.0-offline/package/node_modules/ws/package.json'),
+			JSON.stringify({ name: 'ws', version: '8.23.0' })
+		);
+		const offline = tgz('kds-sim-0.1.0-offline', 'kds-sim', '0.1.0');
+		const carried = install(scratch(), '--package', offline, '--node', node, '--npm', npm);
+		expect(carried.stderr).toBe('');
+		expect(carried.stdout).toContain(
+			`would install kds-sim: kds-sim@0.1.0 from ${offline} into /opt/kds-sim/app (npm install --global --prefix /opt/kds-sim/app --ignore-scripts --offline), its dependencies from the tarball (no registry)`
+		);
+		expect(carried.stdout).not.toContain('registry.npmjs.org');
 		// Under --root it says what it wrote, not that it installed, and asks for no reboot.
 		expect(run.stdout).toContain(`Files written under ${root} (nothing installed or started`);
 		expect(run.stdout).not.toMatch(/kds-sim is installed|Reboot/);
@@ -484,6 +499,154 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 			before
 		);
 	});
+});
+
+/**
+ * The installer for real (not --root), as root, with no network at all: a network namespace with
+ * only loopback, and overlays on /opt, /etc, /usr and /var that vanish with it, so nothing
+ * outside the test changes. The three tarballs a Pi without internet carries are made here from
+ * what runs this test: this Node (as node-linux-<arch>), this npm, and the built tree packed by
+ * scripts/pack-offline.mjs. systemd is not running in a test, so systemctl and systemd-sysusers
+ * are stand-ins that write down how they were called (apt is not needed: no kiosk, nothing to
+ * download; the apt step offline is docs/raspberry-pi.md's container run). Then the
+ * service's ExecStart runs, as systemd would, and answers on loopback inside the namespace.
+ */
+describe('Pi installer: a Pi that reaches no registry at all', () => {
+	it('installs Node, npm and kds-sim from carried tarballs, builds nothing, and the service starts', () => {
+		expect(
+			process.getuid?.(),
+			'this test runs the installer as root (CI and these machines are)'
+		).toBe(0);
+		if (!existsSync(join(ROOT, 'dist/agent.js')) || !existsSync(join(ROOT, 'build/handler.js')))
+			throw new Error('run npm run build first: the offline tarball is packed from the built tree');
+		const dir = tempDir('kds-pi-offline-');
+		const sh = (script: string, args: string[] = []) =>
+			execFileSync('bash', ['-c', script, 'sh', ...args], { encoding: 'utf8' });
+
+		// Node: this one, as the registry's node-linux-<arch> package holds it (package/bin/node).
+		const nodePkg = `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
+		mkdirSync(join(dir, 'node/package/bin'), { recursive: true });
+		copyFileSync(process.execPath, join(dir, 'node/package/bin/node'));
+		writeFileSync(
+			join(dir, 'node/package/package.json'),
+			JSON.stringify({ name: nodePkg, version: process.versions.node })
+		);
+		const nodeTgz = join(dir, `${nodePkg}-${process.versions.node}.tgz`);
+		sh('tar -C "$1" -cf - package | gzip -1 >"$2"', [join(dir, 'node'), nodeTgz]);
+		// npm: the one on this PATH, packed as npm's tarball (package/…).
+		const npmDir = dirname(dirname(realpathSync(sh('command -v npm').trim())));
+		const npmTgz = join(dir, 'npm.tgz');
+		sh('tar -C "$1" -cf - --transform "s,^$2,package," "$2" | gzip -1 >"$3"', [
+			dirname(npmDir),
+			basename(npmDir),
+			npmTgz
+		]);
+		// kds-sim with its dependencies inside, from the built tree.
+		const packed = JSON.parse(
+			execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], {
+				cwd: ROOT,
+				encoding: 'utf8'
+			})
+		)[0].filename as string;
+		execFileSync(process.execPath, [
+			join(ROOT, 'scripts/pack-offline.mjs'),
+			'--from',
+			join(dir, packed),
+			'--pack-destination',
+			dir
+		]);
+		const kdsTgz = join(dir, packed.replace(/\.tgz$/, '-offline.tgz'));
+		expect(existsSync(kdsTgz)).toBe(true);
+
+		const standIns = join(dir, 'bin');
+		mkdirSync(standIns);
+		for (const tool of ['systemctl', 'systemd-sysusers']) {
+			writeFileSync(join(standIns, tool), `#!/bin/sh\necho "${tool} $*" >>"${dir}/calls"\n`, {
+				mode: 0o755
+			});
+		}
+		const etcBefore = existsSync('/etc/kds-sim') || existsSync('/opt/kds-sim');
+		const script = `
+			set -e
+			W="$1"; D="$2"
+			mount -t tmpfs tmpfs "$W"
+			for d in /opt /etc /usr /var; do
+				mkdir -p "$W/up$d" "$W/work$d"
+				mount -t overlay overlay -o "lowerdir=$d,upperdir=$W/up$d,workdir=$W/work$d" "$d"
+			done
+			ip -o link | awk -F': ' '{ print $2 }' >"$D/links"
+			set +e
+			PATH="$D/bin:$PATH" SUDO_USER= bash "$3" --session none --node "$4" --npm "$5" --package "$6" >"$D/out" 2>"$D/err"
+			echo $? >"$D/rc"
+			set -e
+			ip link set lo up
+			# The unit's command, as systemd runs it: its settings, its working directory.
+			set -a; . /etc/kds-sim/kds-sim.env; set +a
+			mkdir -p /var/lib/kds-sim && cd /var/lib/kds-sim
+			eval "exec $(sed -n 's/^ExecStart=//p' /etc/systemd/system/kds-sim.service)" >"$D/agent.log" 2>&1 &
+			agent=$!
+			for i in $(seq 240); do curl -sf http://127.0.0.1:8104/health >"$D/health" && break; sleep 0.25; done
+			curl -sf http://127.0.0.1:8104/screens/kds-1 >"$D/screen" || true
+			kill -TERM $agent; wait $agent; echo $? >"$D/agent.rc"
+		`;
+		const scratchMount = join(dir, 'ns');
+		mkdirSync(scratchMount);
+		const ns = spawnSync(
+			'unshare',
+			[
+				// Its own processes too: whatever is left when the script ends is killed with it.
+				'--pid',
+				'--net',
+				'--mount',
+				'--propagation',
+				'private',
+				'--fork',
+				'bash',
+				'-c',
+				script,
+				'sh',
+				scratchMount,
+				dir,
+				INSTALLER,
+				nodeTgz,
+				npmTgz,
+				kdsTgz
+			],
+			{ encoding: 'utf8' }
+		);
+		const file = (name: string) =>
+			existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : '';
+		const out = file('out');
+		expect(ns.status, `${ns.stderr}\n${out}\n${file('err')}\n${file('agent.log')}`).toBe(0);
+		// No network but loopback (down while installing).
+		expect(file('links').trim().split('\n')).toEqual(['lo']);
+		expect(file('rc').trim(), `${out}\n${file('err')}`).toBe('0');
+		const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
+		expect(out).toContain(`kds-sim ${version} on Node v${process.versions.node}`);
+		expect(out).toContain('kds-sim is installed.');
+		expect(out).toContain(
+			'Debian packages: none needed (Node, npm and kds-sim carried, no kiosk); apt is left alone'
+		);
+		expect(out).not.toMatch(/compil|node-gyp|gyp info/i);
+		expect(file('err')).not.toMatch(/install\.sh: (?!apt-get)/);
+		expect(file('calls').split('\n')).toEqual(
+			expect.arrayContaining([
+				'systemctl daemon-reload',
+				'systemd-sysusers kds-sim.conf',
+				'systemctl enable kds-sim.service',
+				'systemctl restart kds-sim.service'
+			])
+		);
+		// The service's command answered on the ports the settings name, then stopped on SIGTERM.
+		const health = JSON.parse(file('health') || '{}');
+		expect(health, file('agent.log')).toMatchObject({ status: 'ok', version });
+		expect(health.screens.map((s: { listening: boolean }) => s.listening)).toEqual([true, true]);
+		expect(file('screen')).toContain('<html');
+		expect(file('agent.rc').trim()).toBe('0');
+		// Nothing of it outside the namespace.
+		expect(existsSync('/etc/kds-sim') || existsSync('/opt/kds-sim')).toBe(etcBefore);
+		// Packs, unpacks Node and installs kds-sim with its 5,000 files: minutes on a loaded 2-core machine.
+	}, 300_000);
 });
 
 describe('Pi installer: the display', () => {

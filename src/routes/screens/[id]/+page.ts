@@ -1,5 +1,6 @@
 import { error, isHttpError } from '@sveltejs/kit';
 import type { ScreenInfo } from '#core/relay';
+import { readChangeMarks } from '#core/view/format';
 import type { PageLoad } from './$types';
 
 /**
@@ -15,6 +16,8 @@ export const load: PageLoad = async ({ params, fetch, url }) => {
 	const hideCursor = url.searchParams.get('cursor') === 'none';
 	// ?scale=1.25: type size for this browser (clamped by screenMetrics), over the screen setting.
 	const scale = Number(url.searchParams.get('scale')) || null;
+	// ?changeMarks=seen|<seconds>: how long NEW / CHANGED marks last here, over the screen setting.
+	const changeMarks = readChangeMarks(url.searchParams.get('changeMarks'));
 	let denied = false;
 	try {
 		const access = await fetch('/api/access');
@@ -33,11 +36,12 @@ export const load: PageLoad = async ({ params, fetch, url }) => {
 				cols,
 				denied,
 				hideCursor,
-				scale
+				scale,
+				changeMarks
 			};
 		}
 	} catch (err) {
 		if (isHttpError(err)) throw err;
 	}
-	return { id: params.id, info: null, kiosk, cols, denied, hideCursor, scale };
+	return { id: params.id, info: null, kiosk, cols, denied, hideCursor, scale, changeMarks };
 };
