@@ -1,17 +1,17 @@
 /**
  * The webhooks' deliveries on an engine with a store (no agent): written in the orders' own
  * transaction, sent once it is committed. What a receiver gets end to end:
- * tests/integration/webhooks.spec.ts.
+ * webhooks.spec.ts.
  */
 import { afterEach, expect, it } from 'vitest';
 import type { Order, OrderCommand } from '#core/order-schema';
-import { ManualClock } from '../clock.ts';
-import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
-import { Engine } from '../engine/engine.ts';
-import { createLogger } from '../log.ts';
-import { Store } from '../store/store.ts';
-import { startReceiver, type Receiver } from '../../tests/helpers/webhook-receiver.ts';
-import { Webhooks } from './webhooks.ts';
+import { ManualClock } from '../../agent/clock.ts';
+import { DEFAULT_CONFIG, parseConfig } from '../../agent/config.ts';
+import { Engine } from '../../agent/engine/engine.ts';
+import { createLogger } from '../../agent/log.ts';
+import { Store } from '../../agent/store/store.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
+import { Webhooks } from '../../agent/notify/webhooks.ts';
 
 const T0 = Date.parse('2026-11-22T09:00:00Z');
 const logger = createLogger('silent');
