@@ -10,7 +10,7 @@
  * by `:` and node flags separated by commas: `dist:--max-semi-space-size=1,--optimize-for-size`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
@@ -23,6 +23,15 @@ const variants = args.map((a) => {
 	const [dir, flags = ''] = a.split(':');
 	return { name: a, dir: resolve(ROOT, dir), flags: flags.split(',').filter(Boolean) };
 });
+const unbuilt = variants.filter((v) => !existsSync(join(v.dir, 'agent.js')));
+if (variants.length === 0 || unbuilt.length > 0) {
+	process.stderr.write(
+		variants.length === 0
+			? 'bench/memory-flags: name one or more builds (dist, dist/ab/<name>), each optionally with :--flag,--flag\n'
+			: `bench/memory-flags: no agent.js in ${unbuilt.map((v) => v.dir).join(', ')} (npm run build, or copy dist there)\n`
+	);
+	process.exit(1);
+}
 
 let counter = 0;
 function orderLine(): string {

@@ -4,10 +4,10 @@
  * and Device Created / Updated / Deleted, as POSTed JSON in the vendor's shapes (#core/webhooks),
  * on the endpoint's own schedule of attempts, through the agent's one sender (./webhook.ts).
  *
- * A listener of the engine's commits, as the SMS outbox is: events are decided while the commit's
- * listeners run and written, with their bodies, in one transaction when they are done
- * (onCommitEnd), before any command of the commit is acknowledged, so nothing acknowledged loses
- * its event. The sends start after (never awaited on the reply path). A brand with no endpoint
+ * A listener of the engine's commits, as the SMS outbox is: events are decided and written, with
+ * their bodies, inside the orders' own transaction (Engine.onCommitting: one WAL commit for both),
+ * before any command of the commit is acknowledged, so nothing acknowledged loses its event. The
+ * sends start once it is committed (onCommitEnd; never awaited on the reply path). A brand with no endpoint
  * costs one Map lookup per commit and nothing more.
  *
  * Each attempt is written as started before its request goes. An agent killed while a request is
@@ -109,6 +109,10 @@ export class Webhooks {
 	private byBrand = new Map<string, Endpoint[]>();
 	private endpointById = new Map<string, Endpoint>();
 	private queued: Queued[] = [];
+	/** Inside the orders' transaction (Engine.onCommitting): deliveries are written in it. */
+	private inCommit = false;
+	/** Deliveries written in the orders' transaction: sent once it is committed. */
+	private toDeliver: Array<{ id: string; endpoint: Endpoint }> = [];
 	private readonly writeMany: (queued: Queued[]) => Array<{ id: string; endpoint: Endpoint }>;
 	private readonly unsubscribe: Array<() => void> = [];
 	/** Whether each screen was online at its last Device event (a browser shows it). */
@@ -157,8 +161,24 @@ export class Webhooks {
 			return written;
 		});
 		this.unsubscribe.push(
-			engine.onCommitted((screenId, changes) => this.onChanges(screenId, changes)),
-			engine.onCommitEnd(() => this.write()),
+			// Events are decided and written inside the orders' own transaction (one WAL commit for
+			// the orders and their deliveries, not two), and sent once it is committed.
+			engine.onCommitting((batches) => {
+				this.inCommit = true;
+				this.toDeliver = [];
+				try {
+					for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
+					this.write();
+				} finally {
+					this.inCommit = false;
+					this.queued = [];
+				}
+			}),
+			engine.onCommitEnd(() => {
+				const written = this.toDeliver;
+				this.toDeliver = [];
+				this.deliverWritten(written);
+			}),
 			engine.onScreenAdded((screen) => this.onDevice('Device Created', screen)),
 			engine.onScreenRemoved((screen) => this.onDevice('Device Deleted', screen)),
 			engine.fanout.onViewers((screenId) => this.onViewers(screenId))
@@ -510,11 +530,18 @@ export class Webhooks {
 		this.queued = [];
 		let written: Array<{ id: string; endpoint: Endpoint }>;
 		try {
+			// In a commit, a savepoint of the orders' transaction: all of them or none, as outside.
 			written = this.writeMany(queued);
 		} catch (err) {
 			this.logger.error({ err }, 'webhook deliveries could not be written');
 			return;
 		}
+		if (this.inCommit) this.toDeliver.push(...written);
+		else this.deliverWritten(written);
+	}
+
+	private deliverWritten(written: Array<{ id: string; endpoint: Endpoint }>): void {
+		if (written.length === 0) return;
 		const now = this.engine.now();
 		for (const { id, endpoint } of written) this.deliver(id, endpoint, 1, now);
 	}
