@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { createRequests, run, type CannonRequest } from './http.bench.ts';
-import { CpuMeter, fmt, ROOT } from './lib.ts';
+import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
 import { partialBodies } from './profile.bench.ts';
 
 // Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
@@ -86,21 +86,8 @@ async function tcpRound(agent: Agent): Promise<number> {
 			while (left-- > 0) {
 				n++;
 				session.write(
-					`${JSON.stringify({
-						command: 'create-order',
-						order: {
-							id: `AB-${n}`,
-							name: `Bench ${n}`,
-							time: Date.now(),
-							mode: 'ToGo',
-							items: Array.from({ length: 5 }, (_, i) => ({
-								lineId: String(i + 1),
-								name: `Item ${i + 1}`,
-								qty: 1,
-								mods: [{ name: 'No onion' }]
-							}))
-						}
-					})}\n`
+					`${tcpCreate(`AB-${n}`, n)}
+`
 				);
 				await session.nextLine();
 			}

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { TcpSession } from '../tests/helpers/tcp.ts';
+import { tcpCreate } from './lib.ts';
 const [dist, dir, countArg] = process.argv.slice(2);
 const count = Number(countArg);
 const c = spawn(
@@ -42,23 +43,7 @@ for (const ep of eps) {
 		sessions.map(async (s) => {
 			while (left-- > 0) {
 				n++;
-				await s.request(
-					JSON.stringify({
-						command: 'create-order',
-						order: {
-							id: `F-${n}`,
-							name: `Guest ${n}`,
-							time: Date.now(),
-							mode: 'ToGo',
-							items: Array.from({ length: 5 }, (_, i) => ({
-								lineId: String(i + 1),
-								name: `Item ${i + 1}`,
-								qty: 1,
-								mods: [{ name: 'No onion' }]
-							}))
-						}
-					})
-				);
+				await s.request(tcpCreate(`F-${n}`, n));
 			}
 		})
 	);

@@ -7,6 +7,28 @@ import { buildSync } from 'esbuild';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * The TCP benches' create-order message (5 items, a modifier each), as one JSON text without the
+ * newline: every TCP bench, the floor and the agent alike, sends this same body.
+ */
+export function tcpCreate(id: string, n: number): string {
+	return JSON.stringify({
+		command: 'create-order',
+		order: {
+			id,
+			name: `Bench ${n}`,
+			time: Date.now(),
+			mode: 'ToGo',
+			items: Array.from({ length: 5 }, (_, i) => ({
+				lineId: String(i + 1),
+				name: `Item ${i + 1}`,
+				qty: 1,
+				mods: [{ name: 'No onion' }]
+			}))
+		}
+	});
+}
+
 export function percentile(sorted: number[], p: number): number {
 	if (sorted.length === 0) return NaN;
 	const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

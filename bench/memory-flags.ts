@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { fmt, ROOT, rssMiB } from './lib.ts';
+import { fmt, ROOT, rssMiB, tcpCreate } from './lib.ts';
 
 const args = process.argv.slice(2);
 const rounds = /^\d+$/.test(args.at(-1) ?? '') ? Number(args.pop()) : 3;
@@ -35,22 +35,7 @@ if (variants.length === 0 || unbuilt.length > 0) {
 
 let counter = 0;
 function orderLine(): string {
-	const id = `M-${process.pid}-${++counter}`;
-	return JSON.stringify({
-		command: 'create-order',
-		order: {
-			id,
-			name: `Bench ${counter}`,
-			time: Date.now(),
-			mode: 'ToGo',
-			items: Array.from({ length: 5 }, (_, i) => ({
-				lineId: String(i + 1),
-				name: `Item ${i + 1}`,
-				qty: 1,
-				mods: [{ name: 'No onion' }]
-			}))
-		}
-	});
+	return tcpCreate(`M-${process.pid}-${++counter}`, counter);
 }
 
 async function fill(host: string, port: number, count: number): Promise<void> {

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import { createRequests, run, type CannonRequest } from './http.bench.ts';
-import { CpuMeter, fmt, ROOT } from './lib.ts';
+import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_PROFILE_SECONDS ?? 6);
 const SCENARIOS = (process.env.KDS_PROFILE_SCENARIOS ?? 'tcp,create,partial').split(',');
@@ -176,21 +176,8 @@ async function tcpLoad(
 			while (performance.now() < until) {
 				const id = `P-${process.pid}-${++n}`;
 				session.write(
-					`${JSON.stringify({
-						command: 'create-order',
-						order: {
-							id,
-							name: `Bench ${n}`,
-							time: Date.now(),
-							mode: 'ToGo',
-							items: Array.from({ length: 5 }, (_, i) => ({
-								lineId: String(i + 1),
-								name: `Item ${i + 1}`,
-								qty: 1,
-								mods: [{ name: 'No onion' }]
-							}))
-						}
-					})}\n`
+					`${tcpCreate(id, n)}
+`
 				);
 				await session.nextLine();
 				answered++;

@@ -28,6 +28,7 @@ import {
 	ROOT,
 	rssMiB,
 	spawnTs,
+	tcpCreate,
 	type CpuPerRequest
 } from './lib.ts';
 
@@ -48,22 +49,8 @@ const CONCURRENT_SECONDS = 1.5;
 
 let counter = 0;
 function orderLine(): string {
-	const id = `B-${process.pid}-${++counter}`;
-	return `${JSON.stringify({
-		command: 'create-order',
-		order: {
-			id,
-			name: `Bench ${counter}`,
-			time: Date.now(),
-			mode: 'ToGo',
-			items: Array.from({ length: 5 }, (_, i) => ({
-				lineId: String(i + 1),
-				name: `Item ${i + 1}`,
-				qty: 1,
-				mods: [{ name: 'No onion' }]
-			}))
-		}
-	})}\n`;
+	return `${tcpCreate(`B-${process.pid}-${++counter}`, counter)}
+`;
 }
 
 interface Result {
