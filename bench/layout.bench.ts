@@ -10,7 +10,9 @@
  * page's first script. Reported for the first layout of all 200 cards, and again after the
  * window changes size (1920x1080 to 800x480 and back: every card is laid out anew), next to
  * the style and layout time of long animation frames in the same windows (work the browser did
- * outside the step). Target: the first layout step under 100 ms.
+ * outside the step). Target: the first layout step under 100 ms. The board lays out only the
+ * cards in view at first and the others a few a frame after (CardBoard), so "until settled" also
+ * gives how many steps that took, their sum and the longest (no frame should lay out the board).
  *
  * Run: npx tsx bench/layout.bench.ts, or npm run bench -- layout (needs build/: npm run build)
  */
@@ -160,7 +162,7 @@ export async function runLayoutBench(): Promise<{ lines: string[]; json: object 
 				first < TARGET_MS ? 'ok' : 'MISSED'
 			);
 			lines.push(
-				`      until settled: ${w.steps.length} steps, ${fmt(total, 1)} ms in all, longest ${fmt(longest, 1)} ms; long frames ${w.frames.length}, their style+layout ${fmt(frameLayout, 1)} ms; ${w.pages}`
+				`      until settled: ${w.steps.length} steps, ${fmt(total, 1)} ms in all, longest ${fmt(longest, 1)} ms (${longest < TARGET_MS ? 'under' : 'OVER'} ${TARGET_MS} ms); long frames ${w.frames.length}, their style+layout ${fmt(frameLayout, 1)} ms; ${w.pages}`
 			);
 			json.push({
 				size,
