@@ -152,6 +152,36 @@ test('every control is a 44 px touch target at 800x480, normal view and kiosk', 
 	await expect(bar.getByRole('button', { name: 'Sound on' })).toHaveText('♪ On');
 });
 
+test('a crowded header (many pages, "+N more") wraps rather than cut a label, at 720x1280 and 800x480', async ({
+	page,
+	simulator
+}) => {
+	const rush = lunchRush();
+	for (const o of [...rush.early, ...rush.warm, ...rush.fresh, ...rush.after])
+		await simulator.sendTcp('kds-1', o);
+	for (const size of [
+		{ width: 720, height: 1280 },
+		{ width: 800, height: 480 }
+	]) {
+		await page.setViewportSize(size);
+		await screenPage(page, simulator, 'kds-1');
+		await expect(page.getByTestId('more-count')).toBeVisible();
+		const header = page.locator('header.top');
+		expect(await header.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+		const controls = header.getByRole('button');
+		for (let i = 0; i < (await controls.count()); i++) {
+			const control = controls.nth(i);
+			const name = (await control.textContent())?.trim() || `control ${i}`;
+			// The whole label is drawn inside its button ('Takeou' was what a 720 px header showed).
+			expect(
+				await control.evaluate((el) => el.scrollWidth <= el.clientWidth + 1),
+				`${size.width}x${size.height}: "${name}" fits its button`
+			).toBe(true);
+			await expectTouchTarget(control, name);
+		}
+	}
+});
+
 test('states read unmistakably: scheduled until due, cancelled unlike late, state words unlike buttons', async ({
 	page
 }) => {
