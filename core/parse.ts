@@ -23,7 +23,17 @@ export interface FieldError {
  * out when there is none), or the field errors.
  */
 export type ParseResult<T> =
-	{ ok: true; value: T; outcomes?: Outcome[] } | { ok: false; errors: FieldError[] };
+	| {
+			ok: true;
+			value: T;
+			outcomes?: Outcome[];
+			/**
+			 * Read as the common case (fast-parse.ts): no null and no key the schema does not have,
+			 * anywhere in it. Left out when zod read it.
+			 */
+			plain?: true;
+	  }
+	| { ok: false; errors: FieldError[] };
 
 /** Options of the order parsers. */
 export interface ReadOptions {
@@ -141,6 +151,7 @@ export function parseWith<S extends z.ZodType>(
 	const entry = readers.get(schema);
 	// The common case read without zod holds no null (fast-parse.ts): nothing to read as absent.
 	let data = entry?.fast?.(input) as z.output<S> | undefined;
+	const plain = data !== undefined;
 	let nulls = false;
 	if (data === undefined) {
 		const result = schema.safeParse(input, PARSE_PARAMS);
@@ -152,6 +163,8 @@ export function parseWith<S extends z.ZodType>(
 		| ((value: z.output<S>, input: unknown, context: Parameters<Read>[2]) => Outcome[] | undefined)
 		| undefined;
 	const outcomes = read?.(data, input, { nulls, timeZone: options.timeZone });
+	if (plain)
+		return outcomes ? { ok: true, value: data, outcomes, plain } : { ok: true, value: data, plain };
 	return outcomes ? { ok: true, value: data, outcomes } : { ok: true, value: data };
 }
 
