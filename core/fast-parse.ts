@@ -15,7 +15,10 @@
  * or list the schema uses. A schema field with no reader here makes an input that sends it take
  * zod's path. Pure: no Node, no DOM.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+// `util` itself, not through `z.core`: the namespace would bundle every zod locale into the start
+// path (agent/startup-imports.spec.ts).
+import { util } from 'zod/v4/core';
 
 /** The output for the common case, or undefined: "not sure, ask zod". Never undefined as a value. */
 export type Fast = (input: unknown) => unknown;
@@ -68,7 +71,7 @@ interface Field {
 export function fastObject(
 	schema: z.ZodObject,
 	readers: Record<string, Fast>,
-	how: 'compiled' | 'looped' = z.core.util.allowsEval.value ? 'compiled' : 'looped'
+	how: 'compiled' | 'looped' = util.allowsEval.value ? 'compiled' : 'looped'
 ): Fast {
 	const shape = schema.shape as Record<string, { _zod: { optin?: string } }>;
 	for (const key of Object.keys(readers)) {
