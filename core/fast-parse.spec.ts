@@ -29,7 +29,7 @@ import {
 	TcpOrderSchema
 } from './order-schema';
 import { checkConformance } from './conformance';
-import type { TcpCommandName } from './tcp-message';
+import { parseTcpValue, type TcpCommandName } from './tcp-message';
 import { parseWith, readers } from './parse';
 
 const fastOf = (schema: z.ZodType) => readers.get(schema)!.fast!;
@@ -218,6 +218,52 @@ describe('the common-case parser gives what zod gives (seeded)', () => {
 		});
 		expect(counts.fast).toBeGreaterThan(100);
 		expect(counts.zod).toBeGreaterThan(100);
+	});
+});
+
+describe('TCP messages: the findings of the agent (plain passed) are those of the full walk', () => {
+	const envelope = fc.oneof(
+		withUnknown(
+			fc.record({
+				command: fc.constantFrom('create-order', 'update-order', undefined, null),
+				order: full(mix(fc.oneof(dateTime, fc.integer({ min: 0, max: 8.64e15 }))))
+			})
+		),
+		withUnknown(fc.record({ command: fc.constant('partial-update-order'), order: partial })),
+		withUnknown(
+			fc.record({
+				command: fc.constant('cancel-order'),
+				order: withUnknown(fc.record({ id: orderId }))
+			})
+		),
+		full(fc.integer({ min: 0, max: 8.64e15 }))
+	);
+	it('over enveloped and bare orders of every command (seeded)', () => {
+		const counts = { plain: 0, walked: 0 };
+		fc.assert(
+			fc.property(envelope, (value) => {
+				const json: unknown = JSON.parse(JSON.stringify(value));
+				const parsed = parseTcpValue(json);
+				if (!parsed.ok) return;
+				const named = (json as { command?: unknown }).command;
+				const ctx = {
+					interface: 'tcp' as const,
+					command: (typeof named === 'string' ? named : 'create-order') as TcpCommandName,
+					raw: json,
+					schemaValid: true,
+					parsed: parsed.value.order,
+					outcomes: parsed.outcomes ?? []
+				};
+				if (parsed.plain) counts.plain += 1;
+				else counts.walked += 1;
+				expect(checkConformance({ ...ctx, plain: parsed.plain === true })).toStrictEqual(
+					checkConformance(ctx)
+				);
+			}),
+			{ seed: 2815, numRuns: 1500 }
+		);
+		expect(counts.plain).toBeGreaterThan(100);
+		expect(counts.walked).toBeGreaterThan(50);
 	});
 });
 

@@ -98,8 +98,14 @@ export function parseTcpValue(json: unknown, options: ReadOptions = {}): ParseRe
 
 function withCommand(
 	command: TcpCommandName,
-	parsed: { value: unknown; outcomes?: Outcome[] }
+	parsed: { value: unknown; outcomes?: Outcome[]; plain?: true }
 ): ParseResult<OrderCommand> {
 	const value = { command, order: parsed.value } as OrderCommand;
-	return parsed.outcomes ? { ok: true, value, outcomes: parsed.outcomes } : { ok: true, value };
+	const result: ParseResult<OrderCommand> = parsed.outcomes
+		? { ok: true, value, outcomes: parsed.outcomes }
+		: { ok: true, value };
+	// The order read as the common case (no key the contract does not know): the findings skip
+	// their walk for unknown fields, as HTTP's do. The envelope's own keys are checked apart.
+	if (parsed.plain) result.plain = true;
+	return result;
 }

@@ -152,7 +152,9 @@ function findings(
 		// decodeTcpMessage parsed the order with the same schema: its issues are known.
 		schemaValid: parsed.ok,
 		parsed: parsed.ok ? parsed.value.order : undefined,
-		outcomes: parsed.ok ? (parsed.outcomes ?? []) : []
+		outcomes: parsed.ok ? (parsed.outcomes ?? []) : [],
+		// Read as the common case: no unknown key in the order, so no walk for them (as HTTP).
+		plain: parsed.ok && parsed.plain === true
 	});
 }
 
