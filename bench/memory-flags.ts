@@ -1,7 +1,8 @@
 /**
  * Resident memory holding 10,000 orders (issue 28), for builds and V8 flags side by side: each
  * variant is started on a fresh data directory, filled with 5,000 TCP creates on each of its two
- * screens (20 connections, as bench/tcp.bench.ts), and its VmRSS read 500 ms later; variants take
+ * screens (20 connections, as bench/tcp.bench.ts), and its VmRSS read once at rest (500 ms
+ * later, then no CPU for 200 ms, as bench/tcp.bench.ts); variants take
  * turns for `rounds` rounds, and the medians are printed.
  *
  *   npx tsx bench/memory-flags.ts <variant> [<variant> …] [rounds]
@@ -15,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { fmt, ROOT, rssMiB, tcpCreate } from './lib.ts';
+import { fmt, restingRssMiB, ROOT, rssMiB, tcpCreate } from './lib.ts';
 
 const args = process.argv.slice(2);
 const rounds = /^\d+$/.test(args.at(-1) ?? '') ? Number(args.pop()) : 3;
@@ -74,7 +75,8 @@ async function measure(v: (typeof variants)[number]): Promise<{ idle: number; fu
 	await fill(screens[0].host, screens[0].port, 5000);
 	await fill(screens[1].host, screens[1].port, 5000);
 	await new Promise((r) => setTimeout(r, 500));
-	const full = rssMiB(child.pid!);
+	// At rest, as bench/tcp.bench.ts reads agent and floor: no CPU for 200 ms (5 s at most).
+	const { rss: full } = await restingRssMiB(child.pid!);
 	child.kill('SIGTERM');
 	await waitForExit(child);
 	rmSync(dataDir, { recursive: true, force: true });
