@@ -10,8 +10,8 @@
  * 190 MiB after the burst above, measured 25 s later). V8's own memory reducer would do it, but
  * only 8 s after a mark-compact, which such a burst never triggers.
  *
- * So: every commit touches this; once no commit has come for `quietMs` and the young generation
- * holds at least `minYoungBytes`, one memory-reducing collection runs (V8's "last resort" full
+ * So: every commit touches this; once no commit has come for `quietMs` (5 s) and the young
+ * generation holds at least `minYoungBytes`, one memory-reducing collection runs (V8's "last resort" full
  * collection, as `Isolate::LowMemoryNotification`: new space back to its minimum, freed pages
  * returned to the system at once). It pauses the main thread for a full collection of the heap
  * (tens of ms for 10,000 orders) at a moment nothing was arriving; an order that arrives during it
@@ -25,10 +25,16 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Logger } from './log.ts';
 
-/** No commit for this long ends a burst. */
-export const DEFAULT_QUIET_MS = 100;
-/** Below this, the young generation is left as it is (V8's idle agent holds 1–12 MiB). */
-export const DEFAULT_MIN_YOUNG_BYTES = 16 * 1024 * 1024;
+/**
+ * No commit for this long ends a burst. Not shorter: the collection leaves the young generation at
+ * its smallest and V8's old-generation limit low, so the next burst pays to grow them again (the
+ * 4,000 TCP creates after each settle cost 45-58% more CPU per create, bench/ab.bench.ts at load
+ * 8); bursts a few seconds apart (a load test's rounds, a POS retrying a batch) keep their heap, as
+ * V8's own memory reducer waits 8 s after a mark-compact for the same reason.
+ */
+export const DEFAULT_QUIET_MS = 5000;
+/** Below this, the young generation is left as it is (the agent idles with 9-12 MiB after start-up). */
+export const DEFAULT_MIN_YOUNG_BYTES = 8 * 1024 * 1024;
 
 type GcFunction = (options?: { type?: string; flavor?: string; execution?: string }) => unknown;
 
@@ -50,7 +56,16 @@ export function memoryReducingCollection(): (() => void) | null {
 	}
 	if (typeof gc !== 'function') return null;
 	const collect = gc;
-	return () => void collect({ type: 'major', flavor: 'last-resort' });
+	return () => {
+		// A last-resort collection also throws away every function's bytecode (V8 flushes it
+		// however recently it ran), and the next burst would run cold; keep it this once.
+		setFlagsFromString('--no-flush-bytecode');
+		try {
+			collect({ type: 'major', flavor: 'last-resort' });
+		} finally {
+			setFlagsFromString('--flush-bytecode');
+		}
+	};
 }
 
 /** Bytes the young generation holds in memory now (its semi-spaces and large objects). */
@@ -81,9 +96,8 @@ export class MemorySettle {
 	private readonly collect: (() => void) | null;
 	private readonly youngBytes: () => number;
 	private readonly logger: Logger | undefined;
-	/** Commits so far, and how many there were when the timer was armed. */
-	private activity = 0;
-	private armedAt = 0;
+	/** When the last commit touched this (performance.now()). */
+	private lastTouch = 0;
 	private timer: NodeJS.Timeout | null = null;
 	private closed = false;
 	/** Collections run so far (for tests and the log). */
@@ -99,21 +113,21 @@ export class MemorySettle {
 
 	/** Something was done (a commit): a check follows once nothing more is done for quietMs. */
 	touch(): void {
-		this.activity++;
-		if (this.timer === null && !this.closed && this.collect) this.arm();
+		this.lastTouch = performance.now();
+		if (this.timer === null && !this.closed && this.collect) this.arm(this.quietMs);
 	}
 
-	private arm(): void {
-		this.armedAt = this.activity;
-		this.timer = setTimeout(() => this.check(), this.quietMs);
+	private arm(ms: number): void {
+		this.timer = setTimeout(() => this.check(), ms);
 		this.timer.unref();
 	}
 
 	private check(): void {
 		this.timer = null;
 		if (this.closed) return;
-		// Still busy: look again once it has been quiet for a whole period.
-		if (this.activity !== this.armedAt) return this.arm();
+		// Still busy: look again once it has been quiet for a whole period since the last commit.
+		const quietFor = performance.now() - this.lastTouch;
+		if (quietFor < this.quietMs) return this.arm(this.quietMs - quietFor);
 		const before = this.youngBytes();
 		if (before < this.minYoungBytes) return;
 		const started = performance.now();
