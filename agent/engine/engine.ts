@@ -256,7 +256,8 @@ export class Engine {
 	 * before the COMMIT, with every screen's changes: for rows of other tables that the changes
 	 * decide (the SMS outbox's texts), so that one WAL commit holds the orders and them. A throw is
 	 * logged, the orders are committed all the same. Nothing may be sent from here (the commit can
-	 * still fail): send from onCommitEnd. Returns a function that unsubscribes.
+	 * still fail): send from onCommitEnd. ./commit-outbox.ts holds the two together for rows that
+	 * are sent once committed. Returns a function that unsubscribes.
 	 */
 	onCommitting(listener: (batches: readonly ScreenBatch[]) => void): () => void {
 		this.committingListeners.add(listener);
@@ -266,7 +267,7 @@ export class Engine {
 	/**
 	 * Call `listener` once per commit, after every onCommitted listener and before any command of
 	 * the commit is acknowledged: for side effects that batch what the listeners decided (the
-	 * SMS outbox writes its texts here, so no acknowledged order can lose its text).
+	 * outbox of ./commit-outbox.ts sends the texts and deliveries written in the commit here).
 	 */
 	onCommitEnd(listener: () => void): () => void {
 		this.commitEndListeners.add(listener);

@@ -26,6 +26,7 @@ import {
 	type SmsKind,
 	type SmsStatus
 } from '#core/sms';
+import { CommitOutbox } from '../engine/commit-outbox.ts';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 import { WebhookSender } from './webhook.ts';
@@ -95,12 +96,8 @@ export class SmsOutbox {
 	private setForwarded: Statement;
 	private select: Statement;
 	private prune: Statement;
-	/** Texts decided but not yet written: written together, once per commit (see send). */
-	private queued: QueuedText[] = [];
-	/** Inside the orders' transaction (Engine.onCommitting): texts are written in it. */
-	private inCommit = false;
-	/** Texts written in the orders' transaction: forwarded once it is committed. */
-	private toForward: Array<{ text: QueuedText; id: number }> = [];
+	/** Texts decided, written in the orders' transaction and forwarded once it is committed. */
+	private outbox: CommitOutbox<QueuedText, { text: QueuedText; id: number }>;
 	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
 
 	constructor(
@@ -155,26 +152,14 @@ export class SmsOutbox {
 		this.writeMany = transaction(db, (texts: QueuedText[]) => this.writeRows(texts));
 		// Texts are decided and written inside the orders' own transaction (one WAL commit for the
 		// orders and their texts, not two), and forwarded once it is committed.
-		const unsubscribeCommitting = engine.onCommitting((batches) => {
-			this.inCommit = true;
-			this.toForward = [];
-			try {
+		this.outbox = new CommitOutbox(engine, {
+			decide: (batches) => {
 				for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
-				this.write();
-			} finally {
-				this.inCommit = false;
-				this.queued = [];
-			}
+			},
+			write: (texts, inCommit) => this.write(texts, inCommit),
+			send: (written) => this.forwardWritten(written)
 		});
-		const unsubscribeCommitEnd = engine.onCommitEnd(() => {
-			const written = this.toForward;
-			this.toForward = [];
-			this.forwardWritten(written);
-		});
-		this.unsubscribe = () => {
-			unsubscribeCommitting();
-			unsubscribeCommitEnd();
-		};
+		this.unsubscribe = () => this.outbox.close();
 		// Forwards cut short by a restart are tried again.
 		const pending = db
 			.prepare(`SELECT * FROM sms_outbox WHERE forwarded = 'pending' ORDER BY id`)
@@ -249,7 +234,7 @@ export class SmsOutbox {
 		if (!this.triggered(screen, 'bumped') || !wantsSms(record.context.fields)) return;
 		if (record.context.cancelledAt !== undefined) return;
 		if (this.elsewhere(screen, record.context.id).some(isLive)) return;
-		this.write(); // the visit's "received" may still be queued
+		this.outbox.flush(); // the visit's "received" may still be queued
 		const { visit } = this.lastVisit.get(
 			screen.brand.id,
 			screen.location.id,
@@ -270,7 +255,7 @@ export class SmsOutbox {
 		if (this.closed || !screen || !record) return;
 		if (!this.triggered(screen, 'ready') || !wantsSms(record.context.fields)) return;
 		if (record.context.cancelledAt !== undefined) return;
-		this.write();
+		this.outbox.flush();
 		const { visit } = this.lastVisit.get(
 			screen.brand.id,
 			screen.location.id,
@@ -283,21 +268,21 @@ export class SmsOutbox {
 			if (isLive(other)) start = Math.min(start, other.context.receivedAt);
 		}
 		this.send(screen, record, 'ready', visit ?? start);
-		this.write();
+		this.outbox.flush();
 	}
 
 	/**
 	 * Decide the text now; write it with every other text of the same commit in the orders' own
-	 * transaction (Engine.onCommitting), so it is committed with the command that caused it, before
-	 * that is acknowledged. Texts are decided in a commit or by `ready`, which writes at once, so
-	 * outside them the queue is always empty.
+	 * transaction (the outbox, ../engine/commit-outbox.ts), so it is committed with the command that
+	 * caused it, before that is acknowledged. Texts are decided in a commit or by `ready`, which
+	 * writes at once, so outside them the queue is always empty.
 	 */
 	private send(screen: Screen, record: OrderRecord, kind: SmsKind, visit: number): void {
 		const { fields } = record.context;
 		const to = (fields.phoneNumber ?? '').trim();
 		const reason = undeliverableReason(to);
 		const webhook = screen.brand.sms.webhookUrl;
-		this.queued.push({
+		this.outbox.queue({
 			screenId: screen.config.id,
 			orderId: record.context.id,
 			webhook: Boolean(webhook),
@@ -322,29 +307,25 @@ export class SmsOutbox {
 	}
 
 	/**
-	 * Write the queued texts: in a commit, in the orders' transaction (forwarded once it is
-	 * committed); outside one, in a transaction of their own, then forward those that were new.
+	 * Write texts: in a commit, in the orders' transaction; outside one, in a transaction of their
+	 * own. Those that were new, with their ids.
 	 */
-	private write(): void {
-		if (this.queued.length === 0) return;
-		const texts = this.queued;
-		this.queued = [];
-		if (this.inCommit) {
+	private write(texts: QueuedText[], inCommit: boolean): Array<{ text: QueuedText; id: number }> {
+		const written: Array<{ text: QueuedText; id: number }> = [];
+		if (inCommit) {
 			for (const text of texts) {
 				try {
-					this.toForward.push(...this.writeRows([text]));
+					written.push(...this.writeRows([text]));
 				} catch (err) {
 					this.unwritten(text, err);
 				}
 			}
-			return;
+			return written;
 		}
-		let written: Array<{ text: QueuedText; id: number }>;
 		try {
-			written = this.writeMany(texts);
+			return this.writeMany(texts);
 		} catch {
 			// One text that cannot be written must not cost the others theirs: one at a time.
-			written = [];
 			for (const text of texts) {
 				try {
 					written.push(...this.writeMany([text]));
@@ -352,8 +333,8 @@ export class SmsOutbox {
 					this.unwritten(text, err);
 				}
 			}
+			return written;
 		}
-		this.forwardWritten(written);
 	}
 
 	private unwritten(text: QueuedText, err: unknown): void {

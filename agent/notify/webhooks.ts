@@ -4,10 +4,11 @@
  * and Device Created / Updated / Deleted, as POSTed JSON in the vendor's shapes (#core/webhooks),
  * on the endpoint's own schedule of attempts, through the agent's one sender (./webhook.ts).
  *
- * A listener of the engine's commits, as the SMS outbox is: events are decided and written, with
- * their bodies, inside the orders' own transaction (Engine.onCommitting: one WAL commit for both),
- * before any command of the commit is acknowledged, so nothing acknowledged loses its event. The
- * sends start once it is committed (onCommitEnd; never awaited on the reply path). A brand with no endpoint
+ * A listener of the engine's commits through the one transactional outbox the SMS outbox uses too
+ * (../engine/commit-outbox.ts): events are decided and written, with their bodies, inside the
+ * orders' own transaction (one WAL commit for both), before any command of the commit is
+ * acknowledged, so nothing acknowledged loses its event. The sends start once it is committed
+ * (never awaited on the reply path). A brand with no endpoint
  * costs one Map lookup per commit and nothing more.
  *
  * Each attempt is written as started before its request goes. An agent killed while a request is
@@ -39,6 +40,7 @@ import {
 	type LocationConfig,
 	type WebhookEndpointConfig
 } from '../config.ts';
+import { CommitOutbox } from '../engine/commit-outbox.ts';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 import {
@@ -108,11 +110,8 @@ export class Webhooks {
 	/** Live endpoints by brand id; a brand without any is not in the map. */
 	private byBrand = new Map<string, Endpoint[]>();
 	private endpointById = new Map<string, Endpoint>();
-	private queued: Queued[] = [];
-	/** Inside the orders' transaction (Engine.onCommitting): deliveries are written in it. */
-	private inCommit = false;
-	/** Deliveries written in the orders' transaction: sent once it is committed. */
-	private toDeliver: Array<{ id: string; endpoint: Endpoint }> = [];
+	/** Deliveries decided, written in the orders' transaction and sent once it is committed. */
+	private readonly outbox: CommitOutbox<Queued, { id: string; endpoint: Endpoint }>;
 	private readonly writeMany: (queued: Queued[]) => Array<{ id: string; endpoint: Endpoint }>;
 	private readonly unsubscribe: Array<() => void> = [];
 	/** Whether each screen was online at its last Device event (a browser shows it). */
@@ -160,25 +159,17 @@ export class Webhooks {
 			}
 			return written;
 		});
+		// Events are decided and written inside the orders' own transaction (one WAL commit for the
+		// orders and their deliveries, not two), and sent once it is committed.
+		this.outbox = new CommitOutbox(engine, {
+			decide: (batches) => {
+				for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
+			},
+			write: (queued) => this.write(queued),
+			send: (written) => this.deliverWritten(written)
+		});
 		this.unsubscribe.push(
-			// Events are decided and written inside the orders' own transaction (one WAL commit for
-			// the orders and their deliveries, not two), and sent once it is committed.
-			engine.onCommitting((batches) => {
-				this.inCommit = true;
-				this.toDeliver = [];
-				try {
-					for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
-					this.write();
-				} finally {
-					this.inCommit = false;
-					this.queued = [];
-				}
-			}),
-			engine.onCommitEnd(() => {
-				const written = this.toDeliver;
-				this.toDeliver = [];
-				this.deliverWritten(written);
-			}),
+			() => this.outbox.close(),
 			engine.onScreenAdded((screen) => this.onDevice('Device Created', screen)),
 			engine.onScreenRemoved((screen) => this.onDevice('Device Deleted', screen)),
 			engine.fanout.onViewers((screenId) => this.onViewers(screenId))
@@ -380,7 +371,7 @@ export class Webhooks {
 			createdAt: visit
 		});
 		for (const endpoint of endpoints) {
-			this.queued.push({
+			this.outbox.queue({
 				endpoint,
 				event: 'KDS Order Created',
 				dedupe: `created\u0000${screen.location.id}\u0000${id}\u0000${visit}`,
@@ -425,7 +416,7 @@ export class Webhooks {
 			endsOn: bumpedAt
 		});
 		for (const endpoint of endpoints) {
-			this.queued.push({
+			this.outbox.queue({
 				endpoint,
 				event: 'KDS Order Bumped',
 				dedupe: `bumped\u0000${screen.config.id}\u0000${id}\u0000${bumpedAt}`,
@@ -460,7 +451,7 @@ export class Webhooks {
 			data: this.deviceRecord(screen, event)
 		};
 		for (const endpoint of endpoints) {
-			this.queued.push({
+			this.outbox.queue({
 				endpoint,
 				event,
 				dedupe: null,
@@ -469,7 +460,7 @@ export class Webhooks {
 				body
 			});
 		}
-		this.write();
+		this.outbox.flush();
 	}
 
 	private deviceRecord(screen: Screen, event: WebhookEvent): DeviceRecord {
@@ -523,21 +514,17 @@ export class Webhooks {
 
 	// ---- delivery ----
 
-	/** Write what the listeners decided, in one transaction, then start sending it. */
-	private write(): void {
-		if (this.queued.length === 0) return;
-		const queued = this.queued;
-		this.queued = [];
-		let written: Array<{ id: string; endpoint: Endpoint }>;
+	/**
+	 * Write deliveries in one transaction (in a commit, a savepoint of the orders' transaction):
+	 * all of them or none. Those that were new.
+	 */
+	private write(queued: Queued[]): Array<{ id: string; endpoint: Endpoint }> {
 		try {
-			// In a commit, a savepoint of the orders' transaction: all of them or none, as outside.
-			written = this.writeMany(queued);
+			return this.writeMany(queued);
 		} catch (err) {
 			this.logger.error({ err }, 'webhook deliveries could not be written');
-			return;
+			return [];
 		}
-		if (this.inCommit) this.toDeliver.push(...written);
-		else this.deliverWritten(written);
 	}
 
 	private deliverWritten(written: Array<{ id: string; endpoint: Endpoint }>): void {
