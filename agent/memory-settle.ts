@@ -11,11 +11,11 @@
  * only 8 s after a mark-compact, which such a burst never triggers.
  *
  * So: every commit touches this; once no commit has come for `quietMs` (5 s) and the young
- * generation holds at least `minYoungBytes`, one memory-reducing collection runs (V8's "last resort" full
- * collection, as `Isolate::LowMemoryNotification`: new space back to its minimum, freed pages
- * returned to the system at once). It pauses the main thread for a full collection of the heap
- * (tens of ms for 10,000 orders) at a moment nothing was arriving; an order that arrives during it
- * waits for it, as for any full collection.
+ * generation holds at least `minYoungBytes`, one memory-reducing collection runs (V8's "last
+ * resort" full collection, as `Isolate::LowMemoryNotification`: new space back to its minimum,
+ * freed pages returned to the system at once; the bytecode kept). It pauses the main thread for
+ * two full collections of the heap (0.1-0.35 s with 10,000 orders on the loaded 2-CPU build
+ * machine) at a moment nothing was arriving; an order that arrives during it waits for it.
  *
  * The collection function is the one `--expose-gc` gives: Node has no other way to ask V8 for a
  * memory-reducing collection. The flag is turned on only to make one new context's `gc` function
@@ -33,7 +33,7 @@ import type { Logger } from './log.ts';
  * V8's own memory reducer waits 8 s after a mark-compact for the same reason.
  */
 export const DEFAULT_QUIET_MS = 5000;
-/** Below this, the young generation is left as it is (the agent idles with 9-12 MiB after start-up). */
+/** Below this, the young generation is left as it is (9-12 MiB after start-up: settled too). */
 export const DEFAULT_MIN_YOUNG_BYTES = 8 * 1024 * 1024;
 
 type GcFunction = (options?: { type?: string; flavor?: string; execution?: string }) => unknown;
@@ -93,7 +93,8 @@ const MiB = (bytes: number) => (bytes / 1048576).toFixed(1);
 export class MemorySettle {
 	private readonly quietMs: number;
 	private readonly minYoungBytes: number;
-	private readonly collect: (() => void) | null;
+	/** Undefined until first needed: making it creates a V8 context, which start-up need not pay. */
+	private collect: (() => void) | null | undefined;
 	private readonly youngBytes: () => number;
 	private readonly logger: Logger | undefined;
 	/** When the last commit touched this (performance.now()). */
@@ -106,7 +107,7 @@ export class MemorySettle {
 	constructor(options: MemorySettleOptions = {}) {
 		this.quietMs = options.quietMs ?? DEFAULT_QUIET_MS;
 		this.minYoungBytes = options.minYoungBytes ?? DEFAULT_MIN_YOUNG_BYTES;
-		this.collect = options.collect === undefined ? memoryReducingCollection() : options.collect;
+		this.collect = options.collect;
 		this.youngBytes = options.youngBytes ?? youngGenerationBytes;
 		this.logger = options.logger;
 	}
@@ -114,7 +115,7 @@ export class MemorySettle {
 	/** Something was done (a commit): a check follows once nothing more is done for quietMs. */
 	touch(): void {
 		this.lastTouch = performance.now();
-		if (this.timer === null && !this.closed && this.collect) this.arm(this.quietMs);
+		if (this.timer === null && !this.closed && this.collect !== null) this.arm(this.quietMs);
 	}
 
 	private arm(ms: number): void {
@@ -130,8 +131,10 @@ export class MemorySettle {
 		if (quietFor < this.quietMs) return this.arm(this.quietMs - quietFor);
 		const before = this.youngBytes();
 		if (before < this.minYoungBytes) return;
+		this.collect ??= memoryReducingCollection();
+		if (!this.collect) return;
 		const started = performance.now();
-		this.collect!();
+		this.collect();
 		this.settled++;
 		this.logger?.debug(
 			`young generation ${MiB(before)} -> ${MiB(this.youngBytes())} MiB after a burst (one memory-reducing collection, ${(performance.now() - started).toFixed(0)} ms)`
