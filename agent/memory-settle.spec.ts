@@ -78,9 +78,11 @@ describe('settling the young generation after a burst', () => {
 		// Grow the young generation as a burst of kept orders does: much of what is allocated survives.
 		const kept: object[] = [];
 		for (let i = 0; i < 400_000; i++) kept.push({ id: `o-${i}`, items: [{ name: 'x', qty: i }] });
-		expect(youngGenerationBytes()).toBeGreaterThan(8 * MiB);
+		// (V8 sizes its semi-spaces from the machine's memory: at least 4 MiB grown on any CI host.)
+		const before = youngGenerationBytes();
+		expect(before).toBeGreaterThan(4 * MiB);
 		collect!();
-		expect(youngGenerationBytes()).toBeLessThan(2 * MiB);
+		expect(youngGenerationBytes()).toBeLessThan(Math.min(2 * MiB, before / 2));
 		expect(kept).toHaveLength(400_000);
 		// No `gc` left behind on the global object.
 		expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
