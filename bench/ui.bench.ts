@@ -152,15 +152,21 @@ const PAGE_SCRIPT = `(() => {
 
 	// 2. The burst.
 	let burst = null;
+	const LAYOUT_MARKS = new Set(['style', 'data-layout', 'data-sized', 'data-overflow', 'data-tall']);
 	const classify = (r) => {
 		const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
 		if (el && el.closest('[role=timer]')) return 'timer';
-		if (r.type === 'attributes' && (r.attributeName === 'data-cont' || r.attributeName === 'data-tall')) return 'layout';
+		// CardBoard's marks on the card itself (CardBoard.svelte: its estimate, laid out, sized,
+		// cut, taller than a column): where and how it is laid out, not what it shows.
+		if (r.type === 'attributes' && r.target.matches('article[data-order-id]') && LAYOUT_MARKS.has(r.attributeName)) return 'layout';
+		// The card's number on its page (its bump key): it changes when a card before it on the
+		// page moves to another page, e.g. an updated card above grew; the order did not change.
+		if (el && el.closest('button.bump')) return 'position';
 		return 'content';
 	};
 	const count = (id, kind, t) => {
 		let c = burst.cards.get(id);
-		if (!c) burst.cards.set(id, (c = { timer: 0, layout: 0, content: 0, first: t }));
+		if (!c) burst.cards.set(id, (c = { timer: 0, layout: 0, position: 0, content: 0, first: t }));
 		c[kind]++;
 	};
 
@@ -289,6 +295,7 @@ interface Appearance {
 interface CardMutations {
 	timer: number;
 	layout: number;
+	position: number;
 	content: number;
 	first: number;
 }
@@ -373,6 +380,7 @@ function summariseBurst(w: BurstWindow, updated: Set<string>) {
 	const cards = Object.entries(w.cards);
 	const content = cards.filter(([, c]) => c.content > 0).map(([id]) => id);
 	const layout = cards.filter(([, c]) => c.layout > 0).map(([id]) => id);
+	const renumbered = cards.filter(([, c]) => c.position > 0).map(([id]) => id);
 	const timer = cards.filter(([, c]) => c.timer > 0).map(([id]) => id);
 	// The 1 s ticker changes every card's timer in one batch; anything else changing timers is not it.
 	const ticks = w.batches.filter((b) => b.timerCards >= 0.8 * LIVE_CARDS);
@@ -399,6 +407,8 @@ function summariseBurst(w: BurstWindow, updated: Set<string>) {
 		contentCardsNotUpdated: content.filter((id) => !updated.has(id)).length,
 		updatedWithoutChange: [...updated].filter((id) => !content.includes(id)).length,
 		layoutMarkCards: layout.length,
+		/** Cards whose number on their page changed (a card before them moved page), order unchanged. */
+		renumberedCards: renumbered.length,
 		timerCards: timer.length,
 		mutationRecords: w.records,
 		outsideRecords: w.outside
@@ -590,7 +600,7 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			ok(burstSummary.contentCards === updated.size && burstSummary.contentCardsNotUpdated === 0)
 		);
 		lines.push(
-			`   other DOM changes in the burst window: timers of ${burstSummary.timerCards} cards in ${burstSummary.timerTicks} ticks of the 1 s clock (idle window: ${idleSummary.timerCards} cards, ${idleSummary.timerTicks} ticks) and ${burstSummary.strayTimerCards} timer changes outside ticks; ${burstSummary.layoutMarkCards} cards re-marked by CardBoard (data-cont/data-tall); ${burstSummary.outsideRecords} of ${burstSummary.mutationRecords} mutation records outside the cards`,
+			`   other DOM changes in the burst window: timers of ${burstSummary.timerCards} cards in ${burstSummary.timerTicks} ticks of the 1 s clock (idle window: ${idleSummary.timerCards} cards, ${idleSummary.timerTicks} ticks) and ${burstSummary.strayTimerCards} timer changes outside ticks; ${burstSummary.layoutMarkCards} cards re-marked by CardBoard (data-layout/-sized/-overflow/-tall, estimate); ${burstSummary.renumberedCards} cards renumbered on their page (a card before them moved page); ${burstSummary.outsideRecords} of ${burstSummary.mutationRecords} mutation records outside the cards`,
 			`   relay messages over 5 ms in long frames: ${burstSummary.slowMessages}, script p50 ${fmt(burstSummary.slowMessageMs.p50, 1)} ms (forced style+layout p50 ${fmt(burstSummary.slowMessageForcedLayoutMs.p50, 1)} ms), max ${fmt(burstSummary.slowMessageMs.max, 1)} ms`
 		);
 		const json = {

@@ -11,10 +11,33 @@
 // `node scripts/build-agent.js` builds; agent/startup-imports.spec.ts imports AGENT_BUILD to
 // check what the start-up path loads, as built.
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The fields of the project's package.json that the agent reads (agent/http/health.ts and
+ * agent/http/integrators/index.ts import it for `version`): the bundle carries these and not the
+ * rest (dependency lists, scripts, the files list). Code that reads another field adds it here;
+ * agent/bundle-contents.spec.ts checks what the bundle holds.
+ */
+export const PACKAGE_FIELDS = ['version'];
+
+/** @type {import('esbuild').Plugin} */
+export const packageFieldsOnly = {
+	name: 'package-json-fields',
+	setup(b) {
+		const file = join(ROOT, 'package.json');
+		b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+			if (args.path !== file) return undefined; // a bundled dependency's own: as it is
+			const pkg = JSON.parse(readFileSync(file, 'utf8'));
+			const kept = Object.fromEntries(PACKAGE_FIELDS.map((field) => [field, pkg[field]]));
+			return { contents: JSON.stringify(kept), loader: 'json' };
+		});
+	}
+};
 
 /** @type {import('esbuild').BuildOptions} */
 export const AGENT_BUILD = {
@@ -28,7 +51,8 @@ export const AGENT_BUILD = {
 	target: 'node22',
 	external: ['pino', 'fastify', '@fastify/*', 'ws', 'swagger-ui-dist', 'tsx'],
 	outdir: 'dist',
-	logLevel: 'warning'
+	logLevel: 'warning',
+	plugins: [packageFieldsOnly]
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
