@@ -55,6 +55,11 @@ export interface CheckContext {
 	 * it again. Left out: the check parses it.
 	 */
 	parsed?: OrderCommand['order'];
+	/**
+	 * The caller's parser read the order as the common case (`plain` of parse.ts): it has no key
+	 * the contract does not know, anywhere, so the walk for unknown fields is skipped.
+	 */
+	plain?: boolean;
 }
 
 export type Key = string | number;

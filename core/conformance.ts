@@ -40,7 +40,7 @@ export function checkConformance(ctx: CheckContext): Finding[] {
 			outcomeFindings(subject, parsed.outcomes);
 			decided(subject, parsed.order);
 		}
-		unknownFields(subject);
+		if (!ctx.plain) unknownFields(subject);
 		orderRules(subject);
 	}
 	return report.findings.sort((a, b) => severityRank(a.severity) - severityRank(b.severity));

@@ -84,8 +84,15 @@ export function applyPartialUpdate(
 	at: number
 ): OrderContent {
 	const fields: Record<string, unknown> = { ...prev.fields };
-	for (const [key, value] of Object.entries(patch)) {
+	for (const key in patch) {
+		if (!Object.hasOwn(patch, key)) continue;
+		const value = patch[key as keyof PartialOrder];
 		if (value !== undefined && !PATCH_ITEM_KEYS.has(key)) fields[key] = value;
+	}
+	// A patch of fields only (the usual one): the items stay the very array, as below when no
+	// list changes anything, without the copy and the set of live lines built for nothing.
+	if (!patch.itemsToAdd?.length && !patch.itemsToUpdate?.length && !patch.itemsToRemove?.length) {
+		return { fields: fields as OrderFields, items: prev.items };
 	}
 	const items = prev.items.slice();
 	let itemsChanged = false;

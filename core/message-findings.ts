@@ -39,7 +39,6 @@ export function orderRules(s: Subject): void {
 	const at = (...rel: Key[]): Path => [...s.prefix, ...rel];
 	const partial = ctx.command === 'partial-update-order';
 	const lists = partial ? ['itemsToAdd', 'itemsToUpdate'] : ['items'];
-	const messageItems = lists.flatMap((list) => itemsOf(order, list));
 
 	if (!partial) {
 		if (ctx.command === 'create-order' && Array.isArray(order.items) && order.items.length === 0) {
@@ -65,10 +64,18 @@ export function orderRules(s: Subject): void {
 	phoneRules(s);
 	prepTimeRules(s);
 	handoffRule(s);
-	for (const { item, rel } of messageItems) modifierRules(s, item, rel);
+	// Item by item without a path per item (built only for a finding): the usual order has none.
+	for (const list of lists) {
+		const items = order[list];
+		if (!Array.isArray(items)) continue;
+		for (let i = 0; i < items.length; i++) {
+			const item: unknown = items[i];
+			if (isObject(item)) modifierRules(s, item, list, i);
+		}
+	}
 	if (!partial) missingLineIds(s);
 	lineIdRules(s);
-	groupRules(s, messageItems);
+	groupRules(s, lists);
 }
 
 /** Items of a full order sent without a lineId: each named with the line id the screen gave it. */
@@ -148,24 +155,28 @@ function handoffRule(s: Subject): void {
 	);
 }
 
-function modifierRules(s: Subject, item: Json, rel: Path): void {
-	if (!Array.isArray(item.mods)) return;
-	if (item.mods.some((mod) => typeof mod === 'string')) {
+function modifierRules(s: Subject, item: Json, list: string, index: number): void {
+	const mods = item.mods;
+	if (!Array.isArray(mods)) return;
+	let plain = false;
+	for (let i = 0; i < mods.length && !plain; i++) plain = typeof mods[i] === 'string';
+	if (plain) {
 		s.report.add(
 			'KDS-MODS-PLAIN-STRING',
-			[...s.prefix, ...rel, 'mods'],
+			[...s.prefix, list, index, 'mods'],
 			'plain-string mods are deprecated but accepted; send {name, qty?} objects'
 		);
 	}
-	item.mods.forEach((mod, i) => {
+	for (let i = 0; i < mods.length; i++) {
+		const mod: unknown = mods[i];
 		if (isObject(mod) && mod.qty === 0) {
 			s.report.add(
 				'KDS-MODIFIER-QTY-ZERO',
-				[...s.prefix, ...rel, 'mods', i, 'qty'],
+				[...s.prefix, list, index, 'mods', i, 'qty'],
 				'modifier qty 0 is not shown, the modifier still is (qty shows only when > 1)'
 			);
 		}
-	});
+	}
 }
 
 const hasEntries = (list: unknown): boolean => Array.isArray(list) && list.length > 0;
@@ -234,13 +245,25 @@ const SAME_IN_GROUP = ['course', 'seat', 'courseStatus'] as const;
 const GROUP_KEYS = Object.keys(ItemGroupSchema.shape);
 
 /** ItemGroup rules 1-3 (section 2.6), over the items the order will have after this message. */
-function groupRules(s: Subject, messageItems: ItemAt[]): void {
+/** Whether an item of the message's lists names an item group. */
+function sendsGroups(order: Json, lists: readonly string[]): boolean {
+	for (const list of lists) {
+		const items = order[list];
+		if (!Array.isArray(items)) continue;
+		for (const item of items as unknown[])
+			if (isObject(item) && item.itemGroup != null) return true;
+	}
+	return false;
+}
+
+function groupRules(s: Subject, lists: readonly string[]): void {
 	// The usual order has no item groups at all: nothing to compare (and nothing to allocate).
 	if (
-		!messageItems.some(({ item }) => item.itemGroup != null) &&
+		!sendsGroups(s.order, lists) &&
 		!s.after?.context.items.some((item) => !item.deleted && item.itemGroup != null)
 	)
 		return;
+	const messageItems = lists.flatMap((list) => itemsOf(s.order, list));
 	const members: Member[] = [];
 	if (s.after) {
 		// The items the card shows after this message, as the core left them; those this message

@@ -23,7 +23,17 @@ export interface FieldError {
  * out when there is none), or the field errors.
  */
 export type ParseResult<T> =
-	{ ok: true; value: T; outcomes?: Outcome[] } | { ok: false; errors: FieldError[] };
+	| {
+			ok: true;
+			value: T;
+			outcomes?: Outcome[];
+			/**
+			 * Read as the common case (fast-parse.ts): no null and no key the schema does not have,
+			 * anywhere in it. Left out when zod read it.
+			 */
+			plain?: true;
+	  }
+	| { ok: false; errors: FieldError[] };
 
 /** Options of the order parsers. */
 export interface ReadOptions {
@@ -45,8 +55,12 @@ export type Read = (
 	context: { nulls: boolean; timeZone?: string }
 ) => Outcome[] | undefined;
 
-/** The schemas whose output is read further once valid, each with its reading. */
-export const readers = z.registry<{ read: Read }>();
+/**
+ * The schemas whose output is read further once valid, each with its reading; `fast`, when given,
+ * is the schema's parser of the common valid case (fast-parse.ts): zod's very output, or undefined
+ * for anything else (zod then parses it, and words any error).
+ */
+export const readers = z.registry<{ read: Read; fast?: (input: unknown) => unknown }>();
 
 export function expected(what: string, input: unknown): string {
 	if (input === undefined) return `required (${what})`;
@@ -134,14 +148,24 @@ export function parseWith<S extends z.ZodType>(
 	prefix: ReadonlyArray<PropertyKey> = [],
 	options: { keepNulls?: boolean } & ReadOptions = {}
 ): ParseResult<z.output<S>> {
-	const result = schema.safeParse(input, PARSE_PARAMS);
-	if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
-	const nulls = !options.keepNulls && nullsToAbsent(result.data);
-	const read = readers.get(schema)?.read as
+	const entry = readers.get(schema);
+	// The common case read without zod holds no null (fast-parse.ts): nothing to read as absent.
+	let data = entry?.fast?.(input) as z.output<S> | undefined;
+	const plain = data !== undefined;
+	let nulls = false;
+	if (data === undefined) {
+		const result = schema.safeParse(input, PARSE_PARAMS);
+		if (!result.success) return { ok: false, errors: toFieldErrors(result.error, prefix) };
+		data = result.data;
+		nulls = !options.keepNulls && nullsToAbsent(data);
+	}
+	const read = entry?.read as
 		| ((value: z.output<S>, input: unknown, context: Parameters<Read>[2]) => Outcome[] | undefined)
 		| undefined;
-	const outcomes = read?.(result.data, input, { nulls, timeZone: options.timeZone });
-	return outcomes ? { ok: true, value: result.data, outcomes } : { ok: true, value: result.data };
+	const outcomes = read?.(data, input, { nulls, timeZone: options.timeZone });
+	if (plain)
+		return outcomes ? { ok: true, value: data, outcomes, plain } : { ok: true, value: data, plain };
+	return outcomes ? { ok: true, value: data, outcomes } : { ok: true, value: data };
 }
 
 /**

@@ -31,6 +31,8 @@ declare module 'fastify' {
 		kdsOrder?: OrderCommand['order'];
 		/** What the core decided about the request's order (its parser's outcomes). */
 		kdsOutcomes?: Outcome[];
+		/** The route's parser read the order as the common case (`plain` of #core/parse). */
+		kdsPlain?: boolean;
 	}
 }
 
@@ -57,7 +59,8 @@ function findingsOf(req: FastifyRequest): Finding[] {
 		// The route parsed the body with the very schema the check would run: no second parse.
 		schemaValid: req.kdsSchemaValid === true,
 		parsed: req.kdsOrder,
-		outcomes: req.kdsOutcomes ?? []
+		outcomes: req.kdsOutcomes ?? [],
+		plain: req.kdsPlain === true
 	});
 }
 

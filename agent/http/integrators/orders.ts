@@ -45,7 +45,7 @@ export function parseBody<S extends z.ZodType>(
 	schema: S,
 	body: unknown,
 	options: ReadOptions = {},
-	outcomes?: (list: Outcome[]) => void
+	outcomes?: (list: Outcome[], plain: boolean) => void
 ): z.output<S> {
 	if (body === undefined)
 		throw new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
@@ -55,17 +55,21 @@ export function parseBody<S extends z.ZodType>(
 	}
 	const parsed = parseWith(schema, body, [], options);
 	if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
-	if (outcomes) outcomes(parsed.outcomes ?? []);
+	if (outcomes) outcomes(parsed.outcomes ?? [], parsed.plain === true);
 	return parsed.value;
 }
 
 /**
  * parseBody for an order route, a date-time with no offset read in the location's time zone;
- * marks the request valid and keeps the parser's outcomes, so its findings skip a second parse.
+ * marks the request valid and keeps the parser's outcomes, so its findings skip a second parse
+ * (and, for an order read as the common case, the walk for unknown fields).
  */
 function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
 	const timeZone = targetOf(req).location.config.timezone;
-	const value = parseBody(schema, req.body, { timeZone }, (list) => (req.kdsOutcomes = list));
+	const value = parseBody(schema, req.body, { timeZone }, (list, plain) => {
+		req.kdsOutcomes = list;
+		req.kdsPlain = plain;
+	});
 	req.kdsSchemaValid = true;
 	req.kdsOrder = value as OrderCommand['order'];
 	return value;
