@@ -15,7 +15,22 @@
  * or list the schema uses. A schema field with no reader here makes an input that sends it take
  * zod's path. Pure: no Node, no DOM.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+
+/**
+ * Whether this runtime may compile code (`new Function`), as zod's own `util.allowsEval` decides
+ * for its compiled parsers. Not read through `z.core.util`: reaching into that namespace keeps all
+ * of zod's core in the bundle, its 60 locales with it, on the agent's start path
+ * (agent/startup-imports.spec.ts).
+ */
+const allowsEval = ((): boolean => {
+	try {
+		new Function('');
+		return true;
+	} catch {
+		return false;
+	}
+})();
 
 /** The output for the common case, or undefined: "not sure, ask zod". Never undefined as a value. */
 export type Fast = (input: unknown) => unknown;
@@ -68,7 +83,7 @@ interface Field {
 export function fastObject(
 	schema: z.ZodObject,
 	readers: Record<string, Fast>,
-	how: 'compiled' | 'looped' = z.core.util.allowsEval.value ? 'compiled' : 'looped'
+	how: 'compiled' | 'looped' = allowsEval ? 'compiled' : 'looped'
 ): Fast {
 	const shape = schema.shape as Record<string, { _zod: { optin?: string } }>;
 	for (const key of Object.keys(readers)) {
