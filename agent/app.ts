@@ -35,8 +35,8 @@ import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts'
 import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
 import { SmsOutbox } from './notify/sms.ts';
 import { Webhooks } from './notify/webhooks.ts';
-import { DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
-import { StoreThread } from './store/store-thread.ts';
+import { DEFAULT_PAYLOAD_BUDGET, DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
+import { MessageFile } from './store/message-file.ts';
 import { Notifications } from './notify/notification-state.ts';
 import { RemoteScreens, type RemoteScreensOptions } from './fleet/remote-screens.ts';
 import { adoptionTarget, DEFAULT_STALE_MS, DiscoveryListener } from './fleet/adopt.ts';
@@ -51,12 +51,6 @@ import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
-
-/**
- * With the store's worker thread checkpointing the WAL, a commit on the main thread only
- * checkpoints it itself past this many pages (16 MiB): a backstop should the worker fall behind.
- */
-const BACKSTOP_CHECKPOINT_PAGES = 4096;
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -228,19 +222,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		throw err;
 	}
 	const retention = options.inspectorRetention ?? DEFAULT_RETENTION;
-	const saved = dataDir ? StoreThread.loadMessages(dataDir, retention, logger) : [];
-	const storeThread =
-		dataDir && store.file
-			? new StoreThread({ dataDir, ordersFile: store.file, retention, logger })
-			: null;
-	if (storeThread) {
-		store.autoCheckpointAt(BACKSTOP_CHECKPOINT_PAGES);
-		store.countRowsIn(storeThread.rowsWritten);
-	}
-	const messages = new MessageLog({ disk: storeThread, saved, retention });
+	// The inspector's log on disk: JSON lines in the data directory, written in batches.
+	const messageFile = dataDir
+		? new MessageFile(dataDir, logger, { retention, payloadBudget: DEFAULT_PAYLOAD_BUDGET })
+		: null;
+	const saved = messageFile?.load() ?? [];
+	const messages = new MessageLog({ disk: messageFile, saved, retention });
 	const closeStore = async () => {
 		messages.flush();
-		await storeThread?.close();
+		messageFile?.close();
 		store.close();
 		lock?.release();
 	};
@@ -388,9 +378,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			host: options.httpHost ?? '127.0.0.1',
 			port: options.httpPort ?? DEFAULT_HTTP_PORT
 		}));
-		// The disk thread of the inspector's log and the WAL checkpoints boots last: a thread is a
-		// Node start of its own, and nothing before it needs it (what is logged meanwhile is queued).
-		storeThread?.start();
 		// Start-up is a burst of its own (the stored orders read back, the HTTP stack loaded): it
 		// settles like one once nothing comes for a while.
 		settle?.touch();

@@ -2,13 +2,13 @@
  * Two builds of the agent side by side (issue 28): the CPU each spends per operation, in
  * alternating rounds of the same load, so that whatever else runs on the machine falls on both
  * alike. A change is measured against the build before it: copy dist/ away first
- * (`mkdir -p dist/ab/before && cp dist/agent.js dist/part-*.js dist/store-worker.js dist/ab/before/`: inside the project, so that its packages resolve), rebuild, then
+ * (`mkdir -p dist/ab/before && cp dist/agent.js dist/part-*.js dist/ab/before/`: inside the project, so that its packages resolve), rebuild, then
  *
- *   npx tsx bench/ab.bench.ts dist/ab/before dist [more builds…] [tcp|create|partial] [rounds]
+ *   npx tsx bench/ab.bench.ts dist/ab/before dist [more builds…] [tcp|tcp1|create|partial] [rounds]
  *
  * Prints, per build, the median over rounds of the CPU per operation (all threads, and the thread
  * that answers, from /proc) and of the rate, and the ratio of each to the first build's. Each round is a fixed
- * number of operations at 50 connections (KDS_AB_OPS, default 4000).
+ * number of operations at 50 connections, or one for tcp1 (KDS_AB_OPS, default 4000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -76,9 +76,9 @@ function start(dist: string): Promise<Agent> {
 }
 
 let n = 0;
-async function tcpRound(agent: Agent): Promise<number> {
+async function tcpRound(agent: Agent, connections = 50): Promise<number> {
 	const sessions = await Promise.all(
-		Array.from({ length: 50 }, () => TcpSession.open(agent.tcp.host, agent.tcp.port))
+		Array.from({ length: connections }, () => TcpSession.open(agent.tcp.host, agent.tcp.port))
 	);
 	let left = OPS;
 	await Promise.all(
@@ -129,9 +129,11 @@ async function seed(agent: Agent): Promise<void> {
 
 function round(agent: Agent): Promise<number> {
 	if (scenario === 'tcp') return tcpRound(agent);
+	// One connection, one message at a time: nothing to group, each commit and reply on its own.
+	if (scenario === 'tcp1') return tcpRound(agent, 1);
 	if (scenario === 'create') return httpRound(agent, createRequests());
 	if (scenario === 'partial') return httpRound(agent, partialBodies(agent.ids));
-	throw new Error(`unknown scenario ${scenario}: tcp, create or partial`);
+	throw new Error(`unknown scenario ${scenario}: tcp, tcp1, create or partial`);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -169,7 +171,7 @@ try {
 		rate: median(p.rate)
 	}));
 	console.log(
-		`${scenario}, ${ROUNDS} alternating rounds of ${OPS} operations at 50 connections; load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)}`
+		`${scenario}, ${ROUNDS} alternating rounds of ${OPS} operations at ${scenario === 'tcp1' ? 1 : 50} connection(s); load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)}`
 	);
 	const a = medians[0];
 	medians.forEach((x, i) => {

@@ -170,9 +170,7 @@ function buildAgentVariant(entry: string, index: number, cuts: Cut[]): string {
 	const from = dirname(entry);
 	const dir = join(from, `ladder-${index}`);
 	mkdirSync(dir, { recursive: true });
-	const files = readdirSync(from).filter(
-		(f) => f === 'agent.js' || f === 'store-worker.js' || /^part-.*\.js$/.test(f)
-	);
+	const files = readdirSync(from).filter((f) => f === 'agent.js' || /^part-.*\.js$/.test(f));
 	const code = new Map(files.map((f) => [f, readFileSync(join(from, f), 'utf8')]));
 	for (const cut of cuts) {
 		const pattern =

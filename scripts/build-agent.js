@@ -1,6 +1,5 @@
-// Bundles the agent for production: dist/agent.js (the CLI) and dist/store-worker.js (the store's
-// disk thread), with their shared code and every dynamically imported module in chunks of their
-// own (dist/part-*.js). Code splitting is what keeps start-up short: starting the simulator loads
+// Bundles the agent for production: dist/agent.js (the CLI), with its shared code and every
+// dynamically imported module in chunks of their own (dist/part-*.js). Code splitting is what keeps start-up short: starting the simulator loads
 // only what a screen's TCP port needs to answer; the HTTP stack (agent/http-stack.ts) and the
 // CLI's other commands are chunks loaded when they are used (npm run bench -- start).
 //
@@ -42,7 +41,7 @@ export const packageFieldsOnly = {
 /** @type {import('esbuild').BuildOptions} */
 export const AGENT_BUILD = {
 	absWorkingDir: ROOT,
-	entryPoints: { agent: 'agent/cli/cli.ts', 'store-worker': 'agent/store/store-worker.ts' },
+	entryPoints: { agent: 'agent/cli/cli.ts' },
 	bundle: true,
 	splitting: true,
 	chunkNames: 'part-[name]-[hash]',
@@ -57,13 +56,15 @@ export const AGENT_BUILD = {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const result = await build({ ...AGENT_BUILD, sourcemap: true, metafile: true });
-	// Chunk names carry a content hash: remove the earlier builds' chunks (after the build, so
+	// Chunk names carry a content hash: remove the earlier builds' chunks (and the store's worker
+	// of builds before 2026-11-26) after the build, so
 	// that an agent already running from dist/ keeps its chunks until the new ones are there).
 	const written = new Set(
 		Object.keys(result.metafile.outputs).map((f) => f.replace(/^dist\//, ''))
 	);
 	const dist = new URL('../dist/', import.meta.url);
 	for (const name of readdirSync(dist)) {
-		if (/^part-.*\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(new URL(name, dist));
+		if (/^(part-.*|store-worker)\.js(\.map)?$/.test(name) && !written.has(name))
+			rmSync(new URL(name, dist));
 	}
 }

@@ -89,14 +89,9 @@ const packed = JSON.parse(
 const tarball = join(work, packed.filename);
 const files = packed.files.map((f) => f.path);
 check(
-	[
-		'bin/kds-sim.js',
-		'dist/agent.js',
-		'dist/store-worker.js',
-		'dist/testing.js',
-		'build/handler.js',
-		'LICENSE'
-	].every((f) => files.includes(f)) && files.some((f) => f.startsWith('dist/types/')),
+	['bin/kds-sim.js', 'dist/agent.js', 'dist/testing.js', 'build/handler.js', 'LICENSE'].every((f) =>
+		files.includes(f)
+	) && files.some((f) => f.startsWith('dist/types/')),
 	`the tarball holds the agent, the UI, the testing helpers and their types (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
 	files.join(' ')
 );

@@ -50,15 +50,20 @@ describe('MessageLog on disk', () => {
 		expect(disk.batches.map((b) => b.map((e) => e.orderId))).toEqual([['A', 'B']]);
 	});
 
-	it('under a burst hands over only the newest `retention` entries, the ones it keeps', () => {
+	it('under a burst hands over every 64 entries at once, only those it still keeps', () => {
 		const disk = fakeDisk();
 		const log = new MessageLog({ disk, retention: 10 });
 		const ids = Array.from({ length: 100 }, (_, i) => `O-${i + 1}`);
-		for (const id of ids) log.record(entry(id));
+		for (const id of ids.slice(0, 63)) log.record(entry(id));
+		expect(disk.batches).toEqual([]);
+		// The 64th is handed over at once, with the newest ten of the batch (what the log keeps).
+		log.record(entry(ids[63]));
+		expect(disk.batches.map((b) => b.map((e) => e.orderId))).toEqual([ids.slice(54, 64)]);
+		for (const id of ids.slice(64)) log.record(entry(id));
 		log.flush();
-		expect(disk.batches).toHaveLength(1);
-		expect(disk.batches[0].map((e) => e.orderId)).toEqual(ids.slice(-10));
-		expect(disk.batches[0].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
+		expect(disk.batches).toHaveLength(2);
+		expect(disk.batches[1].map((e) => e.orderId)).toEqual(ids.slice(-10));
+		expect(disk.batches[1].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
 		// What the inspector lists is the same newest ten.
 		expect(log.list().map((e) => e.orderId)).toEqual(ids.slice(-10).reverse());
 	});

@@ -2,9 +2,9 @@
  * The inspector's record of every message the simulator received, over TCP or HTTP, accepted or
  * refused: when, from where, which command and order, the reply, the raw payload and (once the
  * conformance check runs) its findings. Bounded: the newest `retention` entries are kept, in
- * memory and on disk; older ones are dropped, never the orders. Writing them costs the thread
- * that answers nothing but a hand-over: new entries go to the store's worker thread in batches
- * (store-thread.ts), which writes them to a file of their own.
+ * memory and on disk; older ones are dropped, never the orders. New entries go to the disk in
+ * batches (store/message-file.ts appends each batch to a file in one write): once FLUSH_BATCH
+ * have gathered, or FLUSH_AFTER_MS after the first.
  */
 import type { Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
@@ -22,7 +22,7 @@ export interface MessageFilter {
 	limit?: number;
 }
 
-/** Where the log is kept on disk (the store's worker thread); without one, memory only. */
+/** Where the log is kept on disk (store/message-file.ts); without one, memory only. */
 export interface MessageDisk {
 	/**
 	 * Write the entries (oldest first); every entry older than `keepFrom` (an id) may go: the log
@@ -38,7 +38,7 @@ const MAX_PAYLOAD_BYTES = 64 * 1024;
  * What all kept payloads together may hold, in characters (8 Mi): the newest entries are kept up
  * to the retention or this, whichever comes first. Without it, 2000 entries of 64 KiB each (a
  * client sending deeply nested or padded messages) would hold 128 MiB in this thread, as much
- * again in the disk's thread and file: more than the pending-bytes budget allows all
+ * again in the disk's file: more than the pending-bytes budget allows all
  * connections together. Ordinary orders (1-2 KB) never reach it.
  */
 export const DEFAULT_PAYLOAD_BUDGET = 8 * 1024 * 1024;
@@ -55,6 +55,12 @@ const copyOf = (text: string): string => Buffer.from(text, 'utf8').toString('utf
  * would be pruned as soon as written.
  */
 const FLUSH_AFTER_MS = 250;
+/**
+ * …or once this many have gathered: a burst's 250 ms (thousands of entries) written at once would
+ * hold up the replies behind it for milliseconds; a batch this size costs one write and well
+ * under a millisecond.
+ */
+const FLUSH_BATCH = 64;
 
 export class MessageLog {
 	/**
@@ -108,10 +114,8 @@ export class MessageLog {
 		for (const listener of this.listeners) listener(stored);
 		if (this.disk) {
 			this.unsaved.push(stored);
-			// Only what is still visible will be handed over (see flush).
-			if (this.unsaved.length > this.retention + this.slack)
-				this.unsaved = this.visibleOf(this.unsaved);
-			this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+			if (this.unsaved.length >= FLUSH_BATCH) this.flush();
+			else this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
 		}
 		return stored;
 	}

@@ -3,7 +3,7 @@
  * orders intact, and one written by a newer version is refused with a message that says so.
  */
 import { DatabaseSync as Database } from 'node:sqlite';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,5 +167,41 @@ describe('the order store on disk', () => {
 		const after = new Database(join(dataDir, 'kds.sqlite'), { readOnly: true });
 		expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 99 });
 		after.close();
+	});
+});
+
+describe('the WAL', () => {
+	it('is checkpointed by SQLite itself once it passes 16 MiB, and never grows far beyond', () => {
+		const store = new Store({ dataDir });
+		try {
+			const wal = join(dataDir, 'kds.sqlite-wal');
+			const db = join(dataDir, 'kds.sqlite');
+			const big = (i: number): OrderRecord => {
+				const r = record(`W-${i}`, i);
+				r.context.items = [{ lineId: '1', name: 'Burger '.repeat(400), qty: 1 }] as never;
+				return r;
+			};
+			let sizes = { wal: 0, db: statSync(db).size };
+			// About 3 KB a row: 8,000 rows are about 24 MiB of pages, past the 4096-page mark.
+			for (let i = 0; i < 8000; i += 100) {
+				store.commit([
+					{
+						screenId: 'kds-1',
+						changes: Array.from({ length: 100 }, (_, k) => ({
+							type: 'order.created',
+							input: {},
+							record: big(i + k)
+						})) as never
+					}
+				]);
+				sizes = { wal: Math.max(sizes.wal, statSync(wal).size), db: statSync(db).size };
+			}
+			// Checkpointed: the rows reached the database file; the WAL stayed near 16 MiB.
+			expect(sizes.db).toBeGreaterThan(10 * 1024 * 1024);
+			expect(sizes.wal).toBeLessThan(18 * 1024 * 1024);
+			expect(sizes.wal).toBeGreaterThan(15 * 1024 * 1024);
+		} finally {
+			store.close();
+		}
 	});
 });

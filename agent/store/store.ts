@@ -38,6 +38,16 @@ export interface ScreenBatch {
 const SCHEMA_VERSION = 3;
 
 /**
+ * The WAL is checkpointed by SQLite itself, in the commit that takes it past this many pages (16
+ * MiB), as the durable floor's is (there at SQLite's default, 1000). Each checkpoint syncs the WAL
+ * and the database file, waits the thread that answers cannot spend answering: at 4096 pages
+ * there are a quarter as many, and pages changed again within one are copied once. Measured
+ * against 1000 (2026-11-26, one connection, 9 rounds of 4,000 creates, load 8-10): the same
+ * CPU per create, the rate 139% (docs/performance.md, "Store worker round").
+ */
+const AUTO_CHECKPOINT_PAGES = 4096;
+
+/**
  * A rowid table with a unique key rather than a WITHOUT ROWID table: an order's row (about 1.5 KB
  * for ten items) is far larger than SQLite's advice for WITHOUT ROWID tables (a twentieth of a
  * page), so new rows are appended in rowid order and only the small key index is kept in id order.
@@ -68,8 +78,6 @@ export class Store {
 		batches: readonly ScreenBatch[],
 		within?: (batches: readonly ScreenBatch[]) => void
 	) => void;
-	/** Where committed rows are counted for the store's worker thread (countRowsIn); null: nowhere. */
-	private rowsWritten: Int32Array | null = null;
 	/** The database file; null in memory. */
 	readonly file: string | null = null;
 
@@ -114,6 +122,7 @@ export class Store {
 			db.exec('PRAGMA journal_mode = WAL');
 			db.exec(`PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
 			db.exec('PRAGMA busy_timeout = 5000');
+			db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
 			this.migrate(db, file);
 			// A damaged file stops the start (one sentence) rather than failing commits later, or
 			// showing fewer orders than were acknowledged: SQLite's quick check reads every page once.
@@ -159,7 +168,7 @@ export class Store {
 		// One transaction: a migration that stops half-way leaves the data as it was.
 		transaction(db, () => {
 			if (version < 1) db.exec(`CREATE TABLE orders (${ORDERS_TABLE})`);
-			// Schema 2: the inspector's log moved to a file of its own (store-thread.ts).
+			// Schema 2: the inspector's log moved to a file of its own (message-file.ts).
 			if (version < 2) db.exec('DROP TABLE IF EXISTS messages');
 			if (version === 1 || version === 2) {
 				// Schemas 1 and 2 kept the orders in a WITHOUT ROWID table: copy them over.
@@ -175,15 +184,6 @@ export class Store {
 			}
 			db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
 		})();
-	}
-
-	/**
-	 * Pages the WAL may grow to before a commit checkpoints it itself (SQLite's default: 1000).
-	 * Raised when the store's worker thread checkpoints, so commits on this thread do not stall
-	 * for one; the limit stays as a backstop.
-	 */
-	autoCheckpointAt(pages: number): void {
-		this.db.exec(`PRAGMA wal_autocheckpoint = ${pages}`);
 	}
 
 	/**
@@ -230,19 +230,6 @@ export class Store {
 		within?: (batches: readonly ScreenBatch[]) => void
 	): void {
 		this.commitMany(batches, within);
-		if (this.rowsWritten) {
-			let rows = 0;
-			for (const batch of batches) rows += batch.changes.length;
-			Atomics.add(this.rowsWritten, 0, rows);
-		}
-	}
-
-	/**
-	 * Count every committed row in `counter[0]` (shared memory): the store's worker thread
-	 * checkpoints the WAL by how much was written since its last checkpoint (store-worker.ts).
-	 */
-	countRowsIn(counter: Int32Array): void {
-		this.rowsWritten = counter;
 	}
 
 	/** Forget one screen's orders, or every order. */

@@ -3,7 +3,8 @@
  * contract's reply), the JSON view of the screens, re-send, reset, retention, the live stream,
  * and the guard that keeps an integration token alone out.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:http';
@@ -755,15 +756,21 @@ describe('the log on disk', () => {
 		}
 	});
 
-	it('when its file cannot be written, the agent still answers and the log is kept in memory', async () => {
+	it('when its files cannot be written, every order is still committed and the log is kept in memory', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'kds-inspector-'));
 		try {
-			mkdirSync(join(dataDir, 'messages.sqlite'));
-			const running = await inDataDir(dataDir);
+			// Directories where the log's files go: no write can succeed.
+			mkdirSync(join(dataDir, 'inspector-1.jsonl'));
+			mkdirSync(join(dataDir, 'inspector-2.jsonl'));
+			const order = (id: string) => ({
+				command: 'create-order',
+				order: { id, name: id, time: 1795338000000, mode: 'ToGo', items: [] }
+			});
+			let running = await inDataDir(dataDir);
 			try {
 				const { host, port } = running.screens[0].tcp;
-				const order = { id: 'M-1', name: 'M', time: 1795338000000, mode: 'ToGo', items: [] };
-				expect(await sendTcp(host, port, { command: 'create-order', order })).toBe('M-1');
+				expect(await sendTcp(host, port, order('M-1'))).toBe('M-1');
+				expect(await sendTcp(host, port, order('M-2'))).toBe('M-2');
 				await expect
 					.poll(async () =>
 						(
@@ -772,7 +779,65 @@ describe('the log on disk', () => {
 							).json()) as MessageEntry[]
 						).map((e) => e.orderId)
 					)
-					.toEqual(['M-1']);
+					.toEqual(['M-2', 'M-1']);
+			} finally {
+				await running.close();
+			}
+			running = await inDataDir(dataDir);
+			try {
+				const { host, port } = running.screens[0].tcp;
+				expect(await sendTcp(host, port, order('M-1'))).toBe('DUPLICATE_ORDER_ID');
+				expect(await sendTcp(host, port, order('M-2'))).toBe('DUPLICATE_ORDER_ID');
+			} finally {
+				await running.close();
+			}
+		} finally {
+			rmSync(dataDir, { recursive: true, force: true });
+		}
+	});
+
+	it("moves an earlier version's log (messages.sqlite) into its files at the first start", async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'kds-inspector-'));
+		try {
+			const legacy = join(dataDir, 'messages.sqlite');
+			const db = new DatabaseSync(legacy);
+			db.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)');
+			const put = db.prepare('INSERT INTO messages (id, entry) VALUES (?, ?)');
+			for (const id of [1, 2, 3]) {
+				const entry = {
+					id,
+					at: 1795338000000 + id,
+					interface: 'tcp',
+					source: '127.0.0.1:5000',
+					screenIds: ['kds-1'],
+					command: 'create-order',
+					orderId: `L-${id}`,
+					result: `L-${id}`,
+					ok: true,
+					raw: `{"command":"create-order","order":{"id":"L-${id}","name":"Zoë 🍔"}}`,
+					findings: []
+				};
+				put.run(id, JSON.stringify(entry));
+			}
+			db.close();
+			const listed = async (running: RunningAgent) =>
+				(
+					(await (await fetch(`${running.httpUrl}/api/admin/messages`)).json()) as MessageEntry[]
+				).map((e) => [e.id, e.orderId, e.raw]);
+			let running = await inDataDir(dataDir);
+			try {
+				// The retention (2) holds the newest two.
+				expect(await listed(running)).toEqual([
+					[3, 'L-3', '{"command":"create-order","order":{"id":"L-3","name":"Zoë 🍔"}}'],
+					[2, 'L-2', '{"command":"create-order","order":{"id":"L-2","name":"Zoë 🍔"}}']
+				]);
+				expect(existsSync(legacy)).toBe(false);
+			} finally {
+				await running.close();
+			}
+			running = await inDataDir(dataDir);
+			try {
+				expect((await listed(running)).map(([id]) => id)).toEqual([3, 2]);
 			} finally {
 				await running.close();
 			}

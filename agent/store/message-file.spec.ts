@@ -1,0 +1,147 @@
+/**
+ * The inspector's log on disk (message-file.ts): what one run appends, the next run reads back,
+ * bounded by two files used in turn; a line cut short by a kill costs that line only.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import type { MessageEntry } from '#core/message-entry';
+import { createLogger } from '../log.ts';
+import { MESSAGE_FILES, MessageFile } from './message-file.ts';
+
+const logger = createLogger('silent');
+let dir: string;
+beforeEach(() => {
+	dir = mkdtempSync(join(tmpdir(), 'kds-message-file-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function entry(
+	id: number,
+	raw = `{"command":"create-order","order":{"id":"A${id}"}}`
+): MessageEntry {
+	return {
+		id,
+		at: 1_700_000_000_000 + id,
+		interface: 'tcp',
+		source: '127.0.0.1:5000',
+		screenIds: ['kds-1'],
+		command: 'create-order',
+		orderId: `A${id}`,
+		result: `A${id}`,
+		ok: true,
+		raw,
+		findings: []
+	};
+}
+
+const open = (retention = 100, payloadBudget = 1_000_000) =>
+	new MessageFile(dir, logger, { retention, payloadBudget });
+const ids = (entries: MessageEntry[]) => entries.map((e) => e.id);
+
+it('reads back, in order, what an earlier run appended, payloads exactly as they came', () => {
+	const raws = ['{"name":"Zoë 🍔 \\u2028"}', 'line\nbreak "quoted" \\ back', '\ud800 lone', ''];
+	const first = open();
+	expect(first.load()).toEqual([]);
+	first.appendMessages([entry(1, raws[0]), entry(2, raws[1])], 1);
+	first.appendMessages([entry(3, raws[2]), entry(4, raws[3])], 1);
+	first.close();
+	const saved = open().load();
+	expect(ids(saved)).toEqual([1, 2, 3, 4]);
+	// A lone surrogate cannot be kept in UTF-8: JSON keeps it escaped, and it reads back as sent.
+	expect(saved.map((e) => e.raw)).toEqual(raws);
+	expect(saved[0]).toEqual(entry(1, raws[0]));
+});
+
+it('uses its two files in turn: never fewer than the retention kept, never more than twice', () => {
+	const file = open(10);
+	for (let id = 1; id <= 95; id += 5)
+		file.appendMessages(
+			[1, 2, 3, 4, 5].map((k) => entry(id + k - 1)),
+			id
+		);
+	file.close();
+	const saved = open(10).load();
+	expect(saved.length).toBeGreaterThanOrEqual(10);
+	expect(saved.length).toBeLessThanOrEqual(20);
+	expect(ids(saved).at(-1)).toBe(95);
+	expect(ids(saved)).toEqual(Array.from({ length: saved.length }, (_, i) => 96 - saved.length + i));
+});
+
+it('turns over by payload too: huge payloads never pile up beyond twice the budget', () => {
+	const file = open(1000, 10_000);
+	for (let id = 1; id <= 40; id++) file.appendMessages([entry(id, 'x'.repeat(3_000))], id);
+	file.close();
+	const bytes = MESSAGE_FILES.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+	expect(bytes).toBeLessThan(2 * 10_000 + 4 * 3_500);
+	expect(ids(open(1000, 10_000).load()).at(-1)).toBe(40);
+});
+
+it('skips a line cut short by a kill, and the next run writes on a line of its own', () => {
+	const first = open();
+	first.appendMessages([entry(1), entry(2)], 1);
+	first.close();
+	const [name] = MESSAGE_FILES;
+	appendFileSync(join(dir, name), JSON.stringify(entry(3)).slice(0, 40));
+	const second = open();
+	expect(ids(second.load())).toEqual([1, 2]);
+	second.appendMessages([entry(4)], 1);
+	second.close();
+	expect(ids(open().load())).toEqual([1, 2, 4]);
+	expect(readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean)).toHaveLength(4);
+});
+
+it('a clear empties both files for good', () => {
+	const file = open(3);
+	for (let id = 1; id <= 10; id++) file.appendMessages([entry(id)], id);
+	file.clearMessages();
+	file.appendMessages([entry(11)], 11);
+	file.close();
+	expect(ids(open(3).load())).toEqual([11]);
+});
+
+it("moves an earlier version's messages.sqlite in once, and removes it", () => {
+	const legacy = new DatabaseSync(join(dir, 'messages.sqlite'));
+	legacy.exec('CREATE TABLE messages (id INTEGER PRIMARY KEY, entry TEXT NOT NULL)');
+	for (const id of [5, 6, 7])
+		legacy.prepare('INSERT INTO messages VALUES (?, ?)').run(id, JSON.stringify(entry(id)));
+	legacy.close();
+	const first = open(2);
+	expect(ids(first.load())).toEqual([6, 7]);
+	first.close();
+	expect(() => statSync(join(dir, 'messages.sqlite'))).toThrow();
+	expect(ids(open(2).load())).toEqual([6, 7]);
+});
+
+it('whatever the batches, a restart reads back at least the newest `retention`, in order (seeded)', () => {
+	fc.assert(
+		fc.property(
+			fc.integer({ min: 1, max: 20 }),
+			fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 30 }),
+			(retention, sizes) => {
+				rmSync(dir, { recursive: true, force: true });
+				dir = mkdtempSync(join(tmpdir(), 'kds-message-file-'));
+				const file = open(retention);
+				file.load();
+				let next = 1;
+				for (const size of sizes) {
+					file.appendMessages(
+						Array.from({ length: size }, () => entry(next++)),
+						next
+					);
+				}
+				file.close();
+				const written = next - 1;
+				const saved = ids(open(retention).load());
+				expect(saved.length).toBeGreaterThanOrEqual(Math.min(retention, written));
+				expect(saved).toEqual(
+					Array.from({ length: saved.length }, (_, i) => written - saved.length + 1 + i)
+				);
+			}
+		),
+		{ seed: 2811, numRuns: 200 }
+	);
+});
