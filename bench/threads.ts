@@ -3,6 +3,11 @@
  * under the same HTTP create load, each thread of each process named from /proc/<pid>/task/<tid>/comm.
  *
  *   npx tsx bench/threads.ts [dist] [create|partial] [rounds]
+ *
+ * With `fastify-floor` in place of the build directory, the pair is the durable floor served
+ * through a bare Fastify (bench/floor-fastify-server.ts) and the node:http floor: what the
+ * framework itself costs per request. Each process's rate (requests over its rounds' wall time)
+ * and median p99 are printed beside its CPU.
  */
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -66,13 +71,19 @@ async function seed(url: string): Promise<string[]> {
 
 const dirs = [mkdtempSync(join(tmpdir(), 'kds-th-a-')), mkdtempSync(join(tmpdir(), 'kds-th-f-'))];
 const NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const agent = await startAgentChild([...NODE_ARGS, join(resolve(ROOT, dist), 'agent.js')], dirs[0]);
+const FASTIFY_FLOOR = dist === 'fastify-floor';
+const agent = FASTIFY_FLOOR
+	? await startChild(
+			[compileBenchFile('bench/floor-fastify-server.ts'), dirs[0]],
+			/(http:\/\/\S+)\n/
+		)
+	: await startAgentChild([...NODE_ARGS, join(resolve(ROOT, dist), 'agent.js')], dirs[0]);
 const floor = await startChild(
 	[compileBenchFile('bench/floor-http-server.ts'), dirs[1]],
 	/(http:\/\/\S+)\n/
 );
 const procs = [
-	{ name: 'agent', ...agent },
+	{ name: FASTIFY_FLOOR ? 'fastify floor' : 'agent', ...agent },
 	{ name: 'floor', ...floor }
 ];
 try {
@@ -81,10 +92,17 @@ try {
 	for (let i = 0; i < 2; i++) await run(procs[i].url, reqs(i), 0, OPS);
 	const totals = procs.map(() => new Map<string, number>());
 	const ops = [0, 0];
+	const wallMs = [0, 0];
+	const p99s: number[][] = [[], []];
 	for (let r = 0; r < Number(roundsArg); r++) {
 		for (const i of r % 2 ? [1, 0] : [0, 1]) {
 			const before = threads(procs[i].child.pid!);
+			const t0 = performance.now();
 			const res = await run(procs[i].url, reqs(i), 0, OPS);
+			wallMs[i] += performance.now() - t0;
+			p99s[i].push(res.latency.p99);
+			if (res.non2xx || res.errors)
+				throw new Error(`${procs[i].name}: ${res.non2xx} non-2xx, ${res.errors} errors`);
 			const after = threads(procs[i].child.pid!);
 			ops[i] += res.requests.total;
 			for (const [k, v] of after)
@@ -95,7 +113,10 @@ try {
 	procs.forEach((p, i) => {
 		const rows = [...totals[i]].sort((a, b) => b[1] - a[1]);
 		const sum = rows.reduce((s, [, v]) => s + v, 0);
-		console.log(`${p.name}: ${fmt(sum / 1000 / ops[i], 1)} µs/op total`);
+		const p99 = [...p99s[i]].sort((a, b) => a - b)[Math.floor(p99s[i].length / 2)];
+		console.log(
+			`${p.name}: ${fmt(sum / 1000 / ops[i], 1)} µs/op total, ${fmt((ops[i] * 1000) / wallMs[i])}/s, p99 ${p99} ms (median of rounds)`
+		);
 		for (const [k, v] of rows)
 			if (v > 0) console.log(`   ${k.padEnd(20)} ${fmt(v / 1000 / ops[i], 1)} µs/op`);
 	});
