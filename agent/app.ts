@@ -50,6 +50,7 @@ import { MessageRecorder } from './inspector/recorder.ts';
 import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -113,6 +114,13 @@ export interface AgentOptions {
 	webhookTimeoutMs?: number;
 	/** Timeouts and backoff of the links to remote screens (tests shorten them). */
 	remoteLink?: RemoteScreensOptions['link'];
+	/**
+	 * Give back the young generation V8 grew during a burst of orders once it is over (one
+	 * memory-reducing collection; agent/memory-settle.ts). The CLI turns it on; off by default, so
+	 * that an agent started inside a test runner runs no full collections of the runner's heap.
+	 * Options (tests): when and how it settles.
+	 */
+	settleMemory?: boolean | MemorySettleOptions;
 }
 
 export interface RunningScreen {
@@ -227,6 +235,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		lock?.release();
 	};
 	const engine = new Engine({ config, store, logger, clock: options.clock });
+	const settle = options.settleMemory
+		? new MemorySettle({
+				logger,
+				...(typeof options.settleMemory === 'object' ? options.settleMemory : {})
+			})
+		: null;
+	if (settle) engine.onCommitEnd(() => settle.touch());
 	// The inspector's recorder, on the agent's clock, handed to both transports.
 	const recorder = new MessageRecorder(messages, engine.clock);
 	const handleTcp = tcpMessageHandler(engine, recorder);
@@ -363,6 +378,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			host: options.httpHost ?? '127.0.0.1',
 			port: options.httpPort ?? DEFAULT_HTTP_PORT
 		}));
+		// Start-up is a burst of its own (the stored orders read back, the HTTP stack loaded): it
+		// settles like one once nothing comes for a while.
+		settle?.touch();
 		notifications.start();
 		remotes.attachConfigured();
 		if (listener) listenerPort = await listener.start();
@@ -395,6 +413,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		cook.close();
 		sms.close();
 		webhooks.close();
+		settle?.close();
 		await closeStore();
 		throw err;
 	}
@@ -445,6 +464,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				await finalHttp.close();
 				sms.close();
 				webhooks.close();
+				settle?.close();
 				await closeStore();
 			})();
 			return closed;

@@ -42,6 +42,43 @@ export function rssMiB(pid: number): number {
 	return kb / 1024;
 }
 
+/** CPU time of a process so far, all threads, in clock ticks (Linux /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Resident memory of a process once it is at rest: read when it has used no CPU for `quietMs`
+ * (all threads; /proc ticks are 10 ms), or after `maxMs` at the latest, whichever comes first.
+ * The memory benches read agent and floor alike this way, 500 ms after their last order: a
+ * process still collecting garbage or writing its WAL is not at rest (docs/performance.md).
+ */
+export async function restingRssMiB(
+	pid: number,
+	{ quietMs = 200, maxMs = 5000 } = {}
+): Promise<{ rss: number; waitedMs: number }> {
+	const start = performance.now();
+	let ticks = cpuTicks(pid);
+	let quietSince = start;
+	while (performance.now() - start < maxMs) {
+		await new Promise((r) => setTimeout(r, 50));
+		const now = cpuTicks(pid);
+		if (now !== ticks) {
+			ticks = now;
+			quietSince = performance.now();
+		} else if (performance.now() - quietSince >= quietMs) break;
+	}
+	return { rss: rssMiB(pid), waitedMs: performance.now() - start };
+}
+
+/** Peak resident memory of a process so far in MiB (Linux VmHWM: the high-water mark). */
+export function peakRssMiB(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+	return kb / 1024;
+}
+
 /** CPU time of a process so far, in ns: its main thread (the one that answers) and the others. */
 interface CpuTime {
 	main: number;

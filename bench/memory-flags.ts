@@ -1,7 +1,8 @@
 /**
  * Resident memory holding 10,000 orders (issue 28), for builds and V8 flags side by side: each
  * variant is started on a fresh data directory, filled with 5,000 TCP creates on each of its two
- * screens (20 connections, as bench/tcp.bench.ts), and its VmRSS read 500 ms later; variants take
+ * screens (20 connections, as bench/tcp.bench.ts), and its VmRSS read 500 ms later and at rest
+ * (5.6 s later, then no CPU for 200 ms, as bench/tcp.bench.ts); variants take
  * turns for `rounds` rounds, and the medians are printed.
  *
  *   npx tsx bench/memory-flags.ts <variant> [<variant> …] [rounds]
@@ -15,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { fmt, ROOT, rssMiB, tcpCreate } from './lib.ts';
+import { fmt, restingRssMiB, ROOT, rssMiB, tcpCreate } from './lib.ts';
 
 const args = process.argv.slice(2);
 const rounds = /^\d+$/.test(args.at(-1) ?? '') ? Number(args.pop()) : 3;
@@ -49,7 +50,9 @@ async function fill(host: string, port: number, count: number): Promise<void> {
 	await Promise.all(sessions.map((s) => s.close()));
 }
 
-async function measure(v: (typeof variants)[number]): Promise<{ idle: number; full: number }> {
+async function measure(
+	v: (typeof variants)[number]
+): Promise<{ idle: number; soon: number; full: number }> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-mem-'));
 	const child = spawn(
 		process.execPath,
@@ -74,14 +77,20 @@ async function measure(v: (typeof variants)[number]): Promise<{ idle: number; fu
 	await fill(screens[0].host, screens[0].port, 5000);
 	await fill(screens[1].host, screens[1].port, 5000);
 	await new Promise((r) => setTimeout(r, 500));
-	const full = rssMiB(child.pid!);
+	const soon = rssMiB(child.pid!);
+	// At rest, as bench/tcp.bench.ts reads agent and floor: 5.6 s after the last order (the agent
+	// settles after 5 s without a commit), then no CPU for 200 ms.
+	await new Promise((r) => setTimeout(r, 5100));
+	const { rss: full } = await restingRssMiB(child.pid!);
 	child.kill('SIGTERM');
 	await waitForExit(child);
 	rmSync(dataDir, { recursive: true, force: true });
-	return { idle, full };
+	return { idle, soon, full };
 }
 
-const results = new Map(variants.map((v) => [v.name, [] as Array<{ idle: number; full: number }>]));
+const results = new Map(
+	variants.map((v) => [v.name, [] as Array<{ idle: number; soon: number; full: number }>])
+);
 const loads: number[] = [];
 for (let r = 0; r < rounds; r++) {
 	for (const v of variants) {
@@ -89,7 +98,7 @@ for (let r = 0; r < rounds; r++) {
 		const m = await measure(v);
 		results.get(v.name)!.push(m);
 		process.stderr.write(
-			`  round ${r + 1} ${v.name}: idle ${fmt(m.idle, 1)} MiB, 10,000 orders ${fmt(m.full, 1)} MiB\n`
+			`  round ${r + 1} ${v.name}: idle ${fmt(m.idle, 1)} MiB, 10,000 orders ${fmt(m.soon, 1)} MiB 500 ms after, ${fmt(m.full, 1)} MiB at rest\n`
 		);
 	}
 }
@@ -99,5 +108,5 @@ console.log(
 );
 for (const [name, ms] of results)
 	console.log(
-		`  ${name.padEnd(60)} idle ${fmt(median(ms.map((m) => m.idle)), 1).padStart(6)} MiB   full ${fmt(median(ms.map((m) => m.full)), 1).padStart(6)} MiB`
+		`  ${name.padEnd(60)} idle ${fmt(median(ms.map((m) => m.idle)), 1).padStart(6)} MiB   500 ms after ${fmt(median(ms.map((m) => m.soon)), 1).padStart(6)} MiB   at rest ${fmt(median(ms.map((m) => m.full)), 1).padStart(6)} MiB`
 	);

@@ -35,7 +35,7 @@ async function main() {
 	const config = settings.configPath ? loadConfigFile(settings.configPath) : undefined;
 	// Lazy: pino loads once the screens' TCP ports answer (agent/log.ts).
 	const logger = createLogger(settings.logLevel, { lazy: true });
-	const agent = await startAgent({ ...settings, config, logger });
+	const agent = await startAgent({ ...settings, config, logger, settleMemory: true });
 	const storage = settings.memory
 		? null
 		: resolve(settings.dataDir ?? DEFAULT_DATA_DIR, 'kds.sqlite');

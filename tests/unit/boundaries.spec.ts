@@ -178,6 +178,7 @@ const agentFloors: string[][] = [
 	['notify', 'discovery'],
 	['engine'],
 	['store'],
+	['memory-settle.ts'],
 	// Tools every room may use: they import no room.
 	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts'],
 	['load-in-steps.ts']
