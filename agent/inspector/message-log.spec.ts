@@ -50,22 +50,35 @@ describe('MessageLog on disk', () => {
 		expect(disk.batches.map((b) => b.map((e) => e.orderId))).toEqual([['A', 'B']]);
 	});
 
-	it('under a burst hands over every 64 entries at once, only those it still keeps', () => {
+	it('under a burst larger than the retention hands over only the newest, never the older ones', () => {
 		const disk = fakeDisk();
 		const log = new MessageLog({ disk, retention: 10 });
 		const ids = Array.from({ length: 100 }, (_, i) => `O-${i + 1}`);
-		for (const id of ids.slice(0, 63)) log.record(entry(id));
+		for (const id of ids) log.record(entry(id));
 		expect(disk.batches).toEqual([]);
-		// The 64th is handed over at once, with the newest ten of the batch (what the log keeps).
-		log.record(entry(ids[63]));
-		expect(disk.batches.map((b) => b.map((e) => e.orderId))).toEqual([ids.slice(54, 64)]);
-		for (const id of ids.slice(64)) log.record(entry(id));
-		log.flush();
-		expect(disk.batches).toHaveLength(2);
-		expect(disk.batches[1].map((e) => e.orderId)).toEqual(ids.slice(-10));
-		expect(disk.batches[1].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
+		vi.advanceTimersByTime(250);
+		// One batch: the newest ten (what the log keeps); the 90 before were never handed over.
+		expect(disk.batches.map((b) => b.map((e) => e.orderId))).toEqual([ids.slice(-10)]);
+		expect(disk.batches[0].map((e) => e.id)).toEqual(Array.from({ length: 10 }, (_, i) => 91 + i));
 		// What the inspector lists is the same newest ten.
 		expect(log.list().map((e) => e.orderId)).toEqual(ids.slice(-10).reverse());
+		vi.advanceTimersByTime(1000);
+		expect(disk.batches).toHaveLength(1);
+	});
+
+	it('writes a large batch in parts, one per turn of the event loop, and all of it at flush', () => {
+		const disk = fakeDisk();
+		const log = new MessageLog({ disk, retention: 2000 });
+		for (let i = 1; i <= 600; i++) log.record(entry(`O-${i}`));
+		vi.advanceTimersByTime(250);
+		expect(disk.batches.map((b) => b.length)).toEqual([256]);
+		vi.runOnlyPendingTimers(); // the next turn (setImmediate)
+		expect(disk.batches.map((b) => b.length)).toEqual([256, 256]);
+		for (let i = 601; i <= 610; i++) log.record(entry(`O-${i}`));
+		log.flush();
+		expect(disk.batches.map((b) => b.length)).toEqual([256, 256, 98]);
+		const written = disk.batches.flat().map((e) => e.id);
+		expect(written).toEqual(Array.from({ length: 610 }, (_, i) => i + 1));
 	});
 });
 

@@ -3,8 +3,8 @@
  * refused: when, from where, which command and order, the reply, the raw payload and (once the
  * conformance check runs) its findings. Bounded: the newest `retention` entries are kept, in
  * memory and on disk; older ones are dropped, never the orders. New entries go to the disk in
- * batches (store/message-file.ts appends each batch to a file in one write): once FLUSH_BATCH
- * have gathered, or FLUSH_AFTER_MS after the first.
+ * batches (store/message-file.ts appends each batch to a file), FLUSH_AFTER_MS after the first:
+ * only those the log still keeps then, so a burst beyond the retention is never serialized whole.
  */
 import type { Finding } from '#core/conformance';
 import type { MessageEntry } from '#core/message-entry';
@@ -51,16 +51,19 @@ export const DEFAULT_PAYLOAD_BUDGET = 8 * 1024 * 1024;
 const copyOf = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
 /**
  * New entries are handed to the disk in one batch per this many ms: what kill -9 can cost the
- * log. Under a burst only the newest `retention` of a batch are handed over; the older ones
- * would be pruned as soon as written.
+ * log. Only the entries the log still keeps then are handed over (at most the retention): under
+ * a burst faster than the retention per 250 ms, the older ones are never serialized nor written,
+ * as they would be pruned as soon as written. (From 2026-11-26 morning to noon a batch went at 64
+ * entries too, which wrote every entry of a burst: 4-16% more on the answering thread per TCP
+ * create than the worker design before it; docs/performance.md, "Store worker round".)
  */
 const FLUSH_AFTER_MS = 250;
 /**
- * …or once this many have gathered: a burst's 250 ms (thousands of entries) written at once would
- * hold up the replies behind it for milliseconds; a batch this size costs one write and well
- * under a millisecond.
+ * A batch is written this many entries at a time, the next part on the next turn of the event
+ * loop, so replies never wait behind a whole batch: an entry's JSON line costs ~4.5 µs, 2000 of
+ * them ~10 ms; 256, ~1 ms.
  */
-const FLUSH_BATCH = 64;
+const WRITE_CHUNK = 256;
 
 export class MessageLog {
 	/**
@@ -76,6 +79,10 @@ export class MessageLog {
 	private nextId: number;
 	private unsaved: MessageEntry[] = [];
 	private flushTimer: ReturnType<typeof setTimeout> | undefined;
+	/** Handed over to be written, oldest first; those before `writeAt` are written. */
+	private writing: MessageEntry[] = [];
+	private writeAt = 0;
+	private writeNext: ReturnType<typeof setImmediate> | undefined;
 	private listeners = new Set<(entry: MessageEntry) => void>();
 	private disk: MessageDisk | null;
 	readonly retention: number;
@@ -113,9 +120,16 @@ export class MessageLog {
 		this.trim();
 		for (const listener of this.listeners) listener(stored);
 		if (this.disk) {
-			this.unsaved.push(stored);
-			if (this.unsaved.length >= FLUSH_BATCH) this.flush();
-			else this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+			const unsaved = this.unsaved;
+			unsaved.push(stored);
+			// A burst beyond the retention: those the log no longer keeps go before they are written
+			// (one splice per `retention` entries, so the list stays under twice the retention).
+			if (unsaved.length >= 2 * this.retention) this.unsaved = this.visibleOf(unsaved);
+			this.flushTimer ??= setTimeout(() => {
+				this.flushTimer = undefined;
+				this.take();
+				this.writeSome();
+			}, FLUSH_AFTER_MS);
 		}
 		return stored;
 	}
@@ -204,16 +218,47 @@ export class MessageLog {
 		this.first = 0;
 		this.payload = 0;
 		this.unsaved = [];
+		this.writing = [];
+		this.writeAt = 0;
 		this.disk?.clearMessages();
 	}
 
-	/** Hand the entries not yet handed over to the disk. */
+	/** Write every entry not yet written, now (at shutdown). */
 	flush(): void {
 		if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
 		this.flushTimer = undefined;
-		if (!this.disk || this.unsaved.length === 0) return;
+		this.take();
+		this.writeSome(Infinity);
+	}
+
+	/** Move the new entries the log still keeps to those to be written. */
+	private take(): void {
+		if (this.unsaved.length === 0) return;
 		const batch = this.visibleOf(this.unsaved);
 		this.unsaved = [];
-		if (batch.length > 0) this.disk.appendMessages(batch, this.oldestId);
+		if (this.writeAt >= this.writing.length) {
+			this.writing = batch;
+			this.writeAt = 0;
+		} else {
+			for (const e of batch) this.writing.push(e);
+		}
+	}
+
+	/** Write up to `most` of those to be written that the log still keeps; the rest next turn. */
+	private writeSome(most = WRITE_CHUNK): void {
+		if (this.writeNext !== undefined) clearImmediate(this.writeNext);
+		this.writeNext = undefined;
+		const writing = this.writing;
+		const from = this.oldestId;
+		let at = this.writeAt;
+		while (at < writing.length && writing[at].id < from) at++;
+		const end = Math.min(writing.length, at + most);
+		if (this.disk && end > at) this.disk.appendMessages(writing.slice(at, end), from);
+		this.writeAt = end;
+		if (end < writing.length) this.writeNext = setImmediate(() => this.writeSome());
+		else {
+			this.writing = [];
+			this.writeAt = 0;
+		}
 	}
 }
