@@ -60,59 +60,6 @@ test('800x480 kiosk: ten ordinary tickets show four or more whole on page 1, in 
 	expect(await pieces(page)).toEqual(Array(10).fill(1));
 });
 
-test('800x480 kiosk rush: a ticket taller than the screen takes the space left, so page 1 shows every card that fits, in order', async ({
-	page,
-	simulator
-}) => {
-	await page.setViewportSize({ width: 800, height: 480 });
-	const short = (id: string, name: string) =>
-		create(order(id, name, [item('1', 'Fish Tacos', { qty: 3 }), item('2', 'Guacamole')]));
-	const big = order(
-		'BIG',
-		'Office Lunch',
-		Array.from({ length: 15 }, (_, i) => item(String(i + 1), `Sandwich ${i + 1}`))
-	);
-	for (const o of [
-		short('S-1', 'First'),
-		short('S-2', 'Second'),
-		create(big),
-		short('S-3', 'Third')
-	])
-		await simulator.sendTcp('kds-1', o);
-	await screenPage(page, simulator, 'kds-1', { kiosk: true });
-	await expect(cards(page)).toHaveCount(4);
-	// Every card starts on page 1, numbered in queue order (the number is its bump key).
-	const names = ['First', 'Second', 'Office Lunch', 'Third'];
-	for (const [i, name] of names.entries())
-		await expect(card(page, name).getByRole('button', { name: `Bump ${name}` })).toHaveText(
-			String(i + 1)
-		);
-	// One page: the bar offers no next page and no "+N more".
-	await expect(page.getByRole('button', { name: /Next page|more orders/ })).toHaveCount(0);
-	// The short ones are whole in the window; the tall one keeps its header in view, says more
-	// lines follow, and scrolls to its last line.
-	await expect
-		.poll(() => wholeOnScreen(page))
-		.toEqual(
-			expect.arrayContaining(
-				await Promise.all(
-					['First', 'Second', 'Third'].map((n) => card(page, n).getAttribute('aria-labelledby'))
-				)
-			)
-		);
-	const tall = card(page, 'Office Lunch');
-	for (const part of [
-		tall.getByRole('button', { name: 'Bump Office Lunch' }),
-		tall.getByRole('heading', { name: 'Office Lunch' }),
-		tall.getByRole('timer')
-	])
-		await expect(part).toBeInViewport({ ratio: 1 });
-	await expect(tall.getByText('more below — scroll ↓')).toBeVisible();
-	await tall.locator('[data-card-body]').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-	await expect(tall.getByRole('listitem').last()).toBeInViewport();
-	expect(await pieces(page)).toEqual([1, 1, 1, 1]);
-});
-
 test.describe('the messy lunch rush', () => {
 	for (const size of SIZES) {
 		test(`${size.width}x${size.height}: no card in pieces, a tall one keeps its header and says more follows`, async ({
