@@ -138,7 +138,8 @@ export function stop(child: ChildProcess): Promise<void> {
 	});
 }
 
-const ORDER_HEADERS = {
+/** The demo brand's headers for orders to screen kds-1. */
+export const ORDER_HEADERS = {
 	'content-type': 'application/json',
 	'x-integration-token': TOKEN,
 	'x-location-id': 'loc-1',
@@ -176,7 +177,7 @@ export function createRequests(): CannonRequest[] {
 }
 
 /** Partial updates spread over `ids` existing orders. */
-function partialRequests(ids: string[]): CannonRequest[] {
+export function partialRequests(ids: string[]): CannonRequest[] {
 	let n = 0;
 	return [
 		{
@@ -275,7 +276,8 @@ async function compare(
 	];
 }
 
-async function seedOrders(
+/** `count` orders of 10 items created over HTTP (ids `<prefix>-<n>`), for partial updates to work on. */
+export async function seedOrders(
 	url: string,
 	headers: Record<string, string>,
 	prefix: string,

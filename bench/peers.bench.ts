@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
 	createRequests,
+	ORDER_HEADERS,
 	run,
 	startAgentChild,
 	startChild,
@@ -33,12 +34,6 @@ import { compileBenchFile, fmt, ROOT, target, times } from './lib.ts';
 const SECONDS = Number(process.env.KDS_BENCH_PEER_SECONDS ?? 5);
 const ROUNDS = Number(process.env.KDS_BENCH_PEER_ROUNDS ?? 3);
 const PRISM_VERSION = process.env.KDS_BENCH_PRISM_VERSION ?? '5.14.2';
-const HEADERS = {
-	'content-type': 'application/json',
-	'x-integration-token': 'kds-demo-token',
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1'
-};
 
 const progress = (text: string) => process.stderr.write(`  peers bench: ${text}\n`);
 
@@ -105,7 +100,7 @@ async function probe(url: string): Promise<string> {
 	const { body } = request.setupRequest!(request);
 	const res = await fetch(`${url}/integrators/kds-orders`, {
 		method: 'POST',
-		headers: HEADERS,
+		headers: ORDER_HEADERS,
 		body
 	});
 	return `${res.status} ${(await res.text()).slice(0, 120)}`;
