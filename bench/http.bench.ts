@@ -28,6 +28,7 @@ import {
 	fmtCpu,
 	pct,
 	ROOT,
+	benchOrder,
 	target,
 	times,
 	type CpuPerRequest
@@ -151,21 +152,7 @@ const READ_HEADERS = { ...ORDER_HEADERS, 'x-device-ids': 'kds-2' };
 /** A valid 10-item order; the id is spliced in per request without re-serialising. */
 let created = 0;
 export function createRequests(): CannonRequest[] {
-	const [head, tail] = JSON.stringify({
-		id: '\u0000',
-		name: 'Bench Guest',
-		time: '2026-11-22T18:00:00Z',
-		mode: 'ToGo',
-		phoneNumber: '+14155550123',
-		items: Array.from({ length: 10 }, (_, i) => ({
-			lineId: String(i + 1),
-			name: `Item ${i + 1}`,
-			qty: 1 + (i % 3),
-			price: '$4.50',
-			mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
-		})),
-		costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
-	}).split('\\u0000');
+	const [head, tail] = JSON.stringify(benchOrder('\u0000')).split('\\u0000');
 	return [
 		{
 			method: 'POST',
