@@ -15,10 +15,9 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequests, run } from './http.bench.ts';
+import { createRequests, partialRequests, run } from './http.bench.ts';
 import { fmt, ROOT, tcpCreate } from './lib.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { partialBodies } from './profile.bench.ts';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 
 const [dist = 'dist', opsArg = '4000', scenario = 'create'] = process.argv.slice(2);
@@ -112,7 +111,7 @@ try {
 			ids.push(id);
 		}
 	}
-	const requests = () => (scenario === 'partial' ? partialBodies(ids) : createRequests());
+	const requests = () => (scenario === 'partial' ? partialRequests(ids) : createRequests());
 	let sent = 0;
 	/** OPS TCP creates over 50 connections, each waiting for its reply (as bench/ab.bench.ts). */
 	const tcpRun = async (): Promise<number> => {
