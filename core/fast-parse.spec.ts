@@ -327,8 +327,17 @@ describe('an input that already is its output', () => {
 	it('is returned as it is, uncopied and unchanged, where every key comes in the schema order', () => {
 		const input = JSON.parse(JSON.stringify(order));
 		const text = JSON.stringify(input);
-		const read = fastOf(HttpOrderSchema)(input);
-		expect(read).toBe(input);
+		const read = fastOf(HttpOrderSchema)(input) as typeof order;
+		// The order itself is always a fresh object (its reader rewrites date-times in it).
+		expect(read).not.toBe(input);
+		expect(read.items).toBe(input.items);
+		const group = fastObject(ItemGroupSchema, {
+			id: fastString,
+			name: fastString,
+			note: fastString
+		});
+		const plainGroup = { id: 'g1', name: 'Mains' };
+		expect(group(plainGroup)).toBe(plainGroup);
 		expect(read).toStrictEqual(HttpOrderSchema.parse(input));
 		expect(JSON.stringify(input)).toBe(text);
 	});
@@ -361,6 +370,22 @@ describe('an input that already is its output', () => {
 		expect(read).not.toBe(input);
 		expect(Object.keys(read as object)).toEqual(Object.keys(HttpOrderSchema.parse(input)));
 		expect((read as typeof order).items).toBe(input.items);
+	});
+
+	it('leaves the input as it was when a reader rewrites a date-time (a time without offset)', () => {
+		for (const [schema, body] of [
+			[HttpOrderSchema, { ...order, time: '2026-11-22T18:00:00' }],
+			[TcpOrderSchema, { ...order, time: '2026-11-22T18:00:00', pickupTime: '2026-11-22T18:30' }],
+			[PartialOrderSchema, { id: 'B-1', pickupTime: '2026-11-22T18:30:00' }]
+		] as const) {
+			const input = JSON.parse(JSON.stringify(body));
+			const text = JSON.stringify(input);
+			const parsed = parseWith(schema, input, [], { timeZone: 'Europe/Berlin' });
+			expect(parsed.ok && parsed.plain).toBe(true);
+			expect(parsed.ok && parsed.outcomes?.length).toBeGreaterThan(0);
+			expect(JSON.stringify(input)).toBe(text);
+			expect(parsed.ok && parsed.value).not.toBe(input);
+		}
 	});
 
 	it('is copied when it is not a plain object', () => {

@@ -86,7 +86,12 @@ interface Field {
 export function fastObject(
 	schema: z.ZodObject,
 	readers: Record<string, Fast>,
-	how: 'compiled' | 'looped' = allowsEval ? 'compiled' : 'looped'
+	how: 'compiled' | 'looped' = allowsEval ? 'compiled' : 'looped',
+	/**
+	 * Always output a fresh object, never the input itself: for a schema whose `read` (parse.ts)
+	 * writes into the output (order-schema.ts rewrites date-times), so the input stays as sent.
+	 */
+	fresh = false
 ): Fast {
 	const shape = schema.shape as Record<string, { _zod: { optin?: string } }>;
 	for (const key of Object.keys(readers)) {
@@ -97,14 +102,16 @@ export function fastObject(
 		read: Object.hasOwn(readers, key) ? readers[key] : undefined,
 		optional: shape[key]._zod.optin === 'optional'
 	}));
-	return (how === 'compiled' ? compiled(fields) : undefined) ?? looped(fields);
+	return (how === 'compiled' ? compiled(fields, fresh) : undefined) ?? looped(fields);
 }
 
-function compiled(fields: Field[]): Fast | undefined {
+function compiled(fields: Field[], fresh: boolean): Fast | undefined {
 	const lines = [
 		'if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;',
 		// `last`: the input's keys in the schema's order so far (so the output's order is theirs).
-		'let last = -1, out = Object.getPrototypeOf(v) === Object.prototype ? undefined : {};',
+		fresh
+			? 'let last = -1, out = {};'
+			: 'let last = -1, out = Object.getPrototypeOf(v) === Object.prototype ? undefined : {};',
 		'for (const k in v) {',
 		'\tif (!Object.hasOwn(v, k)) return undefined;',
 		'\tswitch (k) {',
