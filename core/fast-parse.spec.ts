@@ -7,17 +7,19 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type * as z from 'zod';
+import * as z from 'zod';
 import {
 	fastArray,
 	fastEnum,
 	fastFirst,
 	fastInt,
 	fastObject,
+	fastReader,
 	fastString,
 	fastStringWhere,
 	fastThen
 } from './fast-parse';
+import { int as intField, nonEmpty, opt, str as strField } from './field-schemas';
 import {
 	COURSE_STATUSES,
 	HttpOrderSchema,
@@ -25,6 +27,7 @@ import {
 	KdsItemSchema,
 	ModifierSchema,
 	ORDER_MODES,
+	OrderItemSchema,
 	PartialOrderSchema,
 	TcpOrderSchema
 } from './order-schema';
@@ -427,10 +430,18 @@ describe('which inputs it leaves to zod', () => {
 		});
 	});
 
+	it("reads an item without a lineId itself, giving it the id zod's transform gives", () => {
+		const input = { ...body, items: [{ name: 'x', qty: 1, mods: [] }, body.items[0]] };
+		const read = fastOf(HttpOrderSchema)(input) as { items: Array<{ lineId: string }> };
+		expect(read).toStrictEqual(HttpOrderSchema.parse(input));
+		expect(read.items.map((item) => item.lineId)).toEqual(['#1', '1']);
+		// The input's items are left as they were sent.
+		expect(input.items[0]).toEqual({ name: 'x', qty: 1, mods: [] });
+	});
+
 	it.each([
 		['a null', { ...body, phoneNumber: null }],
 		['an unknown key', { ...body, table: 4 }],
-		['an item without a lineId', { ...body, items: [{ name: 'x', qty: 1, mods: [] }] }],
 		[
 			'two items with one lineId',
 			{ ...body, items: [body.items[0], { ...body.items[1], lineId: '1' }] }
@@ -442,5 +453,117 @@ describe('which inputs it leaves to zod', () => {
 		const viaParseWith = parseWith(HttpOrderSchema, input);
 		const parsed = HttpOrderSchema.safeParse(input);
 		expect(viaParseWith.ok).toBe(parsed.success);
+	});
+});
+
+describe('a schema changed under the compiler: its reader follows, no table touched', () => {
+	/**
+	 * Wherever the reader compiled from `schema` answers, zod accepts the input and outputs the
+	 * same value; returns how often it answered.
+	 */
+	function agrees(schema: z.ZodType, arb: fc.Arbitrary<unknown>, seed: number): number {
+		const fast = fastReader(schema);
+		let answered = 0;
+		fc.assert(
+			fc.property(arb, (input) => {
+				const read = fast(input);
+				if (read === undefined) return;
+				answered += 1;
+				const parsed = schema.safeParse(input);
+				expect(parsed.success).toBe(true);
+				expect(read).toStrictEqual(parsed.data);
+				expect(JSON.stringify(read)).toBe(JSON.stringify(parsed.data));
+			}),
+			{ seed, numRuns: 1000 }
+		);
+		return answered;
+	}
+	const names = mix(fc.string({ maxLength: 6, unit: 'grapheme' }));
+
+	it("a string field given .min(3): shorter names are zod's to refuse", () => {
+		const Changed = ModifierSchema.extend({ name: strField().min(3) });
+		const fast = fastReader(Changed);
+		expect(fast({ name: 'ab' })).toBeUndefined();
+		expect(Changed.safeParse({ name: 'ab' }).success).toBe(false);
+		expect(fast({ name: 'abc', qty: 2 })).toStrictEqual({ name: 'abc', qty: 2 });
+		// Three code points in six UTF-16 units, and two in four: zod counts code points.
+		expect(fast({ name: '😀😀😀' })).toStrictEqual({ name: '😀😀😀' });
+		expect(fast({ name: '😀😀' })).toBeUndefined();
+		const answered = agrees(Changed, record({ name: names, qty: mix(int) }, ['name']), 2816);
+		expect(answered).toBeGreaterThan(100);
+	});
+
+	it('the whole HTTP order with its name given .min(3) and a .max(4) on item names', () => {
+		const Changed = HttpOrderSchema.extend({
+			name: strField().min(3),
+			items: z.array(OrderItemSchema.extend({ name: strField().max(4) }))
+		});
+		const body = {
+			id: 'B-1',
+			name: 'Guest',
+			mode: 'ToGo',
+			items: [{ lineId: '1', name: 'Soup', qty: 1, mods: ['Hot'] }],
+			time: '2026-11-22T18:00:00Z'
+		};
+		const fast = fastReader(Changed);
+		expect(fast(body)).toStrictEqual(Changed.parse(body));
+		expect(fast({ ...body, name: 'Al' })).toBeUndefined();
+		expect(fast({ ...body, items: [{ ...body.items[0], name: 'Salad' }] })).toBeUndefined();
+		expect(agrees(Changed, full(mix(dateTime)), 2817)).toBeGreaterThan(20);
+	});
+
+	it('a string field turned into a number, and a number into a string', () => {
+		const Changed = KdsItemSchema.extend({ name: z.number().int(), qty: strField() });
+		const fast = fastReader(Changed);
+		const item = { lineId: '1', name: 7, qty: '2', mods: [] };
+		expect(fast(item)).toStrictEqual(Changed.parse(item));
+		expect(fast({ ...item, name: 'Soup' })).toBeUndefined();
+		expect(fast({ ...item, name: 7.5 })).toBeUndefined();
+		expect(fast({ ...item, qty: 2 })).toBeUndefined();
+		const arb = record(
+			{
+				lineId: mix(fc.constantFrom('1', '2')),
+				name: mix(fc.oneof(int, fc.double(), str)),
+				qty: mix(fc.oneof(int, str)),
+				mods: mix(fc.array(modifier, { maxLength: 2 }))
+			},
+			['lineId', 'name', 'qty', 'mods']
+		);
+		expect(agrees(Changed, arb, 2818)).toBeGreaterThan(100);
+	});
+
+	it("refines, regexes, bounds, overwrites and defaults: zod's verdict, or zod decides", () => {
+		const Changed = z.object({
+			code: nonEmpty().refine((s) => s.startsWith('A')),
+			tag: opt(strField().regex(/^[a-z]+$/)),
+			qty: opt(intField(1).max(5)),
+			trimmed: opt(strField().trim()),
+			upper: opt(strField().transform((s) => s.toUpperCase())),
+			withDefault: z.string().default('x'),
+			seen: opt(z.array(strField()).min(1))
+		});
+		const fast = fastReader(Changed);
+		expect(fast({ code: 'A1', withDefault: 'y', upper: 'ab' })).toStrictEqual({
+			code: 'A1',
+			upper: 'AB',
+			withDefault: 'y'
+		});
+		expect(fast({ code: 'B1', withDefault: 'y' })).toBeUndefined();
+		// A default sent is read by its inner schema; one left out is zod's to fill in.
+		expect(fast({ code: 'A1' })).toBeUndefined();
+		expect(fast({ code: 'A1', withDefault: 'y', trimmed: ' a ' })).toBeUndefined();
+		const arb = record(
+			{
+				code: mix(fc.constantFrom('A1', 'B1', 'A')),
+				tag: mix(fc.constantFrom('ab', 'Ab', '')),
+				qty: mix(fc.integer({ min: 0, max: 7 })),
+				trimmed: mix(fc.constantFrom('a', ' a', 'b ')),
+				upper: mix(str),
+				withDefault: mix(str),
+				seen: mix(fc.array(str, { maxLength: 2 }))
+			},
+			['code', 'withDefault']
+		);
+		expect(agrees(Changed, arb, 2819)).toBeGreaterThan(30);
 	});
 });

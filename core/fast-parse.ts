@@ -10,12 +10,14 @@
  * 46 KB allocated, bench/alloc.bench.ts); this reads the same order in a few µs and allocates only
  * the output. `core/fast-parse.spec.ts` compares the two on seeded random orders.
  *
- * A field's place in the output, and whether it may be absent, are read from the zod schema
- * itself (`shape`, `optin`): only the leaf checks are written here, each with the very function
- * or list the schema uses. A schema field with no reader here makes an input that sends it take
- * zod's path. Pure: no Node, no DOM.
+ * The readers are compiled from the zod schemas themselves (`fastReader`, from each node's
+ * `_zod.def`): a field's place in the output and whether it may be absent (`shape`, `optin`), its
+ * type, its checks (the bound or pattern zod's own check compares with, or zod's check function
+ * itself), its transforms (zod's own function). So no contract rule is written twice: a field
+ * changed in the schema (a new check, string → number) changes its reader with it, and a node or
+ * check the compiler does not know makes it defer to zod. Pure: no Node, no DOM.
  */
-import type * as z from 'zod';
+import * as z from 'zod';
 
 /**
  * Whether this runtime may compile code (`new Function`), as zod's own `util.allowsEval` decides
@@ -205,4 +207,241 @@ export function fastThen(read: Fast, then: (value: never) => unknown): Fast {
 		const value = read(v);
 		return value === undefined ? undefined : then(value as never);
 	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// The readers compiled from the schemas themselves: no second table of fields and rules.
+
+/** A zod check as its def and its own check function (zod 4's `$ZodCheck`). */
+interface ZodCheckLike {
+	_zod: {
+		def: { check: string; when?: (payload: Payload) => boolean; [k: string]: unknown };
+		check: (payload: Payload) => unknown;
+	};
+}
+interface Payload {
+	value: unknown;
+	issues: unknown[];
+	addIssue?: (issue: unknown) => void;
+}
+interface SchemaLike {
+	_zod: {
+		def: { type: string; checks?: ZodCheckLike[]; [k: string]: unknown };
+		values?: Set<unknown>;
+	};
+}
+
+/** Never sure: zod decides. */
+const defer: Fast = () => undefined;
+
+/** The transforms declared not to change their input (so they may run on the caller's objects). */
+const pureTransforms = new WeakSet<object>();
+
+/**
+ * Declares that a transform (or a pipe ending in one) never changes the value it is given: the
+ * compiled reader may then run it on the caller's own objects and arrays (they are not copied
+ * when they already are their output). Without it, a transform given an object defers to zod.
+ */
+export function pureTransform<T extends z.ZodType>(schema: T): T {
+	pureTransforms.add(schema);
+	const def = (schema as unknown as SchemaLike)._zod.def;
+	if (def.type === 'pipe') pureTransforms.add(def.out as object);
+	return schema;
+}
+
+/** The default `when` of zod's length checks: true for any string or array. */
+let lengthWhen: unknown;
+function isLengthWhen(when: unknown): boolean {
+	if (lengthWhen === undefined) {
+		const check = (z.string().min(1) as unknown as SchemaLike)._zod.def.checks?.[0];
+		lengthWhen = check?._zod.def.when ?? null;
+	}
+	return when === lengthWhen;
+}
+
+/**
+ * A check run as zod runs it: its own function on a payload of its own; passed when it added no
+ * issue, returned no promise and left the value as it was (an overwrite such as trim: zod's).
+ */
+function checkItself(check: ZodCheckLike): (v: unknown) => boolean {
+	const def = check._zod.def;
+	return (v) => {
+		const payload: Payload = { value: v, issues: [] };
+		if (def.when && !def.when(payload)) return true;
+		const result = check._zod.check(payload);
+		return !(result instanceof Promise) && payload.issues.length === 0 && payload.value === v;
+	};
+}
+
+/**
+ * One check's test on a value the node's type already accepted. The common checks are read from
+ * their def (the same bound or pattern zod's check compares with; see zod's checks.js); every
+ * other one, and every border case of these, runs zod's own check function (`checkItself`).
+ */
+function checkTest(check: ZodCheckLike): (v: unknown) => boolean {
+	const def = check._zod.def;
+	const itself = checkItself(check);
+	const lengthCheck = def.check === 'min_length' || def.check === 'max_length';
+	if (def.when && !(lengthCheck && isLengthWhen(def.when))) return itself;
+	switch (def.check) {
+		case 'min_length': {
+			// zod counts a string's code points; twice the floor in UTF-16 units always clears it.
+			const min = def.minimum as number;
+			return (v) => (typeof v === 'string' && v.length >= 2 * min) || itself(v);
+		}
+		case 'max_length': {
+			// A string has at most as many code points as units.
+			const max = def.maximum as number;
+			return (v) => (v as { length: number }).length <= max || itself(v);
+		}
+		case 'number_format':
+			return def.format === 'safeint' ? (v) => Number.isSafeInteger(v) : itself;
+		case 'greater_than':
+		case 'less_than': {
+			if (typeof def.value !== 'number') return itself;
+			const bound = def.value;
+			const above = def.check === 'greater_than';
+			if (def.inclusive)
+				return above ? (v) => (v as number) >= bound : (v) => (v as number) <= bound;
+			return above ? (v) => (v as number) > bound : (v) => (v as number) < bound;
+		}
+		case 'string_format': {
+			const pattern = def.pattern;
+			if (def.format !== 'regex' || !(pattern instanceof RegExp)) return itself;
+			return (v) => {
+				pattern.lastIndex = 0;
+				return pattern.test(v as string);
+			};
+		}
+		case 'custom': {
+			// A refine (zod's $ZodCustom): its function's truthy result passes, as handleRefineResult
+			// decides. A superRefine (a bare check with a function of its own) runs itself.
+			const fn = def.fn;
+			if (def.type !== 'custom' || typeof fn !== 'function') return itself;
+			return (v) => {
+				const result: unknown = fn(v);
+				return !(result instanceof Promise) && Boolean(result);
+			};
+		}
+		default:
+			return itself;
+	}
+}
+
+/** A transform run as zod's ZodTransform runs it: passed when it added no issue. */
+function transformReader(node: SchemaLike): Fast {
+	const transform = node._zod.def.transform as (value: unknown, ctx: Payload) => unknown;
+	const pure = pureTransforms.has(node);
+	return (v) => {
+		if (!pure && typeof v === 'object' && v !== null) return undefined;
+		const issues: unknown[] = [];
+		const ctx: Payload = { value: v, issues, addIssue: (issue) => void issues.push(issue) };
+		const out = transform(v, ctx);
+		return out instanceof Promise || issues.length > 0 ? undefined : out;
+	};
+}
+
+/** Options of `fastReader`. */
+export interface FastReaderOptions {
+	/** How objects are read; see `fastObject`. */
+	how?: 'compiled' | 'looped';
+	/** The outermost object always a fresh one; see `fastObject`. */
+	fresh?: boolean;
+}
+
+const compiledNodes = new WeakMap<object, Map<string, Fast>>();
+
+/**
+ * The common-case reader of a zod schema, compiled from its definition (`_zod.def`): objects,
+ * arrays, strings, numbers, booleans, enums and literals, optional and nullable, unions, pipes and
+ * transforms, each with its checks. A node or check it does not know defers (undefined: zod
+ * decides), so a changed schema changes its reader with it.
+ */
+export function fastReader(schema: z.ZodType, options: FastReaderOptions = {}): Fast {
+	const how = options.how ?? (allowsEval ? 'compiled' : 'looped');
+	const compile = (node: SchemaLike, fresh: boolean): Fast => {
+		const cacheKey = `${how}${fresh ? '+fresh' : ''}`;
+		let byHow = compiledNodes.get(node);
+		const cached = byHow?.get(cacheKey);
+		if (cached) return cached;
+		if (!byHow) compiledNodes.set(node, (byHow = new Map()));
+		// A node met again inside itself (a getter in a shape) defers.
+		byHow.set(cacheKey, defer);
+		const read = withChecks(node, base(node, fresh));
+		byHow.set(cacheKey, read);
+		return read;
+	};
+	const withChecks = (node: SchemaLike, read: Fast): Fast => {
+		const checks = node._zod.def.checks;
+		if (!checks?.length || read === defer) return read;
+		const tests = checks.map((check) => checkTest(check));
+		return (v) => {
+			const x = read(v);
+			if (x === undefined) return undefined;
+			for (let i = 0; i < tests.length; i++) if (!tests[i](x)) return undefined;
+			return x;
+		};
+	};
+	const base = (node: SchemaLike, fresh: boolean): Fast => {
+		const def = node._zod.def;
+		switch (def.type) {
+			case 'string':
+				return def.coerce ? defer : fastString;
+			case 'number':
+				return def.coerce
+					? defer
+					: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+			case 'boolean':
+				return def.coerce ? defer : fastBool;
+			case 'enum':
+			case 'literal': {
+				const values = node._zod.values;
+				if (!values) return defer;
+				return (v) => (values.has(v) ? v : undefined);
+			}
+			case 'nullable': {
+				const inner = compile(def.innerType as SchemaLike, false);
+				return (v) => (v === null ? undefined : inner(v));
+			}
+			case 'default': {
+				// A value sent runs the inner schema (zod's $ZodDefault); an absent one, the default, is
+				// zod's (the object reads the key as required: its optin is "defaulted").
+				const inner = compile(def.innerType as SchemaLike, false);
+				return (v) => (v === undefined ? undefined : inner(v));
+			}
+			case 'optional': {
+				const inner = compile(def.innerType as SchemaLike, false);
+				return (v) => (v === undefined ? undefined : inner(v));
+			}
+			case 'array':
+				return fastArray(compile(def.element as SchemaLike, false));
+			case 'object': {
+				const shape = def.shape as Record<string, SchemaLike>;
+				const readers: Record<string, Fast> = {};
+				for (const key of Object.keys(shape)) readers[key] = compile(shape[key], false);
+				return fastObject(node as unknown as z.ZodObject, readers, how, fresh);
+			}
+			case 'union': {
+				// zod returns the first option that reads it; a discriminated or exclusive union defers.
+				if (def.discriminator !== undefined || def.inclusive === false) return defer;
+				return fastFirst(...(def.options as SchemaLike[]).map((o) => compile(o, false)));
+			}
+			case 'pipe': {
+				// A codec (a pipe with transforms of its own) defers.
+				if (def.transform !== undefined) return defer;
+				const into = compile(def.in as SchemaLike, false);
+				const out = def.out as SchemaLike;
+				const then = out._zod.def.type === 'transform' ? transformReader(out) : compile(out, false);
+				return (v) => {
+					const x = into(v);
+					return x === undefined ? undefined : then(x);
+				};
+			}
+			case 'transform':
+				return transformReader(node);
+			default:
+				return defer;
+		}
+	};
+	return compile(schema as unknown as SchemaLike, options.fresh ?? false);
 }

@@ -7,34 +7,12 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import {
-	bool,
-	hasControlCharacter,
-	int,
-	ISO_DURATION,
-	isoDateTime,
-	isoDuration,
-	nonEmpty,
-	opt,
-	orderId,
-	str
-} from './field-schemas';
-import {
-	fastArray,
-	fastBool,
-	fastEnum,
-	fastFirst,
-	fastInt,
-	fastObject,
-	fastString,
-	fastStringWhere,
-	fastThen,
-	type Fast
-} from './fast-parse';
+import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas';
+import { fastReader, pureTransform } from './fast-parse';
 import type { Outcome } from './outcome';
 import { expected, readers, showValue } from './parse';
 import { COURSE_STATUSES, ORDER_MODES } from './order-words';
-import { isIsoDateTime, normaliseDateTime } from './times';
+import { normaliseDateTime } from './times';
 
 export { COURSE_STATUSES, ORDER_MODES };
 
@@ -188,10 +166,13 @@ const orderFields = {
 	id: orderId(),
 	name: str(),
 	mode: modeSchema(),
-	items: z
-		.array(OrderItemSchema, { error: (i) => expected('an array of items', i.input) })
-		.superRefine(uniqueLineIds)
-		.transform(withLineIds),
+	// withLineIds copies what it changes: the common-case reader may run it on the input's items.
+	items: pureTransform(
+		z
+			.array(OrderItemSchema, { error: (i) => expected('an array of items', i.input) })
+			.superRefine(uniqueLineIds)
+			.transform(withLineIds)
+	),
 	optInForSms: opt(bool()),
 	terminal: opt(str()),
 	customerArrivedUrl: opt(str()),
@@ -325,119 +306,20 @@ function readPartialOrder(
 	return readTimes(order, context.timeZone);
 }
 
-// The common valid case without zod (fast-parse.ts): each leaf checked with the schema's own
-// function or word list above; every other input (a null, an unknown key, a missing lineId, a
-// duplicate one, any error) is zod's. core/fast-parse.spec.ts holds the two outputs equal.
-const fastNonEmpty = fastStringWhere((s) => s.length >= 1);
-const fastModifier = fastFirst(
-	fastObject(ModifierSchema, { name: fastString, qty: fastInt }),
-	fastThen(fastString, (name: string): Modifier => ({ name }))
-);
-const itemReaders: Record<string, Fast> = {
-	lineId: fastNonEmpty,
-	name: fastString,
-	qty: fastInt,
-	price: fastString,
-	mods: fastArray(fastModifier),
-	specialInstructions: fastString,
-	course: fastString,
-	courseStatus: fastEnum(COURSE_STATUSES),
-	seat: fastString,
-	itemGroup: fastObject(ItemGroupSchema, { id: fastString, name: fastString, note: fastString })
-};
-/** A full order's items, each with a lineId of its own (else uniqueLineIds and withLineIds work). */
-const fastOrderItems = fastThen(
-	fastArray(fastObject(OrderItemSchema, itemReaders)),
-	(items: Array<{ lineId?: string }>) => {
-		const seen = new Set<string>();
-		for (const { lineId } of items) {
-			if (lineId === undefined || seen.has(lineId)) return undefined;
-			seen.add(lineId);
-		}
-		return items;
-	}
-);
-const fastDateTime = fastStringWhere(isIsoDateTime);
-const sharedReaders: Record<string, Fast> = {
-	pickupTime: fastDateTime,
-	phoneNumber: fastString,
-	deliveryAddress: fastString,
-	deliveryHandoff: fastBool,
-	server: fastString,
-	specialInstructions: fastString,
-	vehicleModel: fastString,
-	vehicleColor: fastString,
-	costs: fastObject(CostsSchema, {
-		subtotal: fastString,
-		tax: fastString,
-		deliveryFee: fastString,
-		surcharge: fastString,
-		convenienceFee: fastString,
-		tip: fastString,
-		additionalFees: fastArray(
-			fastObject(AdditionalFeeSchema, { name: fastString, amount: fastString })
-		),
-		total: fastString,
-		promoCodes: fastArray(fastObject(PromoCodeSchema, { name: fastString, amount: fastString }))
-	}),
-	deliveryService: fastObject(DeliveryServiceSchema, {
-		name: fastString,
-		orderId: fastString,
-		driverPhone: fastString
-	}),
-	originSource: fastString,
-	checkNumber: fastString,
-	priority: fastBool,
-	prepTimeDuration: fastStringWhere((s) => ISO_DURATION.test(s)),
-	covers: fastInt,
-	loyaltyMember: fastBool,
-	onlineOrder: fastBool,
-	isPaid: fastBool
-};
-const fastOrderId = fastStringWhere((s) => s.length >= 1 && !hasControlCharacter(s));
-const fastMode = fastEnum(ORDER_MODES);
-const orderReaders: Record<string, Fast> = {
-	id: fastOrderId,
-	name: fastString,
-	mode: fastMode,
-	items: fastOrderItems,
-	optInForSms: fastBool,
-	terminal: fastString,
-	customerArrivedUrl: fastString,
-	...sharedReaders
-};
-/** TCP's time: milliseconds since epoch (as an ISO string, as the schema's transform makes it). */
-const fastTcpTime: Fast = (v) => {
-	if (typeof v === 'string') return isIsoDateTime(v) ? v : undefined;
-	const ms = fastInt(v) as number | undefined;
-	return ms !== undefined && ms <= MAX_DATE_MS ? new Date(ms).toISOString() : undefined;
-};
-const fastItems = fastArray(fastObject(KdsItemSchema, itemReaders));
-
-// The orders' readers rewrite date-times in place (readTimes): the order object is always a fresh
-// one (`fresh`), its items and their modifiers the input's own when they are exactly the output.
+// The common valid case without zod (fast-parse.ts): each reader compiled from the schema itself,
+// every check and transform zod's own; every other input (a null, an unknown key, any error) is
+// zod's. core/fast-parse.spec.ts holds the two outputs equal. The orders' readers rewrite
+// date-times in place (readTimes): the order object is always a fresh one (`fresh`), its items
+// and their modifiers the input's own when they are exactly the output.
 readers.add(HttpOrderSchema, {
 	read: readFullOrder,
-	fast: fastObject(HttpOrderSchema, { ...orderReaders, time: fastDateTime }, undefined, true)
+	fast: fastReader(HttpOrderSchema, { fresh: true })
 });
 readers.add(TcpOrderSchema, {
 	read: readFullOrder,
-	fast: fastObject(TcpOrderSchema, { ...orderReaders, time: fastTcpTime }, undefined, true)
+	fast: fastReader(TcpOrderSchema, { fresh: true })
 });
 readers.add(PartialOrderSchema, {
 	read: readPartialOrder,
-	fast: fastObject(
-		PartialOrderSchema,
-		{
-			id: fastOrderId,
-			name: fastString,
-			mode: fastMode,
-			itemsToAdd: fastItems,
-			itemsToUpdate: fastItems,
-			itemsToRemove: fastArray(fastString),
-			...sharedReaders
-		},
-		undefined,
-		true
-	)
+	fast: fastReader(PartialOrderSchema, { fresh: true })
 });
