@@ -16,9 +16,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { createRequests, run, type CannonRequest } from './http.bench.ts';
+import {
+	createRequests,
+	ORDER_HEADERS,
+	partialRequests,
+	run,
+	seedOrders,
+	type CannonRequest
+} from './http.bench.ts';
 import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
-import { partialBodies } from './profile.bench.ts';
 
 // Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
 // node flags separated by commas: `dist:--max-semi-space-size=4`), then the scenario and rounds.
@@ -30,13 +36,6 @@ const [scenario = 'tcp', roundsArg = '7'] = args.slice(dirs.length);
 if (dirs.length < 2) throw new Error('bench/ab: name two or more build directories first');
 const ROUNDS = Number(roundsArg);
 const OPS = Number(process.env.KDS_AB_OPS ?? 4000);
-const HEADERS = {
-	'content-type': 'application/json',
-	'x-integration-token': 'kds-demo-token',
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1'
-};
-
 interface Agent {
 	child: ChildProcess;
 	http: string;
@@ -103,36 +102,12 @@ async function httpRound(agent: Agent, requests: CannonRequest[]): Promise<numbe
 	return result.requests.total;
 }
 
-async function seed(agent: Agent): Promise<void> {
-	for (let i = 0; i < 200; i++) {
-		const id = `AB-SEED-${i}`;
-		const res = await fetch(`${agent.http}/integrators/kds-orders`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({
-				id,
-				name: 'Partial Guest',
-				time: '2026-11-22T18:00:00Z',
-				mode: 'ToGo',
-				items: Array.from({ length: 10 }, (_, k) => ({
-					lineId: String(k + 1),
-					name: `Item ${k + 1}`,
-					qty: 1,
-					mods: []
-				}))
-			})
-		});
-		if (res.status !== 201) throw new Error(`seed: ${res.status}`);
-		agent.ids.push(id);
-	}
-}
-
 function round(agent: Agent): Promise<number> {
 	if (scenario === 'tcp') return tcpRound(agent);
 	// One connection, one message at a time: nothing to group, each commit and reply on its own.
 	if (scenario === 'tcp1') return tcpRound(agent, 1);
 	if (scenario === 'create') return httpRound(agent, createRequests());
-	if (scenario === 'partial') return httpRound(agent, partialBodies(agent.ids));
+	if (scenario === 'partial') return httpRound(agent, partialRequests(agent.ids));
 	throw new Error(`unknown scenario ${scenario}: tcp, tcp1, create or partial`);
 }
 
@@ -141,7 +116,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const agents: Agent[] = [];
 for (const dir of dirs) agents.push(await start(dir));
 try {
-	if (scenario === 'partial') for (const a of agents) await seed(a);
+	if (scenario === 'partial')
+		for (const a of agents)
+			a.ids.push(...(await seedOrders(a.http, ORDER_HEADERS, 'AB-SEED', 200)));
 	for (const a of agents) await round(a); // warm-up
 	const per = agents.map(() => ({
 		total: [] as number[],

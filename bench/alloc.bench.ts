@@ -14,9 +14,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createRequests, run } from './http.bench.ts';
+import { createRequests, partialRequests, run } from './http.bench.ts';
 import { fmt, ROOT } from './lib.ts';
-import { partialBodies } from './profile.bench.ts';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 
 const [dist = 'dist', opsArg = '4000', scenario = 'create'] = process.argv.slice(2);
@@ -109,7 +108,7 @@ try {
 			ids.push(id);
 		}
 	}
-	const requests = () => (scenario === 'partial' ? partialBodies(ids) : createRequests());
+	const requests = () => (scenario === 'partial' ? partialRequests(ids) : createRequests());
 	await run(url, requests(), 0, OPS); // warm-up
 	child.kill('SIGUSR2');
 	await until('sampling');

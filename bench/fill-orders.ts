@@ -5,34 +5,11 @@
  *
  *   npx tsx bench/fill-orders.ts dist /tmp/kds-filled 100000
  */
-import { spawn } from 'node:child_process';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { tcpCreate } from './lib.ts';
+import { startBuiltAgent, tcpCreate } from './lib.ts';
 const [dist, dir, countArg] = process.argv.slice(2);
 const count = Number(countArg);
-const c = spawn(
-	process.execPath,
-	[
-		`${dist}/agent.js`,
-		'--data-dir',
-		dir,
-		'--http-port',
-		'0',
-		'--tcp-port',
-		'0',
-		'--log-level',
-		'warn'
-	],
-	{ stdio: ['ignore', 'pipe', 'inherit'] }
-);
-let out = '';
-await new Promise<void>((r) =>
-	c.stdout!.on('data', (x) => {
-		out += x;
-		if ((out.match(/TCP \S+:\d+/g) ?? []).length >= 2 && out.includes('UI and HTTP')) r();
-	})
-);
-const eps = [...out.matchAll(/TCP (\S+):(\d+)/g)].map((m) => ({ host: m[1], port: Number(m[2]) }));
+const { child: c, tcp: eps } = await startBuiltAgent(dist, dir);
 let n = 0;
 for (const ep of eps) {
 	const sessions = await Promise.all(

@@ -10,26 +10,12 @@
 import 'zod/compile';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fmt, ROOT } from './lib.ts';
+import { benchOrder, fmt, ROOT } from './lib.ts';
 
 const [otherDir, roundsArg = '9'] = process.argv.slice(2);
 const CHECKS = 4000;
 
-const body = {
-	id: 'B-1',
-	name: 'Bench Guest',
-	time: '2026-11-22T18:00:00Z',
-	mode: 'ToGo',
-	phoneNumber: '+14155550123',
-	items: Array.from({ length: 10 }, (_, i) => ({
-		lineId: String(i + 1),
-		name: `Item ${i + 1}`,
-		qty: 1 + (i % 3),
-		price: '$4.50',
-		mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
-	})),
-	costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
-};
+const body = benchOrder('B-1');
 
 interface Core {
 	name: string;

@@ -28,6 +28,7 @@ import {
 	fmtCpu,
 	pct,
 	ROOT,
+	benchOrder,
 	target,
 	times,
 	type CpuPerRequest
@@ -138,7 +139,8 @@ export function stop(child: ChildProcess): Promise<void> {
 	});
 }
 
-const ORDER_HEADERS = {
+/** The demo brand's headers for orders to screen kds-1. */
+export const ORDER_HEADERS = {
 	'content-type': 'application/json',
 	'x-integration-token': TOKEN,
 	'x-location-id': 'loc-1',
@@ -150,21 +152,7 @@ const READ_HEADERS = { ...ORDER_HEADERS, 'x-device-ids': 'kds-2' };
 /** A valid 10-item order; the id is spliced in per request without re-serialising. */
 let created = 0;
 export function createRequests(): CannonRequest[] {
-	const [head, tail] = JSON.stringify({
-		id: '\u0000',
-		name: 'Bench Guest',
-		time: '2026-11-22T18:00:00Z',
-		mode: 'ToGo',
-		phoneNumber: '+14155550123',
-		items: Array.from({ length: 10 }, (_, i) => ({
-			lineId: String(i + 1),
-			name: `Item ${i + 1}`,
-			qty: 1 + (i % 3),
-			price: '$4.50',
-			mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
-		})),
-		costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
-	}).split('\\u0000');
+	const [head, tail] = JSON.stringify(benchOrder('\u0000')).split('\\u0000');
 	return [
 		{
 			method: 'POST',
@@ -176,7 +164,7 @@ export function createRequests(): CannonRequest[] {
 }
 
 /** Partial updates spread over `ids` existing orders. */
-function partialRequests(ids: string[]): CannonRequest[] {
+export function partialRequests(ids: string[]): CannonRequest[] {
 	let n = 0;
 	return [
 		{
@@ -275,7 +263,8 @@ async function compare(
 	];
 }
 
-async function seedOrders(
+/** `count` orders of 10 items created over HTTP (ids `<prefix>-<n>`), for partial updates to work on. */
+export async function seedOrders(
 	url: string,
 	headers: Record<string, string>,
 	prefix: string,

@@ -8,6 +8,66 @@ import { buildSync } from 'esbuild';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
+ * The HTTP benches' create body (10 items, two modifiers each, costs, a phone number for the
+ * customer's SMS), with `id` as given: the HTTP bench, the peer, the findings bench and the floor
+ * all judge this one order.
+ */
+export function benchOrder(id: string): Record<string, unknown> {
+	return {
+		id,
+		name: 'Bench Guest',
+		time: '2026-11-22T18:00:00Z',
+		mode: 'ToGo',
+		phoneNumber: '+14155550123',
+		items: Array.from({ length: 10 }, (_, i) => ({
+			lineId: String(i + 1),
+			name: `Item ${i + 1}`,
+			qty: 1 + (i % 3),
+			price: '$4.50',
+			mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
+		})),
+		costs: { subtotal: '$45.00', tax: '$3.60', total: '$48.60' }
+	};
+}
+
+/**
+ * The built agent of `dist` on `dataDir`, on ports the OS picks, log at warn: resolves once both
+ * screens' TCP ports and the HTTP API listen, with the TCP endpoints its banner names.
+ */
+export async function startBuiltAgent(
+	dist: string,
+	dataDir: string
+): Promise<{ child: ChildProcess; tcp: Array<{ host: string; port: number }> }> {
+	const child = spawn(
+		process.execPath,
+		[
+			`${dist}/agent.js`,
+			'--data-dir',
+			dataDir,
+			'--http-port',
+			'0',
+			'--tcp-port',
+			'0',
+			'--log-level',
+			'warn'
+		],
+		{ stdio: ['ignore', 'pipe', 'inherit'] }
+	);
+	let out = '';
+	await new Promise<void>((ok) =>
+		child.stdout!.on('data', (x) => {
+			out += x;
+			if (out.includes('UI and HTTP') && (out.match(/TCP \S+:\d+/g) ?? []).length >= 2) ok();
+		})
+	);
+	const tcp = [...out.matchAll(/TCP (\S+):(\d+)/g)].map((m) => ({
+		host: m[1],
+		port: Number(m[2])
+	}));
+	return { child, tcp };
+}
+
+/**
  * The TCP benches' create-order message (5 items, a modifier each), as one JSON text without the
  * newline: every TCP bench, the floor and the agent alike, sends this same body.
  */

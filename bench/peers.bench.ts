@@ -4,6 +4,9 @@
  * bench's), 50 connections, in alternating rounds. Prism only validates the request against the
  * description and answers the documented example; the agent validates, decides, commits the
  * order durably and records it for the inspector. Goal: the agent at >= 10x Prism's rate.
+ * The durable floor (bench/floor-http-server.ts: parse, keep, commit, answer) runs in the same
+ * rotation: its ratio to Prism is the most any durable server reaches on this machine, so it says
+ * whether the goal is within reach here at all.
  *
  * Prism is not a dependency of the project: it is installed with npm from the registry into a
  * temporary folder (`$TMPDIR/kds-bench-prism-<version>`, kept for the next run; delete it at
@@ -17,18 +20,20 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequests, run, startAgentChild, stop, type CannonResult } from './http.bench.ts';
-import { fmt, ROOT, target, times } from './lib.ts';
+import {
+	createRequests,
+	ORDER_HEADERS,
+	run,
+	startAgentChild,
+	startChild,
+	stop,
+	type CannonResult
+} from './http.bench.ts';
+import { compileBenchFile, fmt, ROOT, target, times } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_PEER_SECONDS ?? 5);
 const ROUNDS = Number(process.env.KDS_BENCH_PEER_ROUNDS ?? 3);
 const PRISM_VERSION = process.env.KDS_BENCH_PRISM_VERSION ?? '5.14.2';
-const HEADERS = {
-	'content-type': 'application/json',
-	'x-integration-token': 'kds-demo-token',
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1'
-};
 
 const progress = (text: string) => process.stderr.write(`  peers bench: ${text}\n`);
 
@@ -95,7 +100,7 @@ async function probe(url: string): Promise<string> {
 	const { body } = request.setupRequest!(request);
 	const res = await fetch(`${url}/integrators/kds-orders`, {
 		method: 'POST',
-		headers: HEADERS,
+		headers: ORDER_HEADERS,
 		body
 	});
 	return `${res.status} ${(await res.text()).slice(0, 120)}`;
@@ -104,6 +109,7 @@ async function probe(url: string): Promise<string> {
 export async function runPeersBench(): Promise<{ lines: string[]; json: object }> {
 	const prismBin = installPrism();
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-peers-'));
+	const floorDir = mkdtempSync(join(tmpdir(), 'kds-bench-peers-floor-'));
 	const children: ChildProcess[] = [];
 	try {
 		const agent = await startAgentChild(['dist/agent.js'], dataDir);
@@ -112,19 +118,33 @@ export async function runPeersBench(): Promise<{ lines: string[]; json: object }
 		writeFileSync(spec, await (await fetch(`${agent.url}/openapi.json`)).text());
 		const prism = await startPrism(prismBin, spec);
 		children.push(prism.child);
+		const floor = await startChild(
+			[compileBenchFile('bench/floor-http-server.ts'), floorDir],
+			/(http:\/\/\S+)\n/
+		);
+		children.push(floor.child);
 		const agentProbe = await probe(agent.url);
 		const prismProbe = await probe(prism.url);
-		if (!agentProbe.startsWith('201') || !prismProbe.startsWith('201'))
-			throw new Error(`the create body is not accepted: agent ${agentProbe}; Prism ${prismProbe}`);
+		const floorProbe = await probe(floor.url);
+		if (![agentProbe, prismProbe, floorProbe].every((p) => p.startsWith('201')))
+			throw new Error(
+				`the create body is not accepted: agent ${agentProbe}; Prism ${prismProbe}; floor ${floorProbe}`
+			);
 
 		progress(`warm-up, then ${ROUNDS} alternating rounds of ${SECONDS} s each`);
 		await run(agent.url, createRequests(), 1);
 		await run(prism.url, createRequests(), 1);
-		const rounds = { agent: [] as CannonResult[], prism: [] as CannonResult[] };
+		await run(floor.url, createRequests(), 1);
+		const rounds = {
+			agent: [] as CannonResult[],
+			prism: [] as CannonResult[],
+			floor: [] as CannonResult[]
+		};
 		const loads: number[] = [];
 		for (let i = 0; i < ROUNDS; i++) {
 			rounds.agent.push(await run(agent.url, createRequests(), SECONDS));
 			rounds.prism.push(await run(prism.url, createRequests(), SECONDS));
+			rounds.floor.push(await run(floor.url, createRequests(), SECONDS));
 			loads.push(loadavg()[0]);
 		}
 		const rate = (r: CannonResult) => r.requests.total / SECONDS;
@@ -133,13 +153,17 @@ export async function runPeersBench(): Promise<{ lines: string[]; json: object }
 			list.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0);
 		const agentRate = total(rounds.agent) / (ROUNDS * SECONDS);
 		const prismRate = total(rounds.prism) / (ROUNDS * SECONDS);
+		const floorRate = total(rounds.floor) / (ROUNDS * SECONDS);
 		const perRound = rounds.agent.map((a, i) => rate(a) / rate(rounds.prism[i]));
+		const floorPerRound = rounds.floor.map((f, i) => rate(f) / rate(rounds.prism[i]));
 		const lines = [
 			`The peer: Stoplight Prism ${PRISM_VERSION} mocking kds-sim's /openapi.json (log at warn) against dist/agent.js (durable store), POST /integrators/kds-orders with the same 10-item body, 50 connections, ${ROUNDS} alternating rounds of ${SECONDS} s after 1 s warm-up each; load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)} on this machine`,
-			`one create each first: agent ${agentProbe}; Prism ${prismProbe}`,
+			`one create each first: agent ${agentProbe}; Prism ${prismProbe}; durable floor ${floorProbe}`,
 			`agent: ${fmt(agentRate)}/s (rounds ${rounds.agent.map((r) => fmt(rate(r))).join(', ')}), ${failed(rounds.agent)} failed`,
 			`Prism: ${fmt(prismRate)}/s (rounds ${rounds.prism.map((r) => fmt(rate(r))).join(', ')}), ${failed(rounds.prism)} failed`,
+			`durable floor (bench/floor-http-server.ts): ${fmt(floorRate)}/s (rounds ${rounds.floor.map((r) => fmt(rate(r))).join(', ')}), ${failed(rounds.floor)} failed`,
 			`agent/Prism per round: ${perRound.map((r) => `${fmt(r, 1)}×`).join(', ')}`,
+			`durable floor/Prism per round: ${floorPerRound.map((r) => `${fmt(r, 1)}×`).join(', ')}: the most a server that commits each order can reach here; the agent at 75% of the floor (issue 28's other target) would be ${fmt((0.75 * floorRate) / prismRate, 1)}× Prism`,
 			'',
 			'targets (issue 28):',
 			target(
@@ -160,14 +184,22 @@ export async function runPeersBench(): Promise<{ lines: string[]; json: object }
 				rounds: ROUNDS,
 				agentPerSecond: agentRate,
 				prismPerSecond: prismRate,
+				floorPerSecond: floorRate,
 				ratio: agentRate / prismRate,
+				floorRatio: floorRate / prismRate,
 				perRound,
-				failed: { agent: failed(rounds.agent), prism: failed(rounds.prism) }
+				floorPerRound,
+				failed: {
+					agent: failed(rounds.agent),
+					prism: failed(rounds.prism),
+					floor: failed(rounds.floor)
+				}
 			}
 		};
 	} finally {
 		await Promise.all(children.map(stop));
 		rmSync(dataDir, { recursive: true, force: true });
+		rmSync(floorDir, { recursive: true, force: true });
 	}
 }
 

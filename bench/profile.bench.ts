@@ -17,18 +17,19 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnAgent, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { createRequests, run, type CannonRequest } from './http.bench.ts';
+import {
+	createRequests,
+	ORDER_HEADERS,
+	partialRequests,
+	run,
+	seedOrders,
+	type CannonRequest
+} from './http.bench.ts';
 import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_PROFILE_SECONDS ?? 6);
 const SCENARIOS = (process.env.KDS_PROFILE_SCENARIOS ?? 'tcp,create,partial').split(',');
 const PROFILE_DIR = join(ROOT, 'dist/bench/profiles');
-const HEADERS = {
-	'content-type': 'application/json',
-	'x-integration-token': 'kds-demo-token',
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1'
-};
 
 /** The stage a source file belongs to: the first pattern that matches its path. */
 const STAGES: Array<[string, RegExp]> = [
@@ -193,51 +194,6 @@ async function httpLoad(url: string, requests: CannonRequest[], seconds: number)
 	return result.requests.total;
 }
 
-async function seed(url: string, count: number): Promise<string[]> {
-	const ids = Array.from({ length: count }, (_, i) => `PROFILE-${i}`);
-	for (const id of ids) {
-		const res = await fetch(`${url}/integrators/kds-orders`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({
-				id,
-				name: 'Partial Guest',
-				time: '2026-11-22T18:00:00Z',
-				mode: 'ToGo',
-				items: Array.from({ length: 10 }, (_, i) => ({
-					lineId: String(i + 1),
-					name: `Item ${i + 1}`,
-					qty: 1,
-					mods: []
-				}))
-			})
-		});
-		if (res.status !== 201) throw new Error(`seeding ${id}: ${res.status}`);
-	}
-	return ids;
-}
-
-/** Partial updates over `ids`, the HTTP bench's body. */
-export function partialBodies(ids: string[]): CannonRequest[] {
-	let n = 0;
-	return [
-		{
-			method: 'PUT',
-			path: '/integrators/kds-orders/partial',
-			headers: HEADERS,
-			setupRequest: (req) => {
-				n += 1;
-				const body = {
-					id: ids[n % ids.length],
-					priority: n % 2 === 0,
-					specialInstructions: `note ${n}`
-				};
-				return { ...req, body: JSON.stringify(body) };
-			}
-		}
-	];
-}
-
 async function profileScenario(name: string): Promise<{ lines: string[]; json: object }> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-bench-profile-'));
 	const dir = join(PROFILE_DIR, name);
@@ -267,8 +223,8 @@ async function profileScenario(name: string): Promise<{ lines: string[]; json: o
 		else if (name === 'tcp1') load = (s) => tcpLoad(screen.host, screen.port, s, 1);
 		else if (name === 'create') load = (s) => httpLoad(agent.httpUrl, createRequests(), s);
 		else if (name === 'partial') {
-			const ids = await seed(agent.httpUrl, 200);
-			load = (s) => httpLoad(agent.httpUrl, partialBodies(ids), s);
+			const ids = await seedOrders(agent.httpUrl, ORDER_HEADERS, 'PROFILE', 200);
+			load = (s) => httpLoad(agent.httpUrl, partialRequests(ids), s);
 		} else throw new Error(`unknown scenario ${name}`);
 		await load(1); // warm-up, outside the window the profile is read for
 		const from = monotonicUs();

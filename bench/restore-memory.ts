@@ -5,10 +5,10 @@
  *
  *   npx tsx bench/restore-memory.ts /tmp/kds-filled 3 dist/ab/before dist
  */
-import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startBuiltAgent } from './lib.ts';
 const [src, rounds, ...dists] = process.argv.slice(2);
 const res: Record<string, number[]> = {};
 for (let r = 0; r < Number(rounds); r++) {
@@ -16,28 +16,7 @@ for (let r = 0; r < Number(rounds); r++) {
 		const dir = join(tmpdir(), `kds-restore-${process.pid}`);
 		rmSync(dir, { recursive: true, force: true });
 		cpSync(src, dir, { recursive: true });
-		const c = spawn(
-			process.execPath,
-			[
-				`${dist}/agent.js`,
-				'--data-dir',
-				dir,
-				'--http-port',
-				'0',
-				'--tcp-port',
-				'0',
-				'--log-level',
-				'warn'
-			],
-			{ stdio: ['ignore', 'pipe', 'inherit'] }
-		);
-		let out = '';
-		await new Promise<void>((ok) =>
-			c.stdout!.on('data', (x) => {
-				out += x;
-				if (out.includes('UI and HTTP') && (out.match(/TCP \S+:\d+/g) ?? []).length >= 2) ok();
-			})
-		);
+		const { child: c } = await startBuiltAgent(dist, dir);
 		await new Promise((ok) => setTimeout(ok, 1500));
 		const rss =
 			Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.pid}/status`, 'utf8'))![1]) / 1024;

@@ -13,8 +13,16 @@ import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileBenchFile, fmt, ROOT } from './lib.ts';
-import { createRequests, run, startAgentChild, startChild, stop } from './http.bench.ts';
-import { partialBodies } from './profile.bench.ts';
+import {
+	createRequests,
+	ORDER_HEADERS,
+	partialRequests,
+	run,
+	seedOrders,
+	startAgentChild,
+	startChild,
+	stop
+} from './http.bench.ts';
 
 const [dist = 'dist', scenario = 'create', roundsArg = '3'] = process.argv.slice(2);
 const OPS = Number(process.env.KDS_AB_OPS ?? 4000);
@@ -37,38 +45,6 @@ function threads(pid: number): Map<string, number> {
 	return out;
 }
 
-const HEADERS = {
-	'content-type': 'application/json',
-	'x-integration-token': 'kds-demo-token',
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1'
-};
-async function seed(url: string): Promise<string[]> {
-	const ids: string[] = [];
-	for (let i = 0; i < 200; i++) {
-		const id = `TH-SEED-${i}`;
-		const res = await fetch(`${url}/integrators/kds-orders`, {
-			method: 'POST',
-			headers: HEADERS,
-			body: JSON.stringify({
-				id,
-				name: 'Partial Guest',
-				time: '2026-11-22T18:00:00Z',
-				mode: 'ToGo',
-				items: Array.from({ length: 10 }, (_, k) => ({
-					lineId: String(k + 1),
-					name: `Item ${k + 1}`,
-					qty: 1,
-					mods: []
-				}))
-			})
-		});
-		if (res.status !== 201) throw new Error(`seed: ${res.status}`);
-		ids.push(id);
-	}
-	return ids;
-}
-
 const dirs = [mkdtempSync(join(tmpdir(), 'kds-th-a-')), mkdtempSync(join(tmpdir(), 'kds-th-f-'))];
 const NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const FASTIFY_FLOOR = dist === 'fastify-floor';
@@ -87,8 +63,11 @@ const procs = [
 	{ name: 'floor', ...floor }
 ];
 try {
-	const ids = scenario === 'partial' ? await Promise.all(procs.map((p) => seed(p.url))) : [];
-	const reqs = (i: number) => (scenario === 'partial' ? partialBodies(ids[i]) : createRequests());
+	const ids =
+		scenario === 'partial'
+			? await Promise.all(procs.map((p) => seedOrders(p.url, ORDER_HEADERS, 'TH-SEED', 200)))
+			: [];
+	const reqs = (i: number) => (scenario === 'partial' ? partialRequests(ids[i]) : createRequests());
 	for (let i = 0; i < 2; i++) await run(procs[i].url, reqs(i), 0, OPS);
 	const totals = procs.map(() => new Map<string, number>());
 	const ops = [0, 0];
