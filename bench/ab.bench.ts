@@ -7,7 +7,7 @@
  *   npx tsx bench/ab.bench.ts dist/ab/before dist [more builds…] [tcp|tcp1|create|partial] [rounds]
  *
  * Prints, per build, the median over rounds of the CPU per operation (all threads, and the thread
- * that answers, from /proc) and of the rate, and the ratio of each to the first build's. Each round is a fixed
+ * that answers, from /proc), of the rate and of each round's 99th percentile latency, and the ratio of each to the first build's. Each round is a fixed
  * number of operations at 50 connections, or one for tcp1 (KDS_AB_OPS, default 4000).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ import {
 	seedOrders,
 	type CannonRequest
 } from './http.bench.ts';
-import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
+import { CpuMeter, fmt, percentile, ROOT, tcpCreate } from './lib.ts';
 
 // Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
 // node flags separated by commas: `dist:--max-semi-space-size=4`), then the scenario and rounds.
@@ -75,30 +75,40 @@ function start(dist: string): Promise<Agent> {
 }
 
 let n = 0;
+/** The round just run's 99th percentile latency, in ms. */
+let lastP99 = NaN;
 async function tcpRound(agent: Agent, connections = 50): Promise<number> {
 	const sessions = await Promise.all(
 		Array.from({ length: connections }, () => TcpSession.open(agent.tcp.host, agent.tcp.port))
 	);
 	let left = OPS;
+	const latencies: number[] = [];
 	await Promise.all(
 		sessions.map(async (session) => {
 			while (left-- > 0) {
 				n++;
+				const sent = performance.now();
 				session.write(
 					`${tcpCreate(`AB-${n}`, n)}
 `
 				);
 				await session.nextLine();
+				latencies.push(performance.now() - sent);
 			}
 		})
 	);
 	await Promise.all(sessions.map((s) => s.close()));
+	lastP99 = percentile(
+		latencies.sort((a, b) => a - b),
+		99
+	);
 	return OPS;
 }
 
 /** autocannon with a fixed count of requests. */
 async function httpRound(agent: Agent, requests: CannonRequest[]): Promise<number> {
 	const result = await run(agent.http, requests, 0, OPS);
+	lastP99 = result.latency.p99;
 	return result.requests.total;
 }
 
@@ -123,7 +133,8 @@ try {
 	const per = agents.map(() => ({
 		total: [] as number[],
 		main: [] as number[],
-		rate: [] as number[]
+		rate: [] as number[],
+		p99: [] as number[]
 	}));
 	const loads: number[] = [];
 	for (let r = 0; r < ROUNDS; r++) {
@@ -139,13 +150,15 @@ try {
 			per[i].total.push(cpu.totalUs);
 			per[i].main.push(cpu.mainUs);
 			per[i].rate.push(ops / seconds);
+			per[i].p99.push(lastP99);
 		}
 		loads.push(loadavg()[0]);
 	}
 	const medians = per.map((p) => ({
 		total: median(p.total),
 		main: median(p.main),
-		rate: median(p.rate)
+		rate: median(p.rate),
+		p99: median(p.p99)
 	}));
 	console.log(
 		`${scenario}, ${ROUNDS} alternating rounds of ${OPS} operations at ${scenario === 'tcp1' ? 1 : 50} connection(s); load average ${fmt(Math.min(...loads), 1)}-${fmt(Math.max(...loads), 1)}`
@@ -154,14 +167,14 @@ try {
 	medians.forEach((x, i) => {
 		const name = `${String.fromCharCode(65 + i)} ${dirs[i]}`;
 		console.log(
-			`${name}: CPU/op ${fmt(x.total, 1)} µs (answering thread ${fmt(x.main, 1)} µs), ${fmt(x.rate)}/s   rounds CPU/op ${per[i].total.map((v) => fmt(v)).join(' ')}`
+			`${name}: CPU/op ${fmt(x.total, 1)} µs (answering thread ${fmt(x.main, 1)} µs), ${fmt(x.rate)}/s, p99 ${fmt(x.p99, 1)} ms   rounds CPU/op ${per[i].total.map((v) => fmt(v)).join(' ')}`
 		);
 		if (i > 0) {
 			// Each round's ratio to A's in the same round: the machine's load, which moves both
 			// alike within a round, cancels out better than in the ratio of medians.
 			const paired = median(per[i].total.map((v, r) => v / per[0].total[r]));
 			console.log(
-				`  ${String.fromCharCode(65 + i)}/A: CPU/op ${fmt((x.total / a.total) * 100, 1)}% (median of the rounds' ratios ${fmt(paired * 100, 1)}%), answering thread ${fmt((x.main / a.main) * 100, 1)}%, rate ${fmt((x.rate / a.rate) * 100, 1)}%`
+				`  ${String.fromCharCode(65 + i)}/A: CPU/op ${fmt((x.total / a.total) * 100, 1)}% (median of the rounds' ratios ${fmt(paired * 100, 1)}%), answering thread ${fmt((x.main / a.main) * 100, 1)}%, rate ${fmt((x.rate / a.rate) * 100, 1)}%, p99 ${fmt((x.p99 / a.p99) * 100, 1)}%`
 			);
 		}
 	});

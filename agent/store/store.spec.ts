@@ -3,7 +3,7 @@
  * orders intact, and one written by a newer version is refused with a message that says so.
  */
 import { DatabaseSync as Database } from 'node:sqlite';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -171,6 +171,33 @@ describe('the order store on disk', () => {
 });
 
 describe('the WAL', () => {
+	it('has its index in the process (no -shm file) and the file to itself while open; the orders are all there after', () => {
+		const store = new Store({ dataDir });
+		const file = join(dataDir, 'kds.sqlite');
+		const a = record('L-1', 1);
+		store.commit([
+			{ screenId: 'kds-1', changes: [{ type: 'order.created', input: null!, record: a }] }
+		]);
+		expect(existsSync(`${file}-wal`)).toBe(true);
+		expect(existsSync(`${file}-shm`)).toBe(false);
+		// Another connection (the sqlite3 shell, another process) is told so, rather than reading half.
+		const other = new Database(file, { readOnly: true });
+		try {
+			expect(() => other.prepare('SELECT count(*) AS n FROM orders').get()).toThrow(
+				'database is locked'
+			);
+		} finally {
+			other.close();
+		}
+		store.close();
+		const after = new Database(file, { readOnly: true });
+		expect(after.prepare('SELECT order_id FROM orders').all()).toEqual([{ order_id: 'L-1' }]);
+		after.close();
+		const reopened = new Store({ dataDir });
+		expect(reopened.load().get('kds-1')).toEqual([a]);
+		reopened.close();
+	});
+
 	it('is checkpointed by SQLite itself once it passes 16 MiB, and never grows far beyond', () => {
 		const store = new Store({ dataDir });
 		try {
