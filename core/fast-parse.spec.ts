@@ -296,6 +296,21 @@ describe('compiled and looped alike', () => {
 	const compiled = fastObject(KdsItemSchema, readersOf('compiled'), 'compiled');
 	const looped = fastObject(KdsItemSchema, readersOf('looped'), 'looped');
 
+	it('the readers compiled from the schemas: the same output on seeded orders', () => {
+		const compiledOrder = fastReader(TcpOrderSchema, { how: 'compiled' });
+		const loopedOrder = fastReader(TcpOrderSchema, { how: 'looped' });
+		let answered = 0;
+		fc.assert(
+			fc.property(full(mix(fc.oneof(dateTime, fc.integer({ min: 0, max: 8.64e15 })))), (input) => {
+				const read = compiledOrder(input);
+				expect(loopedOrder(input)).toStrictEqual(read);
+				if (read !== undefined) answered += 1;
+			}),
+			{ seed: 2820, numRuns: 500 }
+		);
+		expect(answered).toBeGreaterThan(50);
+	});
+
 	it("give the same output, zod's, on generated items", () => {
 		let answered = 0;
 		fc.assert(
