@@ -6,21 +6,23 @@
  * all, by function, and by the agent's function that the allocation happened under (the nearest
  * frame of dist/). The .heapprofile stays in dist/bench/profiles/alloc/ (Chrome DevTools, Memory).
  *
- *   npx tsx bench/alloc.bench.ts [dist] [operations] [create|partial]
+ *   npx tsx bench/alloc.bench.ts [dist] [operations] [create|partial|tcp]
  *
- * `partial`: partial updates (the profile bench's bodies) of 200 orders created first.
+ * `partial`: partial updates (the profile bench's bodies) of 200 orders created first. `tcp`: the
+ * TCP bench's 5-item creates over 50 connections, one at a time on each.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createRequests, partialRequests, run } from './http.bench.ts';
-import { fmt, ROOT } from './lib.ts';
+import { fmt, ROOT, tcpCreate } from './lib.ts';
+import { TcpSession } from '../tests/helpers/tcp.ts';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 
 const [dist = 'dist', opsArg = '4000', scenario = 'create'] = process.argv.slice(2);
-if (scenario !== 'create' && scenario !== 'partial')
-	throw new Error(`bench/alloc: unknown scenario ${scenario}: create or partial`);
+if (scenario !== 'create' && scenario !== 'partial' && scenario !== 'tcp')
+	throw new Error(`bench/alloc: unknown scenario ${scenario}: create, partial or tcp`);
 const OPS = Number(opsArg);
 const dir = join(ROOT, 'dist/bench/profiles/alloc');
 mkdirSync(dir, { recursive: true });
@@ -71,12 +73,13 @@ try {
 	let text = '';
 	let err = '';
 	child.stderr!.on('data', (d) => (err += d));
-	const url = await new Promise<string>((done, fail) => {
+	const [url, tcpHost, tcpPort] = await new Promise<[string, string, number]>((done, fail) => {
 		child.once('exit', (code) => fail(new Error(`the agent exited (${code}):\n${text}${err}`)));
 		child.stdout!.on('data', (d) => {
 			text += d;
 			const m = /UI and HTTP API\s+(\S+?)\/?\n/.exec(text);
-			if (m) done(m[1]);
+			const tcp = /screen \S+\s+.*?TCP (\S+):(\d+)/.exec(text);
+			if (m && tcp) done([m[1], tcp[1], Number(tcp[2])]);
 		});
 	});
 	const until = async (word: string) => {
@@ -109,13 +112,33 @@ try {
 		}
 	}
 	const requests = () => (scenario === 'partial' ? partialRequests(ids) : createRequests());
-	await run(url, requests(), 0, OPS); // warm-up
+	let sent = 0;
+	/** OPS TCP creates over 50 connections, each waiting for its reply (as bench/ab.bench.ts). */
+	const tcpRun = async (): Promise<number> => {
+		const sessions = await Promise.all(
+			Array.from({ length: 50 }, () => TcpSession.open(tcpHost, tcpPort))
+		);
+		let left = OPS;
+		await Promise.all(
+			sessions.map(async (session) => {
+				while (left-- > 0) {
+					sent++;
+					session.write(`${tcpCreate(`ALLOC-${sent}`, sent)}\n`);
+					await session.nextLine();
+				}
+			})
+		);
+		await Promise.all(sessions.map((s) => s.close()));
+		return OPS;
+	};
+	const load = async () =>
+		scenario === 'tcp' ? tcpRun() : (await run(url, requests(), 0, OPS)).requests.total;
+	await load(); // warm-up
 	child.kill('SIGUSR2');
 	await until('sampling');
-	const result = await run(url, requests(), 0, OPS);
+	const ops = await load();
 	child.kill('SIGUSR2');
 	await until('written');
-	const ops = result.requests.total;
 	const profile = JSON.parse(readFileSync(out, 'utf8')) as { head: Node };
 	const byFunction = new Map<string, number>();
 	const byAgentFrame = new Map<string, number>();
@@ -137,7 +160,7 @@ try {
 			.map(([k, v]) => `  ${fmt(v / ops).padStart(7)}  ${k}`)
 			.join('\n');
 	console.log(
-		`HTTP ${scenario}, ${ops} requests at 50 connections, load average ${fmt(loadavg()[0], 1)}: ${fmt(total / ops)} bytes allocated per ${scenario === 'create' ? 'create' : 'partial update'} (sampled every 4 KiB)`
+		`${scenario === 'tcp' ? 'TCP create' : `HTTP ${scenario}`}, ${ops} ${scenario === 'tcp' ? 'messages' : 'requests'} at 50 connections, load average ${fmt(loadavg()[0], 1)}: ${fmt(total / ops)} bytes allocated per ${scenario === 'partial' ? 'partial update' : 'create'} (sampled every 4 KiB)`
 	);
 	console.log(`bytes per create, by function (self):\n${top(byFunction)}`);
 	console.log(

@@ -309,6 +309,99 @@ describe('compiled and looped alike', () => {
 	});
 });
 
+describe('an input that already is its output', () => {
+	const item = (i: number) => ({
+		lineId: String(i),
+		name: `Item ${i}`,
+		qty: 1,
+		mods: [{ name: 'No onion' }, { name: 'Extra cheese', qty: 2 }]
+	});
+	const order = {
+		id: 'B-1',
+		name: 'Bench Guest',
+		mode: 'ToGo',
+		items: [item(1), item(2), item(3)],
+		time: '2026-11-22T18:00:00Z'
+	};
+
+	it('is returned as it is, uncopied and unchanged, where every key comes in the schema order', () => {
+		const input = JSON.parse(JSON.stringify(order));
+		const text = JSON.stringify(input);
+		const read = fastOf(HttpOrderSchema)(input) as typeof order;
+		// The order itself is always a fresh object (its reader rewrites date-times in it).
+		expect(read).not.toBe(input);
+		expect(read.items).toBe(input.items);
+		const group = fastObject(ItemGroupSchema, {
+			id: fastString,
+			name: fastString,
+			note: fastString
+		});
+		const plainGroup = { id: 'g1', name: 'Mains' };
+		expect(group(plainGroup)).toBe(plainGroup);
+		expect(read).toStrictEqual(HttpOrderSchema.parse(input));
+		expect(JSON.stringify(input)).toBe(text);
+	});
+
+	it('is copied from the first value that differs, the unchanged parts kept as they are', () => {
+		// A TCP time in milliseconds becomes an ISO string, a modifier string an object.
+		const input = JSON.parse(
+			JSON.stringify({
+				...order,
+				items: [item(1), { ...item(2), mods: ['Well done', { name: 'Salt' }] }],
+				time: Date.UTC(2026, 10, 22, 18)
+			})
+		);
+		const text = JSON.stringify(input);
+		const read = fastOf(TcpOrderSchema)(input) as typeof order;
+		expect(read).toStrictEqual(TcpOrderSchema.parse(input));
+		expect(read).not.toBe(input);
+		expect(read.time).toBe('2026-11-22T18:00:00.000Z');
+		expect(read.items).not.toBe(input.items);
+		expect(read.items[0]).toBe(input.items[0]);
+		expect(read.items[1].mods).toStrictEqual([{ name: 'Well done' }, { name: 'Salt' }]);
+		expect(read.items[1].mods[1]).toBe(input.items[1].mods[1]);
+		expect(JSON.stringify(input)).toBe(text);
+	});
+
+	it("is copied in the schema's key order when its keys come in another", () => {
+		const { time, ...rest } = order;
+		const input = JSON.parse(JSON.stringify({ time, ...rest }));
+		const read = fastOf(HttpOrderSchema)(input);
+		expect(read).not.toBe(input);
+		expect(Object.keys(read as object)).toEqual(Object.keys(HttpOrderSchema.parse(input)));
+		expect((read as typeof order).items).toBe(input.items);
+	});
+
+	it('leaves the input as it was when a reader rewrites a date-time (a time without offset)', () => {
+		for (const [schema, body] of [
+			[HttpOrderSchema, { ...order, time: '2026-11-22T18:00:00' }],
+			[TcpOrderSchema, { ...order, time: '2026-11-22T18:00:00', pickupTime: '2026-11-22T18:30' }],
+			[PartialOrderSchema, { id: 'B-1', pickupTime: '2026-11-22T18:30:00' }]
+		] as const) {
+			const input = JSON.parse(JSON.stringify(body));
+			const text = JSON.stringify(input);
+			const parsed = parseWith(schema, input, [], { timeZone: 'Europe/Berlin' });
+			expect(parsed.ok && parsed.plain).toBe(true);
+			expect(parsed.ok && parsed.outcomes?.length).toBeGreaterThan(0);
+			expect(JSON.stringify(input)).toBe(text);
+			expect(parsed.ok && parsed.value).not.toBe(input);
+		}
+	});
+
+	it('is copied when it is not a plain object', () => {
+		const group = fastObject(ItemGroupSchema, {
+			id: fastString,
+			name: fastString,
+			note: fastString
+		});
+		const input = Object.assign(Object.create(null) as object, { id: 'g1', name: 'Mains' });
+		const read = group(input);
+		expect(read).not.toBe(input);
+		expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+		expect(read).toStrictEqual(ItemGroupSchema.parse(input));
+	});
+});
+
 describe('which inputs it leaves to zod', () => {
 	const body = {
 		id: 'B-1',

@@ -1,8 +1,8 @@
 /**
  * A parser of the common valid case, beside zod's: for an input whose every value has the plain
  * shape its schema asks for (no null, no unknown key, nothing a transform would change), it
- * returns the very value zod's parser outputs (the same keys in the same order, fresh objects and
- * arrays); for anything else it returns `undefined` and `parseWith` (parse.ts) runs zod, which
+ * returns the very value zod's parser outputs (the same keys in the same order; an object or
+ * array that already is exactly its output, the input itself, uncopied); for anything else it returns `undefined` and `parseWith` (parse.ts) runs zod, which
  * words the errors. So a refusal, its field paths and every unusual input are zod's alone.
  *
  * Why: zod's compiled object parser runs every field through its schema's `run` with an issue
@@ -54,13 +54,16 @@ export function fastEnum(values: readonly string[]): Fast {
 export function fastArray(element: Fast): Fast {
 	return (v) => {
 		if (!Array.isArray(v)) return undefined;
-		const out = new Array<unknown>(v.length);
+		// While every element reads as itself (the common case), nothing is copied: then the
+		// input is the very output.
+		let out: unknown[] | undefined;
 		for (let i = 0; i < v.length; i++) {
 			const read = element(v[i]);
 			if (read === undefined) return undefined;
-			out[i] = read;
+			if (out === undefined && read !== v[i]) out = v.slice(0, i);
+			if (out !== undefined) out[i] = read;
 		}
-		return out;
+		return out ?? v;
 	};
 }
 
@@ -83,7 +86,12 @@ interface Field {
 export function fastObject(
 	schema: z.ZodObject,
 	readers: Record<string, Fast>,
-	how: 'compiled' | 'looped' = allowsEval ? 'compiled' : 'looped'
+	how: 'compiled' | 'looped' = allowsEval ? 'compiled' : 'looped',
+	/**
+	 * Always output a fresh object, never the input itself: for a schema whose `read` (parse.ts)
+	 * writes into the output (order-schema.ts rewrites date-times), so the input stays as sent.
+	 */
+	fresh = false
 ): Fast {
 	const shape = schema.shape as Record<string, { _zod: { optin?: string } }>;
 	for (const key of Object.keys(readers)) {
@@ -94,24 +102,34 @@ export function fastObject(
 		read: Object.hasOwn(readers, key) ? readers[key] : undefined,
 		optional: shape[key]._zod.optin === 'optional'
 	}));
-	return (how === 'compiled' ? compiled(fields) : undefined) ?? looped(fields);
+	return (how === 'compiled' ? compiled(fields, fresh) : undefined) ?? looped(fields);
 }
 
-function compiled(fields: Field[]): Fast | undefined {
-	const read = fields.filter((f) => f.read !== undefined);
+function compiled(fields: Field[], fresh: boolean): Fast | undefined {
 	const lines = [
 		'if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;',
+		// `last`: the input's keys in the schema's order so far (so the output's order is theirs).
+		fresh
+			? 'let last = -1, out = {};'
+			: 'let last = -1, out = Object.getPrototypeOf(v) === Object.prototype ? undefined : {};',
 		'for (const k in v) {',
 		'\tif (!Object.hasOwn(v, k)) return undefined;',
 		'\tswitch (k) {',
-		...read.map((f) => `\t\tcase ${JSON.stringify(f.key)}:`),
-		'\t\t\tbreak;',
+		...fields.flatMap((f, i) =>
+			f.read === undefined
+				? []
+				: [
+						`\t\tcase ${JSON.stringify(f.key)}:`,
+						`\t\t\tif (${i} < last) out = {};`,
+						`\t\t\tlast = ${i};`,
+						'\t\t\tbreak;'
+					]
+		),
 		'\t\tdefault:',
 		'\t\t\treturn undefined;',
 		'\t}',
 		'}',
-		'const out = {};',
-		'let x;'
+		'let x, y;'
 	];
 	fields.forEach((f, i) => {
 		const key = JSON.stringify(f.key);
@@ -120,15 +138,28 @@ function compiled(fields: Field[]): Fast | undefined {
 			if (!f.optional) lines.push('return undefined;');
 			return;
 		}
-		const take = `{ x = r[${i}](v[${key}]); if (x === undefined) return undefined; out[${key}] = x; }`;
+		// While every value reads as itself and the keys come in order, nothing is copied: the
+		// input is then the very output. The first value that differs copies the ones before it.
+		const take = `{ y = v[${key}]; x = r[${i}](y); if (x === undefined) return undefined; if (out === undefined && x !== y) out = c(v, ${i}); if (out !== undefined) out[${key}] = x; }`;
 		lines.push(`if (${key} in v) ${take}${f.optional ? '' : ' else return undefined;'}`);
 	});
-	lines.push('return out;');
+	lines.push('return out === undefined ? v : out;');
+	const keys = fields.map((f) => f.key);
+	/** The output's first `n` fields, each the input's own value (they read as themselves). */
+	const copyBefore = (v: Record<string, unknown>, n: number) => {
+		const out: Record<string, unknown> = {};
+		for (let i = 0; i < n; i++) if (keys[i] in v) out[keys[i]] = v[keys[i]];
+		return out;
+	};
 	try {
-		const make = new Function('r', `return (v) => {\n${lines.join('\n')}\n};`) as (
-			r: Array<Fast | undefined>
+		const make = new Function('r', 'c', `return (v) => {\n${lines.join('\n')}\n};`) as (
+			r: Array<Fast | undefined>,
+			c: typeof copyBefore
 		) => Fast;
-		return make(fields.map((f) => f.read));
+		return make(
+			fields.map((f) => f.read),
+			copyBefore
+		);
 	} catch {
 		return undefined;
 	}

@@ -414,23 +414,30 @@ const fastTcpTime: Fast = (v) => {
 };
 const fastItems = fastArray(fastObject(KdsItemSchema, itemReaders));
 
+// The orders' readers rewrite date-times in place (readTimes): the order object is always a fresh
+// one (`fresh`), its items and their modifiers the input's own when they are exactly the output.
 readers.add(HttpOrderSchema, {
 	read: readFullOrder,
-	fast: fastObject(HttpOrderSchema, { ...orderReaders, time: fastDateTime })
+	fast: fastObject(HttpOrderSchema, { ...orderReaders, time: fastDateTime }, undefined, true)
 });
 readers.add(TcpOrderSchema, {
 	read: readFullOrder,
-	fast: fastObject(TcpOrderSchema, { ...orderReaders, time: fastTcpTime })
+	fast: fastObject(TcpOrderSchema, { ...orderReaders, time: fastTcpTime }, undefined, true)
 });
 readers.add(PartialOrderSchema, {
 	read: readPartialOrder,
-	fast: fastObject(PartialOrderSchema, {
-		id: fastOrderId,
-		name: fastString,
-		mode: fastMode,
-		itemsToAdd: fastItems,
-		itemsToUpdate: fastItems,
-		itemsToRemove: fastArray(fastString),
-		...sharedReaders
-	})
+	fast: fastObject(
+		PartialOrderSchema,
+		{
+			id: fastOrderId,
+			name: fastString,
+			mode: fastMode,
+			itemsToAdd: fastItems,
+			itemsToUpdate: fastItems,
+			itemsToRemove: fastArray(fastString),
+			...sharedReaders
+		},
+		undefined,
+		true
+	)
 });

@@ -6,11 +6,13 @@
 export class AfterReplies {
 	private jobs: Array<() => void> = [];
 	private scheduled = false;
+	/** The engine is acknowledging a commit and calls run() right after: add() schedules nothing. */
+	private runDue = false;
 
 	/** Run `job` once the replies of this turn are written. */
 	add(job: () => void): void {
 		this.jobs.push(job);
-		if (!this.scheduled) {
+		if (!this.scheduled && !this.runDue) {
 			this.scheduled = true;
 			setImmediate(() => {
 				this.scheduled = false;
@@ -19,8 +21,18 @@ export class AfterReplies {
 		}
 	}
 
+	/**
+	 * The engine acknowledges a commit now and calls run() once the replies are written: a job
+	 * added meanwhile (each TCP message's inspector work) waits for that, not for a turn of the
+	 * event loop of its own (one empty turn, an epoll_wait, per message on one connection).
+	 */
+	due(): void {
+		this.runDue = true;
+	}
+
 	/** The replies are written (the engine calls this after acknowledging a commit). */
 	run(): void {
+		this.runDue = false;
 		const jobs = this.jobs;
 		if (jobs.length === 0) return;
 		this.jobs = [];

@@ -236,10 +236,14 @@ export class Engine {
 			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
 		}
 		this.notifyCommitEnd();
-		for (const w of work) w.done(true);
-		// The replies are written: the inspector's work for them runs now, while the clients read
-		// their replies, rather than before the next commit.
-		this.afterReplies.run();
+		this.afterReplies.due();
+		try {
+			for (const w of work) w.done(true);
+		} finally {
+			// The replies are written: the inspector's work for them runs now, while the clients read
+			// their replies, rather than before the next commit.
+			this.afterReplies.run();
+		}
 	}
 
 	/**
