@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ByteBudget, type Holder } from './byte-budget.ts';
 
@@ -44,6 +45,67 @@ describe('ByteBudget', () => {
 		expect(budget.set(b, 50)).toBe(false);
 		expect(evicted).toEqual([1]);
 		expect(budget.bytes).toBe(60);
+	});
+
+	it('keeps the bytes, the holders and the eviction order of a Map in insertion order (seeded)', () => {
+		// The reference: the budget as a Map (its implementation until 2026-11-26).
+		class MapBudget {
+			total = 0;
+			held = new Map<number, number>();
+			constructor(readonly limit: number) {}
+			set(holder: number, bytes: number, evicted: number[]): boolean {
+				const before = this.held.get(holder);
+				if (bytes <= 0) {
+					if (before !== undefined) {
+						this.total -= before;
+						this.held.delete(holder);
+					}
+					return true;
+				}
+				this.total += bytes - (before ?? 0);
+				this.held.set(holder, bytes);
+				let self = false;
+				for (const victim of [...this.held.keys()].reverse()) {
+					if (this.total <= this.limit) break;
+					this.total -= this.held.get(victim)!;
+					this.held.delete(victim);
+					if (victim === holder) self = true;
+					evicted.push(victim);
+				}
+				return !self;
+			}
+		}
+		const step = fc.record({ holder: fc.nat(7), bytes: fc.oneof(fc.constant(0), fc.nat(60)) });
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 1, max: 150 }),
+				fc.array(step, { maxLength: 60 }),
+				(limit, steps) => {
+					const model = new MapBudget(limit);
+					const budget = new ByteBudget(limit);
+					const modelEvicted: number[] = [];
+					const evicted: number[] = [];
+					const list = holders(8, evicted);
+					for (const { holder, bytes } of steps) {
+						expect(budget.set(list[holder], bytes)).toBe(model.set(holder, bytes, modelEvicted));
+						expect(evicted).toEqual(modelEvicted);
+						expect([budget.bytes, budget.holders]).toEqual([model.total, model.held.size]);
+					}
+				}
+			),
+			{ seed: 28, numRuns: 500 }
+		);
+	});
+
+	it('an eviction that releases another holder leaves the total right', () => {
+		const budget = new ByteBudget(100);
+		const other: Holder = { evict: () => {} };
+		const chained: Holder = { evict: () => budget.release(other) };
+		budget.set(other, 40);
+		budget.set(chained, 50);
+		// chained is evicted first (newest) and releases other on its way out.
+		expect(budget.set(chained, 70)).toBe(false);
+		expect([budget.bytes, budget.holders]).toEqual([0, 0]);
 	});
 
 	it('refuses a budget that is not a positive whole number', () => {

@@ -15,11 +15,31 @@ export interface Holder {
 	evict(): void;
 }
 
+/**
+ * A holder's place in the budget: its bytes and its neighbours in the order messages started,
+ * kept on the holder itself (one object per holder, reused for each of its messages). Until
+ * 2026-11-26 a Map held them: an HTTP body is charged when its headers arrive and released when
+ * it is read, so every request inserted into and deleted from the Map, ~1 µs per call in the
+ * agent's profiles (2-3 µs per request), where linking costs a few field writes.
+ */
+interface Link {
+	readonly holder: Holder;
+	bytes: number;
+	/** Started before it (older), after it (newer); null at the ends. */
+	older: Link | null;
+	newer: Link | null;
+	linked: boolean;
+}
+
+const LINK = Symbol('kds.budgetLink');
+type Linked = Holder & { [LINK]?: Link };
+
 export class ByteBudget {
 	/** Bytes held now, over all holders. */
 	private total = 0;
-	/** Holders with bytes, in the order their messages started (oldest first). */
-	private readonly held = new Map<Holder, number>();
+	private count = 0;
+	/** The newest of the holders with bytes, linked in the order their messages started. */
+	private newest: Link | null = null;
 
 	constructor(readonly limit: number = DEFAULT_PENDING_BUDGET_BYTES) {
 		if (!Number.isSafeInteger(limit) || limit < 1) {
@@ -34,7 +54,7 @@ export class ByteBudget {
 
 	/** Unfinished messages now. */
 	get holders(): number {
-		return this.held.size;
+		return this.count;
 	}
 
 	/**
@@ -42,26 +62,27 @@ export class ByteBudget {
 	 * was evicted to keep the total under the budget: the caller stops reading from it.
 	 */
 	set(holder: Holder, bytes: number): boolean {
-		const before = this.held.get(holder);
+		const h = holder as Linked;
+		let link = h[LINK];
 		if (bytes <= 0) {
-			if (before !== undefined) {
-				this.total -= before;
-				this.held.delete(holder);
-			}
+			if (link !== undefined && link.linked) this.unlink(link);
 			return true;
 		}
-		this.total += bytes - (before ?? 0);
-		this.held.set(holder, bytes);
+		if (link === undefined) {
+			link = { holder, bytes: 0, older: null, newer: null, linked: false };
+			h[LINK] = link;
+		}
+		if (!link.linked) this.append(link);
+		this.total += bytes - link.bytes;
+		link.bytes = bytes;
 		if (this.total <= this.limit) return true;
 		let evictedSelf = false;
-		// Newest first: Map keeps insertion order, so walk it backwards.
-		const newestFirst = [...this.held.keys()].reverse();
-		for (const victim of newestFirst) {
-			if (this.total <= this.limit) break;
-			this.total -= this.held.get(victim)!;
-			this.held.delete(victim);
-			if (victim === holder) evictedSelf = true;
-			victim.evict();
+		// Newest first, each time from the newest still held (an eviction may release others).
+		while (this.total > this.limit && this.newest !== null) {
+			const victim = this.newest;
+			this.unlink(victim);
+			if (victim === link) evictedSelf = true;
+			victim.holder.evict();
 		}
 		return !evictedSelf;
 	}
@@ -69,5 +90,26 @@ export class ByteBudget {
 	/** Forget the holder (its connection closed). */
 	release(holder: Holder): void {
 		this.set(holder, 0);
+	}
+
+	private append(link: Link): void {
+		link.linked = true;
+		link.bytes = 0;
+		link.older = this.newest;
+		link.newer = null;
+		if (this.newest !== null) this.newest.newer = link;
+		this.newest = link;
+		this.count++;
+	}
+
+	private unlink(link: Link): void {
+		this.total -= link.bytes;
+		link.bytes = 0;
+		link.linked = false;
+		if (link.older !== null) link.older.newer = link.newer;
+		if (link.newer !== null) link.newer.older = link.older;
+		else this.newest = link.older;
+		link.older = link.newer = null;
+		this.count--;
 	}
 }

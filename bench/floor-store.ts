@@ -1,12 +1,16 @@
 /**
  * The durable part both floor servers share (floor-tcp-server.ts, floor-http-server.ts): each
  * accepted order is kept in memory (a screen must know its orders to judge the next command)
- * and stored as one SQLite row (node:sqlite, WAL, synchronous=NORMAL, as the agent), committed once per turn
- * of the event loop together with every other order of that turn (the agent's group commit);
- * only then is it answered.
+ * and stored as one SQLite row (node:sqlite, opened with the agent's own settings: WAL,
+ * synchronous=NORMAL, exclusive locking, its WAL checkpoint size), committed once per turn of the
+ * event loop together with every other order of that turn (the agent's group commit); only then is
+ * it answered. Since 2026-11-26 the settings are the agent's own (durablePragmas): before, the
+ * floor ran on SQLite's defaults (checkpoint at 1000 pages, locks taken per transaction) while the
+ * agent did not, which flattered the agent's ratio.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
+import { durablePragmas } from '../agent/store/store.ts';
 
 export class FloorStore<Client> {
 	private orders = new Map<string, unknown>();
@@ -18,9 +22,9 @@ export class FloorStore<Client> {
 		dataDir: string,
 		private answer: (client: Client, id: string) => void
 	) {
-		const db = new DatabaseSync(join(dataDir, 'floor.sqlite'));
-		db.exec('PRAGMA journal_mode = WAL');
-		db.exec('PRAGMA synchronous = NORMAL');
+		const file = join(dataDir, 'floor.sqlite');
+		const db = new DatabaseSync(file);
+		for (const pragma of durablePragmas(file)) db.exec(pragma);
 		db.exec(
 			'CREATE TABLE IF NOT EXISTS orders (order_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL)'
 		);

@@ -3,7 +3,7 @@
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { orderCommandOf } from './integrators/paths.ts';
+import { METHODS, orderCommandOfRoute } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { ApiError } from './integrators/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
@@ -42,16 +42,54 @@ declare module 'fastify' {
  */
 export const INSPECTOR_EDIT_HEADER = 'x-kds-inspector-edit';
 
-const routeOf = (req: FastifyRequest) => `${req.method} ${req.url.split('?')[0]}`;
+/*
+ * An entry lives until 2,000 more have come (the log's retention): whatever it holds outlives the
+ * young generation and is copied by the garbage collector on its way to the old one. So the
+ * strings and arrays that are the same for every request of a route, a connection or a screen
+ * are made once and shared by the entries, and an entry without findings shares one empty list.
+ */
+
+/** `METHOD path` of the contract's routes, made once (the command of most entries). */
+const ROUTE_NAMES = new Map<string, string>();
+const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
+const SOURCE = Symbol('kds.inspectorSource');
+const screenIdsOf = new WeakMap<Screen, string[]>();
+
+const pathOf = (url: string) => {
+	const query = url.indexOf('?');
+	return query < 0 ? url : url.slice(0, query);
+};
+
+function routeOf(req: FastifyRequest): string {
+	const path = pathOf(req.url);
+	const key = `${req.method} ${path}`;
+	const known = ROUTE_NAMES.get(key);
+	if (known !== undefined) return known;
+	if (METHODS[path] !== undefined && ROUTE_NAMES.size < 64) ROUTE_NAMES.set(key, key);
+	return key;
+}
+
+/** `address:port` of the request's connection, made once per connection. */
+function sourceOf(req: FastifyRequest): string {
+	const socket = req.socket as typeof req.socket & { [SOURCE]?: string };
+	return (socket[SOURCE] ??= `${socket.remoteAddress}:${socket.remotePort}`);
+}
+
+function screenIds(screens: readonly Screen[]): string[] {
+	if (screens.length !== 1) return screens.map((s) => s.config.id);
+	let ids = screenIdsOf.get(screens[0]);
+	if (ids === undefined) screenIdsOf.set(screens[0], (ids = [screens[0].config.id]));
+	return ids;
+}
 
 function targetScreens(req: FastifyRequest): Screen[] {
 	return (req as { kdsTarget?: { screens: Screen[] } | null }).kdsTarget?.screens ?? [];
 }
 
-function findingsOf(req: FastifyRequest): Finding[] {
-	const command = orderCommandOf(req.method, req.url.split('?')[0]);
-	if (!command || req.body === undefined) return [];
-	return checkConformance({
+function findingsOf(req: FastifyRequest, route: string): Finding[] {
+	const command = orderCommandOfRoute(route);
+	if (!command || req.body === undefined) return NO_FINDINGS;
+	const findings = checkConformance({
 		interface: 'http',
 		command,
 		raw: req.body,
@@ -62,6 +100,7 @@ function findingsOf(req: FastifyRequest): Finding[] {
 		outcomes: req.kdsOutcomes ?? [],
 		plain: req.kdsPlain === true
 	});
+	return findings.length === 0 ? NO_FINDINGS : findings;
 }
 
 function idOf(body: unknown): string | null {
@@ -91,6 +130,20 @@ const tooDeep = () =>
 	);
 
 export function registerMessageHooks(app: FastifyInstance, recorder: MessageRecorder): void {
+	// Declared, so every request is made with them (one shape, no property added per request).
+	for (const field of [
+		'kdsReplyBody',
+		'kdsRawBody',
+		'kdsBefore',
+		'kdsSchemaValid',
+		'kdsOrder',
+		'kdsOutcomes',
+		'kdsPlain'
+	] as const) {
+		app.decorateRequest(field, undefined);
+	}
+	/** The last content type seen: the same text is kept once, not once per entry. */
+	let lastContentType: string | undefined;
 	const logged = (url: string) =>
 		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
 	// JSON bodies: Fastify's own parser (same limits, same errors), fed the text, which the log
@@ -141,27 +194,31 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		}
 		// Only the inspector's re-send (app.inject) arrives without a socket port; only it can say
 		// that its payload was edited.
-		const findings = findingsOf(req);
+		const route = routeOf(req);
+		const findings = findingsOf(req, route);
+		let contentType = req.headers['content-type'];
+		if (contentType === lastContentType) contentType = lastContentType;
+		else lastContentType = contentType;
 		const injected = req.socket.remotePort === undefined;
 		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
 		recorder.record(
 			{
 				interface: 'http',
 				source: !injected
-					? `${req.socket.remoteAddress}:${req.socket.remotePort}`
+					? sourceOf(req)
 					: Number.isInteger(edited)
 						? `inspector edit of #${edited}`
 						: 'inspector re-send',
 				...(Number.isInteger(edited) ? { editedFrom: edited } : {}),
-				screenIds: targetScreens(req).map((s) => s.config.id),
-				command: routeOf(req),
+				screenIds: screenIds(targetScreens(req)),
+				command: route,
 				orderId: orderIdOf(req),
 				result: message ? `${status} ${message}` : String(status),
 				reply: req.kdsReplyBody ?? '',
 				ok: status < 400,
 				// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 				raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
-				contentType: req.headers['content-type'] ?? null,
+				contentType: contentType ?? null,
 				findings
 			},
 			// Refused: the core's reasons first (the body has the contract's words), else the

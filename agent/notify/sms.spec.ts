@@ -11,7 +11,7 @@ import { ManualClock } from '../clock.ts';
 import { DEFAULT_CONFIG, parseConfig } from '../config.ts';
 import { Engine } from '../engine/engine.ts';
 import { createLogger } from '../log.ts';
-import { SmsOutbox } from './sms.ts';
+import { SmsOutbox, type OutboxLimits } from './sms.ts';
 import { Store } from '../store/store.ts';
 
 const T0 = Date.parse('2026-11-22T09:00:00Z');
@@ -31,12 +31,12 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dataDir, { recursive: true, force: true }));
 
-function open(clock: ManualClock) {
+function open(clock: ManualClock, limits?: OutboxLimits) {
 	const store = new Store({ dataDir });
 	const config = structuredClone(DEFAULT_CONFIG) as { brands: Array<{ sms?: object }> };
 	config.brands[0].sms = { enabled: true };
 	const engine = new Engine({ config: parseConfig(config), store, logger, clock });
-	const outbox = new SmsOutbox(engine, store.database, logger);
+	const outbox = new SmsOutbox(engine, store.database, logger, limits);
 	const run = (command: OrderCommand) =>
 		new Promise<void>((resolve) => engine.runCommand('kds-1', command, () => resolve()));
 	const act = async (action: 'bump' | 'recall', id: string) => {
@@ -114,6 +114,28 @@ describe('SMS outbox', () => {
 		} finally {
 			second.close();
 		}
+	});
+
+	it('keeps the newest texts, pruning the older ones in steps rather than after every text', async () => {
+		const sim = open(new ManualClock(T0), { keep: 5, step: 3 });
+		const held: number[] = [];
+		for (let i = 1; i <= 14; i++) {
+			await sim.run({ command: 'create-order', order: order(`L${i}`) });
+			held.push(sim.outbox.list().length);
+		}
+		// Up to 5 kept; the 6th text prunes back to 5, then 3 more may wait for the next prune.
+		expect(held).toEqual([1, 2, 3, 4, 5, 5, 6, 7, 5, 6, 7, 5, 6, 7]);
+		// Always the newest ones, newest first.
+		expect(sim.outbox.list().map((e) => e.orderId)).toEqual([
+			'L14',
+			'L13',
+			'L12',
+			'L11',
+			'L10',
+			'L9',
+			'L8'
+		]);
+		sim.close();
 	});
 
 	it('sends nothing after close', async () => {

@@ -24,6 +24,8 @@ import {
 	type SmsEntry,
 	type SmsForwarded,
 	type SmsKind,
+	type SmsOverride,
+	type SmsSettings,
 	type SmsStatus
 } from '#core/sms';
 import { CommitOutbox } from '../engine/commit-outbox.ts';
@@ -33,6 +35,13 @@ import { WebhookSender } from './webhook.ts';
 
 /** The outbox keeps the newest texts only. */
 export const OUTBOX_LIMIT = 10_000;
+
+/**
+ * The older texts are pruned in steps: once the outbox holds this many over OUTBOX_LIMIT, the
+ * oldest go in one DELETE (so it holds 10,000 to 10,999 texts). A DELETE after every INSERT cost
+ * a create with a phone number about 3 µs of its ~14 µs of outbox work.
+ */
+export const PRUNE_STEP = 1_000;
 
 export interface SmsFilter {
 	location?: string;
@@ -79,11 +88,37 @@ function entryOf(row: Row): SmsEntry {
 	};
 }
 
+/** A location without settings of its own, as a key. */
+const NO_LOCATION_SMS: SmsOverride = {};
+/** Settings merged once per brand and location (configs are never changed in place). */
+const merged = new WeakMap<SmsOverride, WeakMap<SmsOverride, SmsSettings>>();
+
+/** smsSettings of a screen's brand and location, merged once rather than twice per order. */
+function settingsOf(screen: Screen): SmsSettings {
+	const brand = screen.brand.sms;
+	const location = screen.location.sms ?? NO_LOCATION_SMS;
+	let byLocation = merged.get(brand);
+	if (byLocation === undefined) merged.set(brand, (byLocation = new WeakMap()));
+	let settings = byLocation.get(location);
+	if (settings === undefined) {
+		settings = smsSettings(brand, screen.location.sms);
+		byLocation.set(location, settings);
+	}
+	return settings;
+}
+
 interface QueuedText {
 	screenId: string;
 	orderId: string;
 	webhook: boolean;
 	row: Omit<Row, 'id' | 'forward_attempts' | 'forward_error'> & { visit: number };
+}
+
+export interface OutboxLimits {
+	/** Keep the newest this many texts (OUTBOX_LIMIT). */
+	keep: number;
+	/** Prune once this many more are held (PRUNE_STEP). */
+	step: number;
 }
 
 export class SmsOutbox {
@@ -99,11 +134,14 @@ export class SmsOutbox {
 	/** Texts decided, written in the orders' transaction and forwarded once it is committed. */
 	private outbox: CommitOutbox<QueuedText, { text: QueuedText; id: number }>;
 	private writeMany: (texts: QueuedText[]) => Array<{ text: QueuedText; id: number }>;
+	/** The id at which the next prune is due (0: at the first text past the limit). */
+	private pruneAt = 0;
 
 	constructor(
 		private engine: Engine,
 		private db: Database,
-		private logger: Logger
+		private logger: Logger,
+		private limits: OutboxLimits = { keep: OUTBOX_LIMIT, step: PRUNE_STEP }
 	) {
 		this.webhook = new WebhookSender({ clock: engine.clock, logger, name: 'SMS webhook' });
 		db.exec(`
@@ -127,10 +165,11 @@ export class SmsOutbox {
 				UNIQUE (brand, location, order_id, kind, visit)
 			);
 		`);
+		// Positional parameters: binding twelve named ones from an object cost ~3 µs more per text.
 		this.insert = db.prepare(
 			`INSERT OR IGNORE INTO sms_outbox
 			 (brand, location, order_id, screen, kind, visit, recipient, text, status, reason, created_at, forwarded)
-			 VALUES (@brand, @location, @order_id, @screen, @kind, @visit, @recipient, @text, @status, @reason, @created_at, @forwarded)`
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 		);
 		this.lastVisit = db.prepare(
 			`SELECT max(visit) AS visit FROM sms_outbox
@@ -217,7 +256,7 @@ export class SmsOutbox {
 
 	/** Whether the screen's location sends `kind` texts at all (its brand's settings under its own). */
 	private triggered(screen: Screen, kind: SmsKind): boolean {
-		return smsTriggered(smsSettings(screen.brand.sms, screen.location.sms), kind);
+		return smsTriggered(settingsOf(screen), kind);
 	}
 
 	private onCreated(screen: Screen, record: OrderRecord): void {
@@ -294,10 +333,7 @@ export class SmsOutbox {
 				kind,
 				visit,
 				recipient: to,
-				text: smsText(
-					smsSettings(screen.brand.sms, screen.location.sms).texts[kind],
-					fields.customerArrivedUrl
-				),
+				text: smsText(settingsOf(screen).texts[kind], fields.customerArrivedUrl),
 				status: reason ? 'undeliverable' : 'sent',
 				reason,
 				created_at: this.engine.now(),
@@ -357,10 +393,28 @@ export class SmsOutbox {
 	private writeRows(texts: QueuedText[]): Array<{ text: QueuedText; id: number }> {
 		const written: Array<{ text: QueuedText; id: number }> = [];
 		for (const text of texts) {
-			const result = this.insert.run(text.row);
+			const r = text.row;
+			const result = this.insert.run(
+				r.brand,
+				r.location,
+				r.order_id,
+				r.screen,
+				r.kind,
+				r.visit,
+				r.recipient,
+				r.text,
+				r.status,
+				r.reason,
+				r.created_at,
+				r.forwarded
+			);
 			if (result.changes === 0) continue; // this visit already has its text
 			const id = Number(result.lastInsertRowid);
-			if (id > OUTBOX_LIMIT) this.prune.run(id - OUTBOX_LIMIT);
+			// Ids only grow (AUTOINCREMENT): the newest `keep` are those above id - keep.
+			if (id > this.limits.keep && id >= this.pruneAt) {
+				this.prune.run(id - this.limits.keep);
+				this.pruneAt = id + this.limits.step;
+			}
 			written.push({ text, id });
 		}
 		return written;

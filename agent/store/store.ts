@@ -48,6 +48,21 @@ const SCHEMA_VERSION = 3;
 const AUTO_CHECKPOINT_PAGES = 4096;
 
 /**
+ * How the order store opens its SQLite file, in order (see open() for why each): the durable floor
+ * of the benches (bench/floor-store.ts) opens its file the same way, so that the ratio to it
+ * measures the agent's code, not a setting.
+ */
+export function durablePragmas(file: string, sync?: SyncMode): string[] {
+	return [
+		...(file === ':memory:' ? [] : ['PRAGMA locking_mode = EXCLUSIVE']),
+		'PRAGMA journal_mode = WAL',
+		`PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`,
+		'PRAGMA busy_timeout = 5000',
+		`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`
+	];
+}
+
+/**
  * A rowid table with a unique key rather than a WITHOUT ROWID table: an order's row (about 1.5 KB
  * for ten items) is far larger than SQLite's advice for WITHOUT ROWID tables (a twentieth of a
  * page), so new rows are appended in rowid order and only the small key index is kept in id order.
@@ -127,11 +142,7 @@ export class Store {
 			// against the build before (bench/ab.bench.ts, alternating rounds, load 3.3-4.6): CPU per
 			// TCP create at one connection 86-94%, at 50 connections 81% (docs/performance.md, "Store
 			// and GC, fifth round").
-			if (file !== ':memory:') db.exec('PRAGMA locking_mode = EXCLUSIVE');
-			db.exec('PRAGMA journal_mode = WAL');
-			db.exec(`PRAGMA synchronous = ${sync === 'full' ? 'FULL' : 'NORMAL'}`);
-			db.exec('PRAGMA busy_timeout = 5000');
-			db.exec(`PRAGMA wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+			for (const pragma of durablePragmas(file, sync)) db.exec(pragma);
 			this.migrate(db, file);
 			// A damaged file stops the start (one sentence) rather than failing commits later, or
 			// showing fewer orders than were acknowledged: SQLite's quick check reads every page once.

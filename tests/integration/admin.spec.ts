@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
@@ -181,6 +181,42 @@ describe('message log and findings', () => {
 			})
 		);
 		expect(entry.raw).toBe(sent);
+	});
+
+	it('names each HTTP request by its own connection, two requests on one connection alike', async () => {
+		// One keep-alive connection sending twice, then another connection: each entry's source
+		// is the address and port the client sent it from.
+		const send = (id: string, via: Agent) =>
+			new Promise<number>((resolve, reject) => {
+				const req = request(`${agent.httpUrl}/integrators/kds-orders`, {
+					method: 'POST',
+					headers: HEADERS,
+					agent: via
+				});
+				req.on('response', (res) => {
+					const port = res.socket.localPort!;
+					res.resume();
+					res.on('end', () => resolve(port));
+				});
+				req.on('error', reject);
+				req.end(JSON.stringify({ ...JSON.parse(sample('http-create-curbside.json')), id }));
+			});
+		const first = new Agent({ keepAlive: true, maxSockets: 1 });
+		const second = new Agent({ keepAlive: true, maxSockets: 1 });
+		const ports = [
+			await send('SRC-1', first),
+			await send('SRC-2', first),
+			await send('SRC-3', second)
+		];
+		first.destroy();
+		second.destroy();
+		expect(ports[0]).toBe(ports[1]);
+		expect(ports[2]).not.toBe(ports[0]);
+		await expect.poll(async () => (await messages()).length).toBe(3);
+		const sources = new Map((await messages()).map((e) => [e.orderId, e.source]));
+		expect([sources.get('SRC-1'), sources.get('SRC-2'), sources.get('SRC-3')]).toEqual(
+			ports.map((port) => `127.0.0.1:${port}`)
+		);
 	});
 
 	it('logs a request refused for its content type with the body as sent', async () => {

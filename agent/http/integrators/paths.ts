@@ -52,6 +52,11 @@ export function orderCommandOf(method: string, path: string): TcpCommandName | u
 	return COMMAND_BY_ROUTE.get(`${method} ${path}`);
 }
 
+/** orderCommandOf of a route already written `METHOD path` (the inspector's command). */
+export function orderCommandOfRoute(route: string): TcpCommandName | undefined {
+	return COMMAND_BY_ROUTE.get(route);
+}
+
 /** `/a/:b/c` as OpenAPI writes it: `/a/{b}/c`. */
 export function openApiPath(path: string): string {
 	return path.replace(/:(\w+)/g, '{$1}');
