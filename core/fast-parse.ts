@@ -241,6 +241,7 @@ interface SchemaLike {
 	_zod: {
 		def: { type: string; checks?: ZodCheckLike[]; [k: string]: unknown };
 		values?: Set<unknown>;
+		traits?: Set<string>;
 	};
 }
 
@@ -423,8 +424,10 @@ export function fastReader(schema: z.ZodType, options: FastReaderOptions = {}): 
 		return read;
 	};
 	const withChecks = (node: SchemaLike, read: Fast): Fast => {
-		const checks = node._zod.def.checks;
-		if (!checks?.length || read === defer) return read;
+		// A node that is a check itself (a string format such as z.email()) runs first, as zod runs it.
+		const own = node._zod.traits?.has('$ZodCheck') ? [node as unknown as ZodCheckLike] : [];
+		const checks = [...own, ...(node._zod.def.checks ?? [])];
+		if (!checks.length || read === defer) return read;
 		const tests = checks.map((check) => checkTest(check));
 		return ownCode(
 			how,
