@@ -369,28 +369,39 @@ function checkTest(check: ZodCheckLike): (v: unknown) => boolean {
 	}
 }
 
-/** The context zod's ZodTransform gives a transform: the value, its issues, `addIssue`. */
-class TransformContext implements Payload {
-	issues: unknown[] = [];
-	constructor(public value: unknown) {}
-	addIssue(issue: unknown): void {
-		this.issues.push(issue);
-	}
+/** `addIssue` of the context zod's ZodTransform gives a transform (see `transformReader`). */
+function addIssue(this: Payload, issue: unknown): void {
+	this.issues.push(issue);
 }
 
 /**
  * A transform run as zod's ZodTransform runs it: passed when it added no issue. Never on null or
  * undefined: no reader here outputs either (a null in the output is `parseWith`'s to read).
  */
-function transformReader(node: SchemaLike): Fast {
+function transformReader(node: SchemaLike, how: 'compiled' | 'looped'): Fast {
 	const transform = node._zod.def.transform as (value: unknown, ctx: Payload) => unknown;
 	const pure = pureTransforms.has(node);
-	return (v) => {
-		if (v === null || v === undefined || (!pure && typeof v === 'object')) return undefined;
-		const ctx = new TransformContext(v);
-		const out = transform(v, ctx);
-		return out instanceof Promise || ctx.issues.length > 0 ? undefined : out;
-	};
+	return ownCode(
+		how,
+		[
+			'return (v) => {',
+			pure
+				? 'if (v === null || v === undefined) return undefined;'
+				: 'if (v === null || v === undefined || typeof v === "object") return undefined;',
+			'const ctx = { value: v, issues: [], addIssue };',
+			'const out = transform(v, ctx);',
+			'return out instanceof Promise || ctx.issues.length > 0 ? undefined : out;',
+			'};'
+		].join('\n'),
+		['transform', 'addIssue'],
+		[transform, addIssue],
+		() => (v) => {
+			if (v === null || v === undefined || (!pure && typeof v === 'object')) return undefined;
+			const ctx: Payload = { value: v, issues: [], addIssue };
+			const out = transform(v, ctx);
+			return out instanceof Promise || ctx.issues.length > 0 ? undefined : out;
+		}
+	);
 }
 
 /** Options of `fastReader`. */
@@ -511,7 +522,8 @@ export function fastReader(schema: z.ZodType, options: FastReaderOptions = {}): 
 				if (def.transform !== undefined) return defer;
 				const into = compile(def.in as SchemaLike, false);
 				const out = def.out as SchemaLike;
-				const then = out._zod.def.type === 'transform' ? transformReader(out) : compile(out, false);
+				const then =
+					out._zod.def.type === 'transform' ? transformReader(out, how) : compile(out, false);
 				return ownCode(
 					how,
 					'return (v) => { const x = into(v); return x === undefined ? undefined : then(x); };',
@@ -524,7 +536,7 @@ export function fastReader(schema: z.ZodType, options: FastReaderOptions = {}): 
 				);
 			}
 			case 'transform':
-				return transformReader(node);
+				return transformReader(node, how);
 			default:
 				return defer;
 		}
