@@ -6,10 +6,13 @@
  *   npx tsx bench/fill-orders.ts dist /tmp/kds-filled 100000
  */
 import { TcpSession } from '../tests/helpers/tcp.ts';
-import { startBuiltAgent, tcpCreate } from './lib.ts';
+import { agentFlags, spawnAgent } from '../tests/helpers/process.ts';
+import { tcpCreate } from './lib.ts';
 const [dist, dir, countArg] = process.argv.slice(2);
 const count = Number(countArg);
-const { child: c, tcp: eps } = await startBuiltAgent(dist, dir);
+const agent = await spawnAgent(agentFlags(dir, 'warn'), {}, { dist });
+const c = agent.child;
+const eps = [...agent.tcp.values()];
 let n = 0;
 for (const ep of eps) {
 	const sessions = await Promise.all(

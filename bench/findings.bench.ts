@@ -10,7 +10,7 @@
 import 'zod/compile';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchOrder, fmt, ROOT } from './lib.ts';
+import { benchOrder, fmt, inProcessRounds, median, ROOT } from './lib.ts';
 
 const [otherDir, roundsArg = '9'] = process.argv.slice(2);
 const CHECKS = 4000;
@@ -50,24 +50,12 @@ async function load(dir: string, name: string): Promise<Core> {
 
 const cores = [await load('core', 'this tree')];
 if (otherDir) cores.push(await load(otherDir, otherDir));
-const samples = cores.map(() => ({ us: [] as number[], bytes: [] as number[] }));
-for (const core of cores) for (let i = 0; i < CHECKS; i++) core.check(); // warm-up
-for (let r = 0; r < Number(roundsArg); r++) {
-	const order = cores.map((_, i) => i);
-	if (r % 2) order.reverse();
-	for (const i of order) {
-		globalThis.gc?.();
-		const heap = process.memoryUsage().heapUsed;
-		const cpu = process.cpuUsage();
-		let found = 0;
-		for (let k = 0; k < CHECKS; k++) found += cores[i].check();
-		const used = process.cpuUsage(cpu);
-		samples[i].us.push((used.user + used.system) / CHECKS);
-		samples[i].bytes.push((process.memoryUsage().heapUsed - heap) / CHECKS);
-		if (found < 0) console.log(found);
-	}
-}
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// A check's findings are counted, so that no call is optimised away.
+const samples = inProcessRounds(
+	cores.map((core) => () => core.check() >= 0),
+	CHECKS,
+	Number(roundsArg)
+);
 cores.forEach((core, i) => {
 	const us = median(samples[i].us);
 	console.log(

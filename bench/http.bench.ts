@@ -29,6 +29,7 @@ import {
 	pct,
 	ROOT,
 	benchOrder,
+	median,
 	target,
 	times,
 	type CpuPerRequest
@@ -212,11 +213,6 @@ export async function run(
 		...(amount ? { amount } : {}),
 		requests
 	});
-}
-
-function median(values: number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
 }
 
 export function summarise(rounds: CannonResult[]): Row {

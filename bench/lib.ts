@@ -30,41 +30,40 @@ export function benchOrder(id: string): Record<string, unknown> {
 	};
 }
 
+/** The middle value (the upper of the two middle ones for an even count). */
+export function median(values: number[]): number {
+	return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
 /**
- * The built agent of `dist` on `dataDir`, on ports the OS picks, log at warn: resolves once both
- * screens' TCP ports and the HTTP API listen, with the TCP endpoints its banner names.
+ * CPU time (µs) and heap bytes per call of each of `runs`, `calls` calls a round, over `rounds`
+ * rounds alternating their order, in this one process, so that the machine's load falls on all
+ * alike (the in-process micro-benches: findings, parse). Each is warmed up first; a call that
+ * returns false is an error.
  */
-export async function startBuiltAgent(
-	dist: string,
-	dataDir: string
-): Promise<{ child: ChildProcess; tcp: Array<{ host: string; port: number }> }> {
-	const child = spawn(
-		process.execPath,
-		[
-			`${dist}/agent.js`,
-			'--data-dir',
-			dataDir,
-			'--http-port',
-			'0',
-			'--tcp-port',
-			'0',
-			'--log-level',
-			'warn'
-		],
-		{ stdio: ['ignore', 'pipe', 'inherit'] }
-	);
-	let out = '';
-	await new Promise<void>((ok) =>
-		child.stdout!.on('data', (x) => {
-			out += x;
-			if (out.includes('UI and HTTP') && (out.match(/TCP \S+:\d+/g) ?? []).length >= 2) ok();
-		})
-	);
-	const tcp = [...out.matchAll(/TCP (\S+):(\d+)/g)].map((m) => ({
-		host: m[1],
-		port: Number(m[2])
-	}));
-	return { child, tcp };
+export function inProcessRounds(
+	runs: Array<(k: number) => boolean>,
+	calls: number,
+	rounds: number
+): Array<{ us: number[]; bytes: number[] }> {
+	const samples = runs.map(() => ({ us: [] as number[], bytes: [] as number[] }));
+	for (const run of runs) for (let k = 0; k < calls; k++) run(k);
+	for (let r = 0; r < rounds; r++) {
+		const order = runs.map((_, i) => i);
+		if (r % 2) order.reverse();
+		for (const i of order) {
+			globalThis.gc?.();
+			const heap = process.memoryUsage().heapUsed;
+			const cpu = process.cpuUsage();
+			let ok = 0;
+			for (let k = 0; k < calls; k++) if (runs[i](k)) ok++;
+			const used = process.cpuUsage(cpu);
+			samples[i].us.push((used.user + used.system) / calls);
+			samples[i].bytes.push((process.memoryUsage().heapUsed - heap) / calls);
+			if (ok !== calls) throw new Error(`bench: ${calls - ok} of ${calls} calls failed`);
+		}
+	}
+	return samples;
 }
 
 /**

@@ -11,7 +11,7 @@
 import 'zod/compile';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { benchOrder, fmt, ROOT } from './lib.ts';
+import { benchOrder, fmt, inProcessRounds, median, ROOT } from './lib.ts';
 
 const [otherDir, roundsArg = '9'] = process.argv.slice(2);
 const PARSES = 20000;
@@ -56,24 +56,11 @@ for (const [label, body] of [
 	['10-item body, a string modifier in each item', withStrings]
 ] as const) {
 	const inputs = copies(body);
-	const samples = cores.map(() => ({ us: [] as number[], bytes: [] as number[] }));
-	for (const core of cores) for (let i = 0; i < PARSES; i++) core.parse(inputs[i & 63]); // warm-up
-	for (let r = 0; r < Number(roundsArg); r++) {
-		const order = cores.map((_, i) => i);
-		if (r % 2) order.reverse();
-		for (const i of order) {
-			globalThis.gc?.();
-			const heap = process.memoryUsage().heapUsed;
-			const cpu = process.cpuUsage();
-			let ok = 0;
-			for (let k = 0; k < PARSES; k++) if (cores[i].parse(inputs[k & 63])) ok++;
-			const used = process.cpuUsage(cpu);
-			samples[i].us.push((used.user + used.system) / PARSES);
-			samples[i].bytes.push((process.memoryUsage().heapUsed - heap) / PARSES);
-			if (ok !== PARSES) throw new Error('a parse failed');
-		}
-	}
-	const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+	const samples = inProcessRounds(
+		cores.map((core) => (k) => core.parse(inputs[k & 63])),
+		PARSES,
+		Number(roundsArg)
+	);
 	console.log(label);
 	cores.forEach((core, i) => {
 		const us = median(samples[i].us);

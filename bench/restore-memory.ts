@@ -8,7 +8,7 @@
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBuiltAgent } from './lib.ts';
+import { agentFlags, spawnAgent } from '../tests/helpers/process.ts';
 const [src, rounds, ...dists] = process.argv.slice(2);
 const res: Record<string, number[]> = {};
 for (let r = 0; r < Number(rounds); r++) {
@@ -16,7 +16,7 @@ for (let r = 0; r < Number(rounds); r++) {
 		const dir = join(tmpdir(), `kds-restore-${process.pid}`);
 		rmSync(dir, { recursive: true, force: true });
 		cpSync(src, dir, { recursive: true });
-		const { child: c } = await startBuiltAgent(dist, dir);
+		const { child: c } = await spawnAgent(agentFlags(dir, 'warn'), {}, { dist });
 		await new Promise((ok) => setTimeout(ok, 1500));
 		const rss =
 			Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${c.pid}/status`, 'utf8'))![1]) / 1024;

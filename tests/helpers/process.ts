@@ -21,14 +21,19 @@ export interface AgentProcess {
 
 /**
  * Start the simulator's CLI with the given flags and wait for its "ready" banner: from source
- * (agent/cli/main.ts through tsx), or the production bundle (dist/agent.js, made by npm run build).
+ * (agent/cli/main.ts through tsx), or the production bundle (dist/agent.js, made by npm run build),
+ * or that of another build directory (`dist`: one holding an agent.js, as the benches' A/B copies).
  */
 export function spawnAgent(
 	args: string[],
 	env: NodeJS.ProcessEnv = {},
-	options: { bundle?: boolean; nodeArgs?: string[] } = {}
+	options: { bundle?: boolean; dist?: string; nodeArgs?: string[] } = {}
 ): Promise<AgentProcess> {
-	const entry = options.bundle ? ['dist/agent.js'] : ['--import', 'tsx', 'agent/cli/main.ts'];
+	const entry = options.dist
+		? [`${options.dist}/agent.js`]
+		: options.bundle
+			? ['dist/agent.js']
+			: ['--import', 'tsx', 'agent/cli/main.ts'];
 	const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...entry, ...args], {
 		cwd: ROOT,
 		env: { ...process.env, ...env },
