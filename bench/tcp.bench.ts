@@ -50,8 +50,9 @@ const ROUNDS = 3;
  * (`--trace-opt`; node's own stream and timer functions too): with 4 rounds, the 1-connection
  * rounds measured the agent, whose JavaScript per message is many times the floor's, still half
  * in its unoptimised tiers (docs/performance.md, "TCP path, sixth round").
+ * KDS_BENCH_TCP_WARMUP_ROUNDS sets another count (4 gives the earlier rounds' method).
  */
-const WARMUP_ROUNDS = 20;
+const WARMUP_ROUNDS = Number(process.env.KDS_BENCH_TCP_WARMUP_ROUNDS ?? 20);
 const SEQUENTIAL_REQUESTS = 1000;
 const CONCURRENT_CONNECTIONS = 50;
 const CONCURRENT_SECONDS = 1.5;
