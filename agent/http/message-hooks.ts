@@ -7,7 +7,7 @@ import { METHODS, orderCommandOfRoute } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { ApiError } from './integrators/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
-import { checkConformance, type Finding } from '#core/conformance';
+import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
@@ -33,6 +33,11 @@ declare module 'fastify' {
 		kdsOutcomes?: Outcome[];
 		/** The route's parser read the order as the common case (`plain` of #core/parse). */
 		kdsPlain?: boolean;
+		/**
+		 * The route's decision of the request on the screen the findings read (kdsBefore), made
+		 * with the outcomes: the findings take it instead of deciding again (#core/conformance).
+		 */
+		kdsDecided?: CheckContext['decided'];
 	}
 }
 
@@ -98,7 +103,8 @@ function findingsOf(req: FastifyRequest, route: string): Finding[] {
 		schemaValid: req.kdsSchemaValid === true,
 		parsed: req.kdsOrder,
 		outcomes: req.kdsOutcomes ?? [],
-		plain: req.kdsPlain === true
+		plain: req.kdsPlain === true,
+		decided: req.kdsDecided
 	});
 	return findings.length === 0 ? NO_FINDINGS : findings;
 }
@@ -138,7 +144,8 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		'kdsSchemaValid',
 		'kdsOrder',
 		'kdsOutcomes',
-		'kdsPlain'
+		'kdsPlain',
+		'kdsDecided'
 	] as const) {
 		app.decorateRequest(field, undefined);
 	}
