@@ -98,13 +98,15 @@ export function orderSchemaFor(ctx: CheckContext): z.ZodType {
 /** Collects findings; one per code and path. */
 export class Report {
 	readonly findings: Finding[] = [];
-	private readonly seen = new Set<string>();
+	/** Made with the first finding: most messages have none. */
+	private seen: Set<string> | undefined;
 
 	add(code: RuleCode, path: Path, message: string): void {
 		const at = formatPath(path);
 		const key = `${code} ${at}`;
-		if (this.seen.has(key)) return;
-		this.seen.add(key);
+		const seen = (this.seen ??= new Set<string>());
+		if (seen.has(key)) return;
+		seen.add(key);
 		this.findings.push({ severity: RULE_TABLE[code].severity, code, path: at, message });
 	}
 }

@@ -13,6 +13,7 @@ import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
+import { RAW_IS_JSON } from '../store/message-file.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -98,7 +99,8 @@ function findingsOf(req: FastifyRequest, route: string): Finding[] {
 		interface: 'http',
 		command,
 		raw: req.body,
-		...req.kdsBefore,
+		existing: req.kdsBefore?.existing,
+		autoHold: req.kdsBefore?.autoHold,
 		// The route parsed the body with the very schema the check would run: no second parse.
 		schemaValid: req.kdsSchemaValid === true,
 		parsed: req.kdsOrder,
@@ -208,7 +210,7 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		else lastContentType = contentType;
 		const injected = req.socket.remotePort === undefined;
 		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
-		recorder.record(
+		const entry = recorder.record(
 			{
 				interface: 'http',
 				source: !injected
@@ -232,5 +234,8 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 			// refusal's own message.
 			{ sent: message || null }
 		);
+		// Parsed as JSON, and kept whole: the log on disk may write it as it came.
+		if (req.body !== undefined && req.kdsRawBody !== undefined && entry.raw === req.kdsRawBody)
+			(entry as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
 	}
 }
