@@ -305,7 +305,8 @@ pick_session
 
 # --- packages: Debian's, from its mirrors -----------------------------------------------------
 # Nothing to compile (no build-essential, no NodeSource): Node and kds-sim come from the npm
-# registry below. The fonts: without them CJK and emoji in an order draw as empty boxes.
+# registry below. The fonts: without them CJK, emoji, and Thai, Arabic, Devanagari and the other
+# scripts of fonts-noto-core in an order draw as empty boxes.
 # curl: the downloads below and the kiosk's wait for the simulator. A Pi given all three tarballs
 # (the offline kds-sim) and no kiosk downloads nothing and needs no Debian package at all.
 PACKAGES=
@@ -313,7 +314,7 @@ if [ "$SESSION" != none ] || [ -n "$AGENT" ] || [ -z "$NODE_TGZ" ] || [ -z "$NPM
 	PACKAGES="curl ca-certificates"
 fi
 if [ "$SESSION" != none ]; then
-	PACKAGES="$PACKAGES wlr-randr fonts-noto-cjk fonts-noto-color-emoji"
+	PACKAGES="$PACKAGES wlr-randr fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji"
 	[ "$SESSION" = cage ] && PACKAGES="$PACKAGES cage"
 fi
 if [ -z "$PACKAGES" ]; then

