@@ -7,6 +7,7 @@
 import type * as z from 'zod';
 import type { OrderRecord } from './order-machine';
 import type { Outcome } from './outcome';
+import type { Decision } from './screen';
 import { RULE_TABLE, type Finding, type RuleCode } from './rules';
 import {
 	CancelOrderSchema,
@@ -60,6 +61,16 @@ export interface CheckContext {
 	 * the contract does not know, anywhere, so the walk for unknown fields is skipped.
 	 */
 	plain?: boolean;
+	/**
+	 * What the core decided about this message, handed over by the caller that decided it (the
+	 * HTTP route), so the check does not decide it a second time: `decide` with `explain`, at
+	 * time `at`, on a screen whose order with the message's id was `existing` (none when left
+	 * out). The same decision the check would make on a screen of its own (decide reads only
+	 * that order, and a new order's place in the queue is no finding's business), as long as no
+	 * item of `existing` carries the time `at` (outcome-findings.ts checks). Left out: the check
+	 * decides on a screen of its own, as the UI does.
+	 */
+	decided?: { decision: Decision; at: number };
 }
 
 export type Key = string | number;
@@ -87,13 +98,15 @@ export function orderSchemaFor(ctx: CheckContext): z.ZodType {
 /** Collects findings; one per code and path. */
 export class Report {
 	readonly findings: Finding[] = [];
-	private readonly seen = new Set<string>();
+	/** Made with the first finding: most messages have none. */
+	private seen: Set<string> | undefined;
 
 	add(code: RuleCode, path: Path, message: string): void {
 		const at = formatPath(path);
 		const key = `${code} ${at}`;
-		if (this.seen.has(key)) return;
-		this.seen.add(key);
+		const seen = (this.seen ??= new Set<string>());
+		if (seen.has(key)) return;
+		seen.add(key);
 		this.findings.push({ severity: RULE_TABLE[code].severity, code, path: at, message });
 	}
 }

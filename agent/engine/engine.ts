@@ -162,14 +162,17 @@ export class Engine {
 	 * every commit.
 	 */
 
-	/** Decide a command on one screen without changing anything. */
-	decide(screenId: string, command: OrderCommand, at = this.now()): Decision {
+	/**
+	 * Decide a command on one screen without changing anything; with `explain`, also what it
+	 * refused or ignored (the findings' outcomes, core/screen.ts).
+	 */
+	decide(screenId: string, command: OrderCommand, at = this.now(), explain = false): Decision {
 		const screen = this.mustGet(screenId);
 		// Auto hold future orders: one whose start (pickupTime − prepTimeDuration) is still ahead.
 		const hold = screen.config.settings.autoHoldFutureOrders
 			? (create: { order: Order }) => holdStart(create.order, at) !== null
 			: undefined;
-		return decide(screen.state, command, at, { hold });
+		return decide(screen.state, command, at, { hold, explain });
 	}
 
 	/**

@@ -7,12 +7,13 @@ import { METHODS, orderCommandOfRoute } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { ApiError } from './integrators/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
-import { checkConformance, type Finding } from '#core/conformance';
+import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
+import { RAW_IS_JSON } from '../store/message-file.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -33,6 +34,11 @@ declare module 'fastify' {
 		kdsOutcomes?: Outcome[];
 		/** The route's parser read the order as the common case (`plain` of #core/parse). */
 		kdsPlain?: boolean;
+		/**
+		 * The route's decision of the request on the screen the findings read (kdsBefore), made
+		 * with the outcomes: the findings take it instead of deciding again (#core/conformance).
+		 */
+		kdsDecided?: CheckContext['decided'];
 	}
 }
 
@@ -93,12 +99,14 @@ function findingsOf(req: FastifyRequest, route: string): Finding[] {
 		interface: 'http',
 		command,
 		raw: req.body,
-		...req.kdsBefore,
+		existing: req.kdsBefore?.existing,
+		autoHold: req.kdsBefore?.autoHold,
 		// The route parsed the body with the very schema the check would run: no second parse.
 		schemaValid: req.kdsSchemaValid === true,
 		parsed: req.kdsOrder,
 		outcomes: req.kdsOutcomes ?? [],
-		plain: req.kdsPlain === true
+		plain: req.kdsPlain === true,
+		decided: req.kdsDecided
 	});
 	return findings.length === 0 ? NO_FINDINGS : findings;
 }
@@ -138,7 +146,8 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		'kdsSchemaValid',
 		'kdsOrder',
 		'kdsOutcomes',
-		'kdsPlain'
+		'kdsPlain',
+		'kdsDecided'
 	] as const) {
 		app.decorateRequest(field, undefined);
 	}
@@ -201,7 +210,7 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		else lastContentType = contentType;
 		const injected = req.socket.remotePort === undefined;
 		const edited = injected ? Number(req.headers[INSPECTOR_EDIT_HEADER]) : NaN;
-		recorder.record(
+		const entry = recorder.record(
 			{
 				interface: 'http',
 				source: !injected
@@ -225,5 +234,8 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 			// refusal's own message.
 			{ sent: message || null }
 		);
+		// Parsed as JSON, and kept whole: the log on disk may write it as it came.
+		if (req.body !== undefined && req.kdsRawBody !== undefined && entry.raw === req.kdsRawBody)
+			(entry as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
 	}
 }

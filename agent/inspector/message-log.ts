@@ -108,13 +108,19 @@ export class MessageLog {
 		this.nextId = (this.entries.at(-1)?.id ?? 0) + 1;
 	}
 
-	/** Record a message; returns the stored entry (its id can be used to re-send it). */
+	/**
+	 * Record a message, taken over (a fresh object per message: it becomes the stored entry, with
+	 * its id, rather than a copy that would double what lives for `retention` more messages);
+	 * returns it (its id can be used to re-send it).
+	 */
 	record(entry: NewEntry): MessageEntry {
 		const raw =
 			entry.raw.length > MAX_PAYLOAD_BYTES
 				? `${copyOf(entry.raw.slice(0, MAX_PAYLOAD_BYTES))}… (${entry.raw.length} characters in all)`
 				: entry.raw;
-		const stored: MessageEntry = { ...entry, raw, id: this.nextId++ };
+		const stored = entry as MessageEntry;
+		stored.raw = raw;
+		stored.id = this.nextId++;
 		this.entries.push(stored);
 		this.payload += raw.length;
 		this.trim();

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { MessageEntry } from '#core/message-entry';
 import { createLogger } from '../log.ts';
-import { MESSAGE_FILES, MessageFile } from './message-file.ts';
+import { MESSAGE_FILES, MessageFile, RAW_IS_JSON } from './message-file.ts';
 
 const logger = createLogger('silent');
 let dir: string;
@@ -143,5 +143,104 @@ it('whatever the batches, a restart reads back at least the newest `retention`, 
 			}
 		),
 		{ seed: 2811, numRuns: 200 }
+	);
+});
+
+/** An entry whose payload a transport parsed as JSON: the line may carry it as it came. */
+function jsonEntry(id: number, raw: string): MessageEntry {
+	return Object.assign(entry(id, raw), { [RAW_IS_JSON]: true });
+}
+
+it('a payload parsed as JSON is written as it came, and read back exactly', () => {
+	const raws = [
+		'{"id":"A1","name":"Zoë 🍔 \\u2028 \u2028","items":[]}',
+		'  {\t"id" : "x" ,"note":",\\"rawJson\\":1}"}  ',
+		'{"findings":[{"code":"KDS"}],"rawJson":{"rawJson":2}}',
+		'[1, 2.50, -0, 1e400]',
+		'"just a string"',
+		'{"id":"big","pad":"' + 'x'.repeat(30_000) + '"}'
+	];
+	const file = open();
+	file.load();
+	file.appendMessages(
+		raws.map((raw, i) => jsonEntry(i + 1, raw)),
+		1
+	);
+	file.close();
+	const text = readFileSync(join(dir, MESSAGE_FILES[0]), 'utf8');
+	// The usual payload is not escaped into a string (the one of 30,000 characters is: too big
+	// for the write buffer as is, it goes the ordinary way).
+	expect(text.split('\n').filter((l) => l.includes(',"rawJson":'))).toHaveLength(5);
+	expect(text).toContain(`,"rawJson":${raws[0]}}`);
+	const saved = open().load();
+	expect(saved.map((e) => e.raw)).toEqual(raws);
+	expect(saved[0]).toEqual(entry(1, raws[0]));
+	expect(Object.keys(saved[0])).not.toContain('rawJson');
+});
+
+it('a JSON payload with a line break or a byte order mark is escaped as any other', () => {
+	const raws = ['{\n"id": "A"\n}', '{"id":"B"}\r\n', '\ufeff{"id":"C"}'];
+	const file = open();
+	file.load();
+	file.appendMessages(
+		raws.map((raw, i) => jsonEntry(i + 1, raw)),
+		1
+	);
+	file.close();
+	const lines = readFileSync(join(dir, MESSAGE_FILES[0]), 'utf8').split('\n').filter(Boolean);
+	expect(lines).toHaveLength(3);
+	expect(lines.some((l) => l.includes('rawJson'))).toBe(false);
+	expect(
+		open()
+			.load()
+			.map((e) => e.raw)
+	).toEqual(raws);
+});
+
+it('any JSON text, however spaced, mixed with other payloads, reads back exactly (seeded)', () => {
+	const spaced = fc
+		.tuple(fc.json(), fc.constantFrom('', ' ', '\t', '  \t'))
+		.map(([json, pad]) => `${pad}${json.replaceAll(',', `${pad},${pad}`)}${pad}`)
+		// What the body parser took; whitespace inside strings is content and stays.
+		.filter((text) => {
+			try {
+				JSON.parse(text);
+				return true;
+			} catch {
+				return false;
+			}
+		});
+	fc.assert(
+		fc.property(
+			fc.array(
+				fc.oneof(
+					spaced.map((raw) => ({ raw, json: true })),
+					fc.string().map((raw) => ({ raw, json: false }))
+				),
+				{
+					minLength: 1,
+					maxLength: 12
+				}
+			),
+			(payloads) => {
+				rmSync(dir, { recursive: true, force: true });
+				dir = mkdtempSync(join(tmpdir(), 'kds-message-file-'));
+				const file = open();
+				file.load();
+				file.appendMessages(
+					payloads.map(({ raw, json }, i) => (json ? jsonEntry(i + 1, raw) : entry(i + 1, raw))),
+					1
+				);
+				file.close();
+				const saved = open().load();
+				const lines = readFileSync(join(dir, MESSAGE_FILES[0]), 'utf8').split('\n');
+				expect(lines.filter((l) => l.includes(',"rawJson":'))).toHaveLength(
+					payloads.filter((p) => p.json).length
+				);
+				expect(saved.map((e) => e.raw)).toEqual(payloads.map(({ raw }) => raw));
+				expect(saved.map((e) => e.id)).toEqual(payloads.map((_, i) => i + 1));
+			}
+		),
+		{ seed: 2831, numRuns: 300 }
 	);
 });

@@ -30,6 +30,43 @@ export const LEGACY_MESSAGES_FILE = 'messages.sqlite';
 /** The batch's lines are encoded here and written in pieces of at most this many bytes. */
 const BUFFER_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
+const CLOSE = 0x7d;
+
+/**
+ * Set (to true) by a transport on an entry whose `raw` is a whole JSON text that parsed (an
+ * HTTP body the API read as JSON): its line then carries the payload as it came, as the JSON
+ * value of its last key, `rawJson`, instead of escaped into the string `raw`: no escaped copy
+ * is made (the largest allocation of an HTTP create's entry). Read back, the text between
+ * `,"rawJson":` and the line's closing brace is the payload, exactly. A symbol: never sent
+ * to a browser nor written.
+ */
+export const RAW_IS_JSON = Symbol('kds.rawIsJson');
+const RAW_JSON_KEY = ',"rawJson":';
+
+type Marked = MessageEntry & { [RAW_IS_JSON]?: boolean };
+
+/** `raw` can be written as it came: a JSON text, on one line (JSON allows line breaks between tokens). */
+function embeddable(e: Marked): boolean {
+	const { raw } = e;
+	return (
+		e[RAW_IS_JSON] === true &&
+		raw.indexOf('\n') < 0 &&
+		raw.indexOf('\r') < 0 &&
+		// A byte order mark: the body parser skips it, JSON.parse of the line would not.
+		raw.charCodeAt(0) !== 0xfeff
+	);
+}
+
+/** The entry's line but its closing brace, without `raw` (left out of JSON while undefined). */
+function headOf(e: MessageEntry): string {
+	const { raw } = e;
+	try {
+		(e as { raw?: string }).raw = undefined;
+		return JSON.stringify(e);
+	} finally {
+		e.raw = raw;
+	}
+}
 
 /** `writeSync` may write fewer bytes than asked (a full disk, a signal): the rest, until done. */
 function writeAll(fd: number, buf: Buffer, length: number): void {
@@ -119,6 +156,23 @@ export class MessageFile {
 			if (this.segments[this.current].cut) buf[at++] = NEWLINE;
 			this.segments[this.current].cut = false;
 			for (const e of entries) {
+				if (embeddable(e)) {
+					const head = headOf(e);
+					const length = head.length + RAW_JSON_KEY.length + e.raw.length + 1;
+					if (length * 3 + 1 <= buf.length) {
+						if (at + length * 3 + 1 > buf.length) {
+							writeAll(fd, buf, at);
+							at = 0;
+						}
+						// The head without its closing brace, the key, the payload, the brace.
+						at += buf.write(head, at) - 1;
+						at += buf.write(RAW_JSON_KEY, at);
+						at += buf.write(e.raw, at);
+						buf[at++] = CLOSE;
+						buf[at++] = NEWLINE;
+						continue;
+					}
+				}
 				const line = JSON.stringify(e);
 				// At most 3 bytes of UTF-8 per UTF-16 unit, and the newline.
 				if (at + line.length * 3 + 1 > buf.length) {
@@ -225,11 +279,17 @@ function read(file: string, logger: Logger): Segment {
 	let lastId = 0;
 	for (const line of text.split('\n')) {
 		if (!line) continue;
-		let entry: MessageEntry;
+		let entry: MessageEntry & { rawJson?: unknown };
 		try {
 			entry = JSON.parse(line) as MessageEntry;
 		} catch {
 			continue;
+		}
+		if (entry !== null && typeof entry === 'object' && 'rawJson' in entry) {
+			// The payload as it came (RAW_IS_JSON): no `"` outside a string before it, so the
+			// first such key is its start; it runs to the line's closing brace.
+			entry.raw = line.slice(line.indexOf(RAW_JSON_KEY) + RAW_JSON_KEY.length, -1);
+			delete entry.rawJson;
 		}
 		if (typeof entry?.id !== 'number' || entry.id <= lastId || typeof entry.raw !== 'string')
 			continue;

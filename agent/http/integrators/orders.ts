@@ -88,20 +88,31 @@ function targetOf(req: FastifyRequest): Target {
 async function applyAll(
 	engine: Engine,
 	writer: RemoteWriter,
-	screens: Screen[],
+	req: FastifyRequest,
 	command: OrderCommand,
 	withType: boolean
 ): Promise<DeliveryStatus[]> {
+	const { screens } = targetOf(req);
 	const at = engine.now();
 	const batches: ScreenBatch[] = [];
 	const missing: string[] = [];
 	const remotes: Screen[] = [];
+	// The findings read the order as the request found it (message-hooks.ts, req.kdsBefore): the
+	// first screen that still holds that very record (or, for a new id, none) is decided with the
+	// outcomes too, and its decision handed to them, so they do not decide the message again.
+	const before = req.kdsBefore;
+	let explain = before !== undefined;
 	for (const screen of screens) {
 		const remote = isRemote(screen);
 		if (remote) remotes.push(screen);
 		// A remote screen's copy judges only while current (the remote's reply has the last word).
 		if (remote && (command.command === 'create-order' || screen.remote?.state !== 'live')) continue;
-		const decision = engine.decide(screen.config.id, command, at);
+		const explained = explain && screen.state.orders.get(command.order.id) === before?.existing;
+		const decision = engine.decide(screen.config.id, command, at, explained);
+		if (explained) {
+			explain = false;
+			req.kdsDecided = { decision, at };
+		}
 		if (!decision.ok) missing.push(screen.config.id);
 		else if (!remote) batches.push({ screenId: screen.config.id, changes: decision.changes });
 	}
@@ -205,44 +216,26 @@ export function registerOrderRoutes(
 			);
 		}
 		const command = { command: ORDER_ROUTES.create.command, order };
-		const list = await applyAll(engine, writer, target.screens, command, true);
+		const list = await applyAll(engine, writer, req, command, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
 		return answer(reply, 201, order.id, list);
 	});
 
 	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req, reply) => {
-		const target = targetOf(req);
 		const order = parseOrderBody(req, HttpOrderSchema);
 		const command = { command: ORDER_ROUTES.update.command, order };
-		return answer(
-			reply,
-			200,
-			order.id,
-			await applyAll(engine, writer, target.screens, command, false)
-		);
+		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
 	});
 
 	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
-		const target = targetOf(req);
 		const order = parseOrderBody(req, PartialOrderSchema);
 		const command = { command: ORDER_ROUTES.partial.command, order };
-		return answer(
-			reply,
-			200,
-			order.id,
-			await applyAll(engine, writer, target.screens, command, false)
-		);
+		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
 	});
 
 	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
-		const target = targetOf(req);
 		const order = parseOrderBody(req, CancelOrderSchema);
 		const command = { command: ORDER_ROUTES.cancel.command, order };
-		return answer(
-			reply,
-			200,
-			order.id,
-			await applyAll(engine, writer, target.screens, command, false)
-		);
+		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
 	});
 }
