@@ -302,13 +302,18 @@ export class Engine {
 		}
 	}
 
-	/** Run one command on one screen: the TCP path. `done` gets the decision once committed. */
+	/**
+	 * Run one command on one screen: the TCP path. `done` gets the decision once committed; with
+	 * `explain`, decided at `at` with the outcomes too (the inspector's findings take it).
+	 */
 	runCommand(
 		screenId: string,
 		command: OrderCommand,
-		done: (decision: Decision | null) => void
+		done: (decision: Decision | null) => void,
+		at = this.now(),
+		explain = false
 	): void {
-		const decision = this.decide(screenId, command);
+		const decision = this.decide(screenId, command, at, explain);
 		if (!decision.ok || decision.changes.length === 0) {
 			this.afterCommits(() => done(decision));
 			return;

@@ -4,7 +4,7 @@
  * inspector's recorder once the reply is written. app.ts makes one handler, with the recorder, for
  * every screen's listener and the inspector's re-send (as HTTP's hooks are given the recorder).
  */
-import { checkConformance, type Finding } from '#core/conformance';
+import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import { type OrderCommand } from '#core/order-schema';
 import { formatErrors, type ParseResult } from '#core/parse';
@@ -69,7 +69,8 @@ function handleTcpMessage(
 		unsent: string | null,
 		ok: boolean,
 		command: string | null,
-		orderId: string | null
+		orderId: string | null,
+		decided?: CheckContext['decided']
 	) => {
 		if (!recorder) return;
 		engine.afterReplies.add(() => {
@@ -85,7 +86,7 @@ function handleTcpMessage(
 					reply: result + (terminator?.() ?? ''),
 					ok,
 					raw: text,
-					findings: findings(engine, screenId, json, before, parsed)
+					findings: findings(engine, screenId, json, before, parsed, decided)
 				},
 				{ unsent },
 				at
@@ -111,16 +112,36 @@ function handleTcpMessage(
 		return;
 	}
 	const { command } = parsed.value;
-	engine.runCommand(screenId, parsed.value, (decision) => {
-		if (!decision) return reply(null);
-		engine.logger.debug(
-			{ screen: screenId, source, command, id: decision.id },
-			decision.ok ? 'accepted' : decision.code
-		);
-		const answer = decision.ok ? decision.id : decision.code;
-		log(answer, null, decision.ok, command, decision.id);
-		reply(answer);
-	});
+	// The findings read `before`: while the screen's order with the command's id is that very
+	// record (or both are none), the engine decides with the outcomes too, and the findings take
+	// that decision instead of deciding the message again (#core/conformance, CheckContext.decided).
+	const explain =
+		recorder !== undefined &&
+		engine.screen(screenId)?.state.orders.get(parsed.value.order.id) === before;
+	const decidedAt = engine.now();
+	engine.runCommand(
+		screenId,
+		parsed.value,
+		(decision) => {
+			if (!decision) return reply(null);
+			engine.logger.debug(
+				{ screen: screenId, source, command, id: decision.id },
+				decision.ok ? 'accepted' : decision.code
+			);
+			const answer = decision.ok ? decision.id : decision.code;
+			log(
+				answer,
+				null,
+				decision.ok,
+				command,
+				decision.id,
+				explain ? { decision, at: decidedAt } : undefined
+			);
+			reply(answer);
+		},
+		decidedAt,
+		explain
+	);
 }
 
 /** The order a decoded TCP message names, as it is on the screen now. */
@@ -136,7 +157,8 @@ function findings(
 	screenId: string,
 	json: unknown,
 	existing: OrderRecord | undefined,
-	parsed: ParseResult<OrderCommand>
+	parsed: ParseResult<OrderCommand>,
+	decided: CheckContext['decided']
 ): Finding[] {
 	if (json === undefined) return [];
 	const named = (json as { command?: unknown } | null)?.command;
@@ -154,7 +176,9 @@ function findings(
 		parsed: parsed.ok ? parsed.value.order : undefined,
 		outcomes: parsed.ok ? (parsed.outcomes ?? []) : [],
 		// Read as the common case: no unknown key in the order, so no walk for them (as HTTP).
-		plain: parsed.ok && parsed.plain === true
+		plain: parsed.ok && parsed.plain === true,
+		// The engine's decision of this message on the screen `existing` was read from.
+		decided
 	});
 }
 
