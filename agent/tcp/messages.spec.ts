@@ -8,6 +8,9 @@
  * messages the schema refuses and text that is not JSON, on a screen with other orders or none,
  * auto hold on or off, the clock standing still or moving between messages.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkConformance, type Finding } from '#core/conformance';
@@ -18,6 +21,7 @@ import { Engine } from '../engine/engine.ts';
 import { MessageLog, type MessageEntry } from '../inspector/message-log.ts';
 import { MessageRecorder } from '../inspector/recorder.ts';
 import { createLogger } from '../log.ts';
+import { MESSAGE_FILES, MessageFile } from '../store/message-file.ts';
 import { Store } from '../store/store.ts';
 import { tcpMessageHandler } from './messages.ts';
 
@@ -252,5 +256,75 @@ describe('TCP findings from the engine’s decision equal those the check decide
 			['DUPLICATE_ORDER_ID', ['KDS-ORDER-DUPLICATE']],
 			['ORDER_DOES_NOT_EXIST', ['KDS-ORDER-UNKNOWN']]
 		]);
+	});
+});
+
+describe('TCP entries in the message file: read back after a restart as the live log showed them', () => {
+	it('compact, unicode, spaced over lines, a byte order mark, a lone surrogate, huge, not JSON', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'kds-tcp-messages-'));
+		try {
+			const limits = { retention: 100, payloadBudget: 10_000_000 };
+			const file = new MessageFile(dir, createLogger('silent'), limits);
+			const disk = new MessageLog({ disk: file, retention: 100 });
+			disk.subscribe((entry) => entries.push(entry));
+			const handler = tcpMessageHandler(engine, new MessageRecorder(disk, clock));
+			const item = { lineId: '1', name: 'Zoë 🍔 "quoted" \\ \u2028', qty: 1, mods: [] };
+			const order = (id: string) => ({
+				id,
+				name: 'Ålesund',
+				time: T0,
+				mode: 'ToGo',
+				items: [item]
+			});
+			const texts = [
+				JSON.stringify({ command: 'create-order', order: order('U-1') }),
+				JSON.stringify({ command: 'create-order', order: order('U-2') }, null, 2),
+				// JSON.parse takes no byte order mark: refused, and kept as text.
+				`\uFEFF${JSON.stringify(order('U-3'))}`,
+				// Only an edited re-send can carry one: JSON text with a lone surrogate in a string.
+				`{"command":"create-order","order":${JSON.stringify(order('U-4')).replace('Zoë', 'Zo\uD800')}}`,
+				JSON.stringify({
+					command: 'create-order',
+					order: { ...order('U-5'), name: 'x'.repeat(70_000) }
+				}),
+				JSON.stringify({
+					command: 'create-order',
+					order: { ...order('U-6'), name: 'y'.repeat(5_000) }
+				}),
+				JSON.stringify({ command: 'update-order', order: { id: 'U-7', items: 'none' } }),
+				'<xml>not json</xml>',
+				JSON.stringify({ command: 'create-order', order: order('U-1') })
+			];
+			for (const [i, text] of texts.entries())
+				await new Promise((done) =>
+					handler(SCREEN, text, `pos-${i}`, done, { terminator: () => '\n' })
+				);
+			await engine.settled();
+			await written();
+			disk.flush();
+			file.close();
+			expect(entries).toHaveLength(texts.length);
+			// The compact text is written as it came, not escaped into a string.
+			const lines = readFileSync(join(dir, MESSAGE_FILES[0]), 'utf8');
+			expect(lines).toContain(`,"rawJson":${texts[0]}}`);
+			expect(lines).toContain(`,"rawJson":${texts[5]}}`);
+			const saved = new MessageFile(dir, createLogger('silent'), limits).load();
+			expect(saved).toEqual(JSON.parse(JSON.stringify(entries)));
+			expect(saved.map((e) => e.raw)).toEqual(entries.map((e) => e.raw));
+			expect(saved[3].raw).toBe(texts[3]);
+			expect(saved.map((e) => e.result)).toEqual([
+				'U-1',
+				'U-2',
+				'Unable to parse data',
+				'U-4',
+				'U-5',
+				'U-6',
+				'Unable to parse data',
+				'Unable to parse data',
+				'DUPLICATE_ORDER_ID'
+			]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });

@@ -15,7 +15,8 @@ import {
 	type TcpCommandName
 } from '#core/tcp-message';
 import type { Engine } from '../engine/engine.ts';
-import type { MessageRecorder } from '../inspector/recorder.ts';
+import type { MessageRecorder, ReceivedMessage } from '../inspector/recorder.ts';
+import { RAW_IS_JSON } from '../store/message-file.ts';
 import { REFUSED_TEXT_KEPT, type RefusedFrame } from './server.ts';
 
 export interface TcpMessageOptions {
@@ -74,23 +75,25 @@ function handleTcpMessage(
 	) => {
 		if (!recorder) return;
 		engine.afterReplies.add(() => {
-			recorder.record(
-				{
-					interface: 'tcp',
-					source,
-					...(editedFrom === undefined ? {} : { editedFrom }),
-					screenIds: [screenId],
-					command,
-					orderId,
-					result,
-					reply: result + (terminator?.() ?? ''),
-					ok,
-					raw: text,
-					findings: findings(engine, screenId, json, before, parsed, decided)
-				},
-				{ unsent },
-				at
-			);
+			const message: ReceivedMessage = {
+				interface: 'tcp',
+				source,
+				...(editedFrom === undefined ? {} : { editedFrom }),
+				screenIds: screenIdsOf(screenId),
+				command,
+				orderId,
+				result,
+				reply: result + (terminator?.() ?? ''),
+				ok,
+				raw: text,
+				findings: findings(engine, screenId, json, before, parsed, decided)
+			};
+			// The text parsed as JSON: the message file writes it as it came, not escaped into a
+			// copy (RAW_IS_JSON), unless it holds a lone surrogate (only an edited re-send can),
+			// which UTF-8 cannot carry.
+			if (json !== undefined && (text as unknown as WellFormed).isWellFormed())
+				(message as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
+			recorder.record(message, { unsent }, at);
 		});
 	};
 	if (!parsed.ok) {
@@ -111,7 +114,9 @@ function handleTcpMessage(
 		engine.afterCommits(() => reply(UNABLE_TO_PARSE));
 		return;
 	}
-	const { command } = parsed.value;
+	// The command's name as the contract spells it (a constant, not the message's own copy of
+	// it, which the log would keep for 2,000 messages).
+	const command = TCP_COMMANDS[TCP_COMMANDS.indexOf(parsed.value.command as TcpCommandName)];
 	// The findings read `before`: while the screen's order with the command's id is that very
 	// record (or both are none), the engine decides with the outcomes too, and the findings take
 	// that decision instead of deciding the message again (#core/conformance, CheckContext.decided).
@@ -144,6 +149,22 @@ function handleTcpMessage(
 	);
 }
 
+/** String.prototype.isWellFormed (ES2024; the project's TypeScript lib is ES2022). */
+interface WellFormed {
+	isWellFormed(): boolean;
+}
+
+/** A finding-free message's findings: one shared empty list, not one per entry the log keeps. */
+const NO_FINDINGS: Finding[] = Object.freeze([]) as unknown as Finding[];
+
+/** One list per screen for its entries' `screenIds` (the log keeps 2,000 entries). */
+const screenIdLists = new Map<string, string[]>();
+function screenIdsOf(screenId: string): string[] {
+	let ids = screenIdLists.get(screenId);
+	if (ids === undefined) screenIdLists.set(screenId, (ids = [screenId]));
+	return ids;
+}
+
 /** The order a decoded TCP message names, as it is on the screen now. */
 function recordFor(engine: Engine, screenId: string, json: unknown): OrderRecord | undefined {
 	const raw = json as { order?: { id?: unknown }; id?: unknown } | null | undefined;
@@ -160,12 +181,12 @@ function findings(
 	parsed: ParseResult<OrderCommand>,
 	decided: CheckContext['decided']
 ): Finding[] {
-	if (json === undefined) return [];
+	if (json === undefined) return NO_FINDINGS;
 	const named = (json as { command?: unknown } | null)?.command;
 	const command = (TCP_COMMANDS as readonly unknown[]).includes(named)
 		? (named as TcpCommandName)
 		: 'create-order';
-	return checkConformance({
+	const found = checkConformance({
 		interface: 'tcp',
 		command,
 		raw: json,
@@ -180,6 +201,7 @@ function findings(
 		// The engine's decision of this message on the screen `existing` was read from.
 		decided
 	});
+	return found.length === 0 ? NO_FINDINGS : found;
 }
 
 /** The first REFUSED_TEXT_KEPT characters of a refused run, as a copy (a slice keeps its whole). */
