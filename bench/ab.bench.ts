@@ -129,7 +129,10 @@ try {
 	if (scenario === 'partial')
 		for (const a of agents)
 			a.ids.push(...(await seedOrders(a.http, ORDER_HEADERS, 'AB-SEED', 200)));
-	for (const a of agents) await round(a); // warm-up
+	// Warm-up: TCP's per-message functions reach Turbofan only after 5,000–17,000 messages on Node
+	// 24 (bench/tcp.bench.ts, WARMUP_ROUNDS), so TCP rounds start after 20,000 at least.
+	const warmups = scenario.startsWith('tcp') ? Math.max(1, Math.ceil(20_000 / OPS)) : 1;
+	for (let w = 0; w < warmups; w++) for (const a of agents) await round(a);
 	const per = agents.map(() => ({
 		total: [] as number[],
 		main: [] as number[],

@@ -44,7 +44,15 @@ const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>
 const progress = (text: string) => process.stderr.write(`  tcp bench: ${text}\n`);
 /** Agent and bare server take turns, this many rounds each, so load from elsewhere hits both. */
 const ROUNDS = 3;
-const WARMUP_ROUNDS = 4;
+/**
+ * Rounds of SEQUENTIAL_REQUESTS each server answers before anything is measured. On Node 24 (V8
+ * 13.6) a function answering once per message reaches Turbofan only after 5,000–17,000 messages
+ * (`--trace-opt`; node's own stream and timer functions too): with 4 rounds, the 1-connection
+ * rounds measured the agent, whose JavaScript per message is many times the floor's, still half
+ * in its unoptimised tiers (docs/performance.md, "TCP path, sixth round").
+ * KDS_BENCH_TCP_WARMUP_ROUNDS sets another count (4 gives the earlier rounds' method).
+ */
+const WARMUP_ROUNDS = Number(process.env.KDS_BENCH_TCP_WARMUP_ROUNDS ?? 20);
 const SEQUENTIAL_REQUESTS = 1000;
 const CONCURRENT_CONNECTIONS = 50;
 const CONCURRENT_SECONDS = 1.5;
@@ -271,8 +279,8 @@ export async function runTcpBench() {
 		const [first, second] = [...agent.tcp.values()];
 
 		progress('warming up');
-		// Warm both up, in turns as they are measured: single-connection round trips keep
-		// getting faster for a few thousand requests (JIT, and the CPUs waking up).
+		// Warm all up, in turns as they are measured: single-connection round trips keep getting
+		// faster for the first 15,000–20,000 messages (V8 tiering up, and the CPUs waking up).
 		for (let i = 0; i < WARMUP_ROUNDS; i++) {
 			await sequential('127.0.0.1', barePort);
 			await sequential(floorAt.host, floorAt.port);
