@@ -38,7 +38,7 @@ import { agentFlags } from '../tests/helpers/process.ts';
 
 export const CONNECTIONS = 50;
 const SECONDS = Number(process.env.KDS_BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = 1;
+const WARMUP_SECONDS = Number(process.env.KDS_BENCH_WARMUP_SECONDS ?? 1);
 const TOKEN = 'kds-demo-token';
 const AGENT_NODE_ARGS = (process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const HAS_BUNDLE_SCRIPT = Boolean(

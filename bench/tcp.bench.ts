@@ -42,8 +42,13 @@ const startAgentProcess = (args: string[], nodeArgs = AGENT_NODE_ARGS) =>
 	spawnAgent(args, {}, { bundle: true, nodeArgs });
 
 const progress = (text: string) => process.stderr.write(`  tcp bench: ${text}\n`);
-/** Agent and bare server take turns, this many rounds each, so load from elsewhere hits both. */
+/**
+ * Bare server, floor and agent take turns, this many rounds each, so load from elsewhere hits
+ * all alike. At one connection a round of SEQUENTIAL_REQUESTS lasts 0.1–0.3 s, so one burst of
+ * other work moved three rounds' ratio by 20 points (2026-11-26, 12:48 UTC): nine rounds there.
+ */
 const ROUNDS = 3;
+const SEQUENTIAL_ROUNDS = 9;
 /**
  * Rounds of SEQUENTIAL_REQUESTS each server answers before anything is measured. On Node 24 (V8
  * 13.6) a function answering once per message reaches Turbofan only after 5,000–17,000 messages
@@ -152,7 +157,8 @@ type ServerName = (typeof SERVERS)[number];
  */
 async function compare(
 	run: (host: string, port: number) => Promise<Run>,
-	servers: Record<ServerName, Endpoint>
+	servers: Record<ServerName, Endpoint>,
+	rounds = ROUNDS
 ): Promise<Record<ServerName, Measured> & { rounds: string }> {
 	const runs = { bare: [] as Run[], floor: [] as Run[], agent: [] as Run[] };
 	const meters = {
@@ -160,7 +166,7 @@ async function compare(
 		floor: new CpuMeter(servers.floor.pid),
 		agent: new CpuMeter(servers.agent.pid)
 	};
-	for (let round = 0; round < ROUNDS; round++) {
+	for (let round = 0; round < rounds; round++) {
 		for (const name of SERVERS) {
 			const { host, port } = servers[name];
 			runs[name].push(await meters[name].measure(() => run(host, port)));
@@ -289,8 +295,12 @@ export async function runTcpBench() {
 
 		const bareAt = { host: '127.0.0.1', port: barePort, pid: bare.child.pid! };
 		const agentAt = { ...first, pid: agent.child.pid! };
-		progress(`1 connection (${ROUNDS} rounds each)`);
-		const seq = await compare(sequential, { bare: bareAt, floor: floorAt, agent: agentAt });
+		progress(`1 connection (${SEQUENTIAL_ROUNDS} rounds each)`);
+		const seq = await compare(
+			sequential,
+			{ bare: bareAt, floor: floorAt, agent: agentAt },
+			SEQUENTIAL_ROUNDS
+		);
 		progress(`${CONCURRENT_CONNECTIONS} connections (${ROUNDS} rounds each)`);
 		const conc = await compare(concurrent, { bare: bareAt, floor: floorAt, agent: agentAt });
 		const [bareSeq, agentSeq, bareConc, agentConc] = [seq.bare, seq.agent, conc.bare, conc.agent];
