@@ -1,6 +1,8 @@
 /**
  * The inspector's findings for one HTTP create (issue 28), as the agent computes them after each
- * reply: checkConformance on the HTTP bench's 10-item body, its schema already passed. CPU time
+ * reply: checkConformance on the HTTP bench's 10-item body, its schema already passed, read as the
+ * common case (`plain`) and decided by the route (`decided`, which a core before 2026-11-26 12:20
+ * ignores: it decides the message itself, as the UI still does). CPU time
  * and bytes allocated per check, for this tree's core and, when given, another copy of it (a
  * directory holding the core's files, e.g. an earlier commit's), in alternating rounds in one
  * process, so that the machine's load falls on both alike.
@@ -31,8 +33,14 @@ async function load(dir: string, name: string): Promise<Core> {
 	const { HttpOrderSchema } = (await import(
 		url('order-schema.ts')
 	)) as typeof import('../core/order-schema.ts');
+	const { createScreenState, decide } = (await import(
+		url('screen.ts')
+	)) as typeof import('../core/screen.ts');
 	const parsed = parseWith(HttpOrderSchema, body, [], { timeZone: 'UTC' });
 	if (!parsed.ok) throw new Error('the bench body does not pass the schema');
+	const at = Date.UTC(2026, 10, 22, 18);
+	const command = { command: 'create-order' as const, order: parsed.value };
+	const decision = decide(createScreenState(), command, at, { explain: true });
 	return {
 		name,
 		check: () =>
@@ -43,7 +51,9 @@ async function load(dir: string, name: string): Promise<Core> {
 				autoHold: false,
 				schemaValid: true,
 				parsed: parsed.value,
-				outcomes: parsed.outcomes ?? []
+				outcomes: parsed.outcomes ?? [],
+				plain: parsed.plain === true,
+				decided: { decision, at }
 			}).length
 	};
 }

@@ -35,4 +35,31 @@ describe('nestsDeeperThan', () => {
 			{ seed: 15, numRuns: 2000 }
 		);
 	});
+	it('any text, valid JSON or not, reads as one pass over every character would (seeded)', () => {
+		// The plain loop, without the count of brackets that answers most texts before it.
+		const byLoop = (text: string, max: number): boolean => {
+			let depth = 0;
+			let inString = false;
+			for (let i = 0; i < text.length; i++) {
+				const c = text[i];
+				if (inString) {
+					if (c === '\\') i++;
+					else if (c === '"') inString = false;
+				} else if (c === '"') inString = true;
+				else if (c === '{' || c === '[') {
+					if (++depth > max) return true;
+				} else if ((c === '}' || c === ']') && depth > 0) depth--;
+			}
+			return false;
+		};
+		const text = fc
+			.array(fc.constantFrom('{', '[', '}', ']', '"', '\\', 'a', ',', ':'), { maxLength: 40 })
+			.map((chars) => chars.join(''));
+		fc.assert(
+			fc.property(text, fc.integer({ min: 0, max: 10 }), (t, max) => {
+				expect(nestsDeeperThan(t, max)).toBe(byLoop(t, max));
+			}),
+			{ seed: 28, numRuns: 5000 }
+		);
+	});
 });

@@ -26,6 +26,9 @@ export const RBRACKET = 0x5d;
  * too deep.
  */
 export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+	// No more brackets in all (strings' too) than levels allowed: nothing can be deeper. The usual
+	// message; counted by indexOf, which skips what lies between them far faster than the loop.
+	if (bracketsAtMost(text, max)) return false;
 	let depth = 0;
 	let inString = false;
 	for (let i = 0; i < text.length; i++) {
@@ -39,4 +42,12 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
 		} else if ((c === RBRACE || c === RBRACKET) && depth > 0) depth--;
 	}
 	return false;
+}
+
+/** Whether `text` holds at most `max` opening brackets, `{` and `[`, wherever they are. */
+function bracketsAtMost(text: string, max: number): boolean {
+	let n = 0;
+	for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1)) if (++n > max) return false;
+	for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) if (++n > max) return false;
+	return true;
 }
