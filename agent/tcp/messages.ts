@@ -15,7 +15,8 @@ import {
 	type TcpCommandName
 } from '#core/tcp-message';
 import type { Engine } from '../engine/engine.ts';
-import type { MessageRecorder, ReceivedMessage } from '../inspector/recorder.ts';
+import type { MessageEntry } from '../inspector/message-log.ts';
+import type { MessageRecorder } from '../inspector/recorder.ts';
 import { RAW_IS_JSON } from '../store/message-file.ts';
 import { REFUSED_TEXT_KEPT, type RefusedFrame } from './server.ts';
 
@@ -75,24 +76,52 @@ function handleTcpMessage(
 	) => {
 		if (!recorder) return;
 		engine.afterReplies.add(() => {
-			const message: ReceivedMessage = {
-				interface: 'tcp',
-				source,
-				...(editedFrom === undefined ? {} : { editedFrom }),
-				screenIds: screenIdsOf(screenId),
-				command,
-				orderId,
-				result,
-				reply: result + (terminator?.() ?? ''),
-				ok,
-				raw: text,
-				findings: findings(engine, screenId, json, before, parsed, decided)
-			};
+			const reply = result + (terminator?.() ?? '');
+			const screenIds = screenIdsOf(screenId);
+			const found = findings(engine, screenId, json, before, parsed, decided);
 			// The text parsed as JSON: the message file writes it as it came, not escaped into a
 			// copy (RAW_IS_JSON), unless it holds a lone surrogate (only an edited re-send can),
 			// which UTF-8 cannot carry.
-			if (json !== undefined && (text as unknown as WellFormed).isWellFormed())
-				(message as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
+			const marked = json !== undefined && (text as unknown as WellFormed).isWellFormed();
+			// One literal with every key the entry will have, in the order it is written (the
+			// recorder sets `at` and `why`, the log `id`; the mark last): no spread, and no key
+			// added later that would give each of the 2,000 entries the log keeps a property
+			// store of its own.
+			const message: MessageEntry & { [RAW_IS_JSON]: boolean } =
+				editedFrom === undefined
+					? {
+							interface: 'tcp',
+							source,
+							screenIds,
+							command,
+							orderId,
+							result,
+							reply,
+							ok,
+							raw: text,
+							findings: found,
+							at: 0,
+							why: null,
+							id: 0,
+							[RAW_IS_JSON]: marked
+						}
+					: {
+							interface: 'tcp',
+							source,
+							editedFrom,
+							screenIds,
+							command,
+							orderId,
+							result,
+							reply,
+							ok,
+							raw: text,
+							findings: found,
+							at: 0,
+							why: null,
+							id: 0,
+							[RAW_IS_JSON]: marked
+						};
 			recorder.record(message, { unsent }, at);
 		});
 	};
