@@ -71,6 +71,22 @@ describe('a trailing slash', () => {
 		expect(cancel.status).toBe(200);
 	});
 
+	it('gets the same inspector findings as without it (the path shown as sent)', async () => {
+		const local = { ...order('slash-findings'), time: '2026-11-24T02:00:59', loyalty: 'gold' };
+		const created = await call('POST', '/integrators/kds-orders/', local);
+		expect(created.status).toBe(201);
+		const entry = async () => {
+			const res = await fetch(`${agent.httpUrl}/api/admin/messages?orderId=slash-findings`);
+			return (
+				(await res.json()) as Array<{ command: string; findings: Array<{ code: string }> }>
+			)[0];
+		};
+		await expect.poll(entry).toBeDefined();
+		const { command, findings } = await entry();
+		expect(command).toBe('POST /integrators/kds-orders/');
+		expect(findings.map((f) => f.code).sort()).toEqual(['KDS-FIELD-UNKNOWN', 'KDS-TIME-NO-OFFSET']);
+	});
+
 	it('reaches the information routes', async () => {
 		const devices = await call('GET', '/integrators/kds-information/locations/loc-1/devices/');
 		expect(devices.status).toBe(200);
