@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
@@ -268,5 +269,30 @@ describe('a request asking to upgrade to HTTP/2 (h2c), as Java HttpClient sends 
 		expect(text).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
 		expect(text).toContain('"orderId":"java-h2c"');
 		socket.destroy();
+	});
+});
+
+describe('a compressed body', () => {
+	it('is refused naming Content-Encoding, not the JSON; the same body uncompressed is taken', async () => {
+		const body = JSON.stringify(order('gzip-1'));
+		const gz = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: { ...headers, 'content-encoding': 'gzip' },
+			body: gzipSync(body)
+		});
+		expect(gz.status).toBe(415);
+		expect(await gz.json()).toEqual({
+			code: 'UNSUPPORTED_MEDIA_TYPE',
+			message: 'Content-Encoding: "gzip" is not supported; send the JSON body uncompressed'
+		});
+		const plain = await call('POST', '/integrators/kds-orders', order('gzip-1'));
+		expect(plain.status).toBe(201);
+		const broken = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers,
+			body: '{"id": '
+		});
+		expect(broken.status).toBe(400);
+		expect(((await broken.json()) as { code: string }).code).toBe('INVALID_JSON');
 	});
 });
