@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
@@ -69,6 +70,22 @@ describe('a trailing slash', () => {
 		]);
 		const cancel = await call('PUT', '/integrators/kds-orders/cancel/', { id: 'slash-1' });
 		expect(cancel.status).toBe(200);
+	});
+
+	it('gets the same inspector findings as without it (the path shown as sent)', async () => {
+		const local = { ...order('slash-findings'), time: '2026-11-24T02:00:59', loyalty: 'gold' };
+		const created = await call('POST', '/integrators/kds-orders/', local);
+		expect(created.status).toBe(201);
+		const entry = async () => {
+			const res = await fetch(`${agent.httpUrl}/api/admin/messages?orderId=slash-findings`);
+			return (
+				(await res.json()) as Array<{ command: string; findings: Array<{ code: string }> }>
+			)[0];
+		};
+		await expect.poll(entry).toBeDefined();
+		const { command, findings } = await entry();
+		expect(command).toBe('POST /integrators/kds-orders/');
+		expect(findings.map((f) => f.code).sort()).toEqual(['KDS-FIELD-UNKNOWN', 'KDS-TIME-NO-OFFSET']);
 	});
 
 	it('reaches the information routes', async () => {
@@ -252,5 +269,30 @@ describe('a request asking to upgrade to HTTP/2 (h2c), as Java HttpClient sends 
 		expect(text).toMatch(/^HTTP\/1\.1 201 Created\r\n/);
 		expect(text).toContain('"orderId":"java-h2c"');
 		socket.destroy();
+	});
+});
+
+describe('a compressed body', () => {
+	it('is refused naming Content-Encoding, not the JSON; the same body uncompressed is taken', async () => {
+		const body = JSON.stringify(order('gzip-1'));
+		const gz = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: { ...headers, 'content-encoding': 'gzip' },
+			body: gzipSync(body)
+		});
+		expect(gz.status).toBe(415);
+		expect(await gz.json()).toEqual({
+			code: 'UNSUPPORTED_MEDIA_TYPE',
+			message: 'Content-Encoding: "gzip" is not supported; send the JSON body uncompressed'
+		});
+		const plain = await call('POST', '/integrators/kds-orders', order('gzip-1'));
+		expect(plain.status).toBe(201);
+		const broken = await fetch(`${agent.httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers,
+			body: '{"id": '
+		});
+		expect(broken.status).toBe(400);
+		expect(((await broken.json()) as { code: string }).code).toBe('INVALID_JSON');
 	});
 });

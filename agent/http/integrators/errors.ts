@@ -51,6 +51,23 @@ export function validationError(errors: FieldError[], message: string): ApiError
 const INVALID_JSON_MESSAGE =
 	'body: not valid JSON; send one JSON object (check quotes, commas and brackets)';
 
+/**
+ * A body that is not JSON because the client compressed it (`Content-Encoding: gzip`): the
+ * answer names the header, not the JSON (RFC 9110: 415 for a content coding not supported).
+ * A body labelled so that parses as JSON anyway is taken as it is.
+ */
+function notJson(req: FastifyRequest): ApiError {
+	const coding = req.headers['content-encoding']?.trim();
+	if (coding && coding.toLowerCase() !== 'identity') {
+		return new ApiError(
+			415,
+			'UNSUPPORTED_MEDIA_TYPE',
+			`Content-Encoding: ${JSON.stringify(coding)} is not supported; send the JSON body uncompressed`
+		);
+	}
+	return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
+}
+
 /** Fastify's own refusals (body parsing and limits) in the one shape, same status everywhere. */
 function fromFastify(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
 	switch (err.code) {
@@ -71,11 +88,9 @@ function fromFastify(err: FastifyError, req: FastifyRequest, bodyLimit: number):
 		case 'FST_ERR_CTP_EMPTY_JSON_BODY':
 			return new ApiError(400, 'INVALID_JSON', 'body: empty; expected a JSON object');
 		case 'FST_ERR_CTP_INVALID_JSON_BODY':
-			return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
+			return notJson(req);
 	}
-	if (err instanceof SyntaxError || err.name === 'SyntaxError') {
-		return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
-	}
+	if (err instanceof SyntaxError || err.name === 'SyntaxError') return notJson(req);
 	const status = err.statusCode ?? 500;
 	if (status >= 400 && status < 500) return new ApiError(status, 'BAD_REQUEST', err.message);
 	return new ApiError(

@@ -52,9 +52,16 @@ export function orderCommandOf(method: string, path: string): TcpCommandName | u
 	return COMMAND_BY_ROUTE.get(`${method} ${path}`);
 }
 
-/** orderCommandOf of a route already written `METHOD path` (the inspector's command). */
+/**
+ * orderCommandOf of a route already written `METHOD path` (the inspector's command, the path as
+ * the client sent it). A trailing slash names the same route: the router ignores it (server.ts),
+ * so its findings must too.
+ */
 export function orderCommandOfRoute(route: string): TcpCommandName | undefined {
-	return COMMAND_BY_ROUTE.get(route);
+	return (
+		COMMAND_BY_ROUTE.get(route) ??
+		(route.endsWith('/') ? COMMAND_BY_ROUTE.get(route.slice(0, -1)) : undefined)
+	);
 }
 
 /** `/a/:b/c` as OpenAPI writes it: `/a/{b}/c`. */
