@@ -52,3 +52,14 @@ export interface MessageEntry {
 /** The inspector's result filter: refused is any entry not `ok`, accepted the rest. */
 export const MESSAGE_RESULTS = ['refused', 'accepted'] as const;
 export type MessageResult = (typeof MESSAGE_RESULTS)[number];
+
+/**
+ * Set (to true) by a transport on an entry whose `raw` is a whole JSON text that parsed (an
+ * HTTP body the API read as JSON): its line then carries the payload as it came, as the JSON
+ * value of its last key, `rawJson`, instead of escaped into the string `raw`: no escaped copy
+ * is made (the largest allocation of an HTTP create's entry; agent/store/message-file.ts writes
+ * it). The log clears it when it cuts a payload to its limit (agent/inspector/message-log.ts). Read back, the text between
+ * `,"rawJson":` and the line's closing brace is the payload, exactly. A symbol: never sent
+ * to a browser nor written.
+ */
+export const RAW_IS_JSON = Symbol('kds.rawIsJson');

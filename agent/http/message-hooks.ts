@@ -13,7 +13,7 @@ import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
-import { RAW_IS_JSON } from '../store/message-file.ts';
+import { RAW_IS_JSON } from '#core/message-entry';
 
 declare module 'fastify' {
 	interface FastifyRequest {

@@ -4,6 +4,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RAW_IS_JSON } from '#core/message-entry';
 import { MessageLog, type MessageEntry, type NewEntry } from './message-log.ts';
 
 function entry(orderId: string): NewEntry {
@@ -64,6 +65,22 @@ describe('MessageLog on disk', () => {
 		expect(log.list().map((e) => e.orderId)).toEqual(ids.slice(-10).reverse());
 		vi.advanceTimersByTime(1000);
 		expect(disk.batches).toHaveLength(1);
+	});
+
+	it('hands a payload cut to its limit over as text, no longer marked as the JSON it was', () => {
+		const disk = fakeDisk();
+		const log = new MessageLog({ disk, retention: 10 });
+		const big = { ...entry('BIG'), raw: JSON.stringify({ id: 'BIG', pad: 'x'.repeat(70_000) }) };
+		const small = { ...entry('SMALL') };
+		for (const e of [big, small]) (e as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
+		log.record(big);
+		log.record(small);
+		vi.advanceTimersByTime(250);
+		const [cut, whole] = disk.batches[0] as Array<MessageEntry & { [RAW_IS_JSON]?: boolean }>;
+		expect(cut.raw).toMatch(/… \(70\d{3} characters in all\)$/);
+		expect(() => JSON.parse(cut.raw)).toThrow();
+		expect(cut[RAW_IS_JSON]).toBe(false);
+		expect(whole[RAW_IS_JSON]).toBe(true);
 	});
 
 	it('writes a large batch in parts, one per turn of the event loop, and all of it at flush', () => {

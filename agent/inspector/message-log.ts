@@ -7,7 +7,7 @@
  * only those the log still keeps then, so a burst beyond the retention is never serialized whole.
  */
 import type { Finding } from '#core/conformance';
-import type { MessageEntry } from '#core/message-entry';
+import { RAW_IS_JSON, type MessageEntry } from '#core/message-entry';
 
 export type { Finding, MessageEntry };
 
@@ -114,11 +114,13 @@ export class MessageLog {
 	 * returns it (its id can be used to re-send it).
 	 */
 	record(entry: NewEntry): MessageEntry {
-		const raw =
-			entry.raw.length > MAX_PAYLOAD_BYTES
-				? `${copyOf(entry.raw.slice(0, MAX_PAYLOAD_BYTES))}… (${entry.raw.length} characters in all)`
-				: entry.raw;
-		const stored = entry as MessageEntry;
+		const cut = entry.raw.length > MAX_PAYLOAD_BYTES;
+		const raw = cut
+			? `${copyOf(entry.raw.slice(0, MAX_PAYLOAD_BYTES))}… (${entry.raw.length} characters in all)`
+			: entry.raw;
+		const stored = entry as MessageEntry & { [RAW_IS_JSON]?: boolean };
+		// A cut payload is no longer the JSON text it was: the file must escape it as any text.
+		if (cut && stored[RAW_IS_JSON]) stored[RAW_IS_JSON] = false;
 		stored.raw = raw;
 		stored.id = this.nextId++;
 		this.entries.push(stored);

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { MessageEntry } from '#core/message-entry';
 import { createLogger } from '../log.ts';
-import { MESSAGE_FILES, MessageFile, RAW_IS_JSON } from './message-file.ts';
+import { RAW_IS_JSON } from '#core/message-entry';
+import { MESSAGE_FILES, MessageFile } from './message-file.ts';
 
 const logger = createLogger('silent');
 let dir: string;

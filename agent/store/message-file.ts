@@ -19,7 +19,7 @@
  */
 import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MessageEntry } from '#core/message-entry';
+import { RAW_IS_JSON, type MessageEntry } from '#core/message-entry';
 import type { Logger } from '../log.ts';
 import { Database } from './sqlite.ts';
 
@@ -32,15 +32,6 @@ const BUFFER_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 const CLOSE = 0x7d;
 
-/**
- * Set (to true) by a transport on an entry whose `raw` is a whole JSON text that parsed (an
- * HTTP body the API read as JSON): its line then carries the payload as it came, as the JSON
- * value of its last key, `rawJson`, instead of escaped into the string `raw`: no escaped copy
- * is made (the largest allocation of an HTTP create's entry). Read back, the text between
- * `,"rawJson":` and the line's closing brace is the payload, exactly. A symbol: never sent
- * to a browser nor written.
- */
-export const RAW_IS_JSON = Symbol('kds.rawIsJson');
 const RAW_JSON_KEY = ',"rawJson":';
 
 type Marked = MessageEntry & { [RAW_IS_JSON]?: boolean };

@@ -17,7 +17,7 @@ import {
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry } from '../inspector/message-log.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
-import { RAW_IS_JSON } from '../store/message-file.ts';
+import { RAW_IS_JSON } from '#core/message-entry';
 import { REFUSED_TEXT_KEPT, type RefusedFrame } from './server.ts';
 
 export interface TcpMessageOptions {
