@@ -86,42 +86,25 @@ function handleTcpMessage(
 			// One literal with every key the entry will have, in the order it is written (the
 			// recorder sets `at` and `why`, the log `id`; the mark last): no spread, and no key
 			// added later that would give each of the 2,000 entries the log keeps a property
-			// store of its own.
-			const message: MessageEntry & { [RAW_IS_JSON]: boolean } =
-				editedFrom === undefined
-					? {
-							interface: 'tcp',
-							source,
-							screenIds,
-							command,
-							orderId,
-							result,
-							reply,
-							ok,
-							raw: text,
-							findings: found,
-							at: 0,
-							why: null,
-							id: 0,
-							[RAW_IS_JSON]: marked
-						}
-					: {
-							interface: 'tcp',
-							source,
-							editedFrom,
-							screenIds,
-							command,
-							orderId,
-							result,
-							reply,
-							ok,
-							raw: text,
-							findings: found,
-							at: 0,
-							why: null,
-							id: 0,
-							[RAW_IS_JSON]: marked
-						};
+			// store of its own. `editedFrom` is undefined but on the inspector's edited re-sends,
+			// and JSON (the file, the API, the stream) leaves it out then.
+			const message: MessageEntry & { [RAW_IS_JSON]: boolean } = {
+				interface: 'tcp',
+				source,
+				editedFrom,
+				screenIds,
+				command,
+				orderId,
+				result,
+				reply,
+				ok,
+				raw: text,
+				findings: found,
+				at: 0,
+				why: null,
+				id: 0,
+				[RAW_IS_JSON]: marked
+			};
 			recorder.record(message, { unsent }, at);
 		});
 	};
