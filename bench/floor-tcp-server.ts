@@ -27,6 +27,8 @@ const server = createServer((socket) => {
 	});
 	socket.on('error', () => {});
 });
+// A clean exit on SIGTERM, so that `node --cpu-prof` writes its profile (bench/profile.bench.ts).
+process.on('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {
 	const address = server.address();
 	process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
