@@ -27,9 +27,9 @@ const server = createServer((socket) => {
 	});
 	socket.on('error', () => {});
 });
-// A clean exit on SIGTERM, so that `node --cpu-prof` writes its profile (bench/profile.bench.ts).
-process.on('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {
 	const address = server.address();
 	process.stdout.write(`${typeof address === 'object' && address ? address.port : 0}\n`);
 });
+// Exit on SIGTERM through process.exit, so that `--cpu-prof` (bench/profile.bench.ts) writes its profile.
+process.once('SIGTERM', () => process.exit(0));
