@@ -65,6 +65,8 @@ export function parseBody<S extends z.ZodType>(
  * (and, for an order read as the common case, the walk for unknown fields).
  */
 function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
+	// The inspector's findings read the order as this request found it (message-hooks.ts).
+	req.kdsNoteBefore?.();
 	const timeZone = targetOf(req).location.config.timezone;
 	const value = parseBody(schema, req.body, { timeZone }, (list, plain) => {
 		req.kdsOutcomes = list;
