@@ -26,6 +26,7 @@ import {
 	startSimulator,
 	test
 } from '../helpers/fixtures.ts';
+import { holdFrames, installFrameGate, releaseFrames } from '../helpers/frames.ts';
 import {
 	cancel,
 	create,
@@ -420,6 +421,39 @@ test.describe('Bump and recall', () => {
 		} finally {
 			await simulator.close();
 		}
+	});
+
+	test('a bump bar key pressed before the next frame bumps the card it names (a loaded machine)', async ({
+		page,
+		simulator
+	}) => {
+		// CI once pressed "b" (bump:2) 6 ms after two new cards were drawn and 400 ms before the
+		// page's next frame measured where they were: the key found no second card and the bump
+		// was lost. Holding the page's frames opens that gap every time.
+		await installFrameGate(page);
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+		await expect(page.getByRole('button', { name: 'Bump Alpha' })).toHaveText('1');
+		await holdFrames(page);
+		let held: number;
+		try {
+			await simulator.sendTcp('kds-1', create(order('2', 'Bravo', [line('1', 'Soup')])));
+			await simulator.sendTcp('kds-1', create(order('3', 'Charlie', [line('1', 'Soup')])));
+			await expect(cards(page)).toHaveCount(3);
+			await test.step('3 bumps the third card, drawn but not yet measured', async () => {
+				await page.keyboard.press('3');
+				await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+			});
+			await test.step('2 bumps the second, with the frame still to come', async () => {
+				await page.keyboard.press('2');
+				await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+			});
+		} finally {
+			held = await releaseFrames(page);
+		}
+		// The board's measuring was among the held frames: the keys were pressed in the gap.
+		expect(held).toBeGreaterThan(0);
+		await expect(page.getByRole('button', { name: 'Bump Alpha' })).toHaveText('1');
 	});
 });
 
