@@ -380,35 +380,45 @@ test.describe('Bump and recall', () => {
 		});
 	});
 
-	test('a key map from the screen settings replaces the defaults', async ({ page }) => {
-		const config = {
-			brands: [
-				{
-					id: 'b',
-					name: 'B',
-					token: 'test-token-1',
-					locations: [
+	test.describe('with a key map of its own', () => {
+		// The agent comes from the fixture, not from the test: on a failure the screenshot and page
+		// snapshot are taken before fixtures close, so they show the screen as it failed rather
+		// than an agent the test had already closed ("Reconnecting", timers stopped).
+		test.use({
+			simulatorOptions: {
+				config: {
+					brands: [
 						{
-							id: 'loc-1',
-							number: '1',
-							name: 'Kitchen',
-							address: { line1: '1 Main', city: 'X', state: 'IL', zip: '1' },
-							timezone: 'UTC',
-							screens: [
+							id: 'b',
+							name: 'B',
+							token: 'test-token-1',
+							locations: [
 								{
-									id: 'bar',
-									name: 'Bar',
-									tcp: { port: 0 },
-									settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+									id: 'loc-1',
+									number: '1',
+									name: 'Kitchen',
+									address: { line1: '1 Main', city: 'X', state: 'IL', zip: '1' },
+									timezone: 'UTC',
+									screens: [
+										{
+											id: 'bar',
+											name: 'Bar',
+											tcp: { port: 0 },
+											settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+										}
+									]
 								}
 							]
 						}
 					]
 				}
-			]
-		};
-		const simulator = await startSimulator({ config });
-		try {
+			}
+		});
+
+		test('a key map from the screen settings replaces the defaults', async ({
+			page,
+			simulator
+		}) => {
 			await screenPage(page, simulator, 'bar');
 			await simulator.sendTcp('bar', create(order('1', 'Alpha', [line('1', 'Soup')])));
 			await simulator.sendTcp('bar', create(order('2', 'Bravo', [line('1', 'Soup')])));
@@ -418,9 +428,7 @@ test.describe('Bump and recall', () => {
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
 			await page.keyboard.press('z');
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
-		} finally {
-			await simulator.close();
-		}
+		});
 	});
 
 	test('a bump bar key pressed before the next frame bumps the card it names (a loaded machine)', async ({
@@ -527,6 +535,26 @@ test.describe('Connection', () => {
 		} finally {
 			await simulator.close();
 			await rm(dataDir, { recursive: true, force: true });
+		}
+	});
+
+	test('agent down: a bump key is refused on screen, never dropped silently; the card stays', async ({
+		page
+	}) => {
+		const simulator = await startSimulator();
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+			await expect(cards(page)).toHaveCount(1);
+			await simulator.close();
+			await expectConnection(page, 'Reconnecting');
+			await page.keyboard.press('1');
+			await expect(
+				page.getByRole('alert').filter({ hasText: 'Not connected: bump not sent' })
+			).toBeVisible();
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+		} finally {
+			await simulator.close();
 		}
 	});
 });
