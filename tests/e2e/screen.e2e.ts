@@ -381,9 +381,10 @@ test.describe('Bump and recall', () => {
 	});
 
 	test.describe('with a key map of its own', () => {
-		// The agent comes from the fixture, not from the test: on a failure the screenshot and page
-		// snapshot are taken before fixtures close, so they show the screen as it failed rather
-		// than an agent the test had already closed ("Reconnecting", timers stopped).
+		// The agent comes from the fixture, not from the test: on a failure the screenshot is taken
+		// before fixtures close, so it shows the screen as it failed, not an agent the test had
+		// already closed ("Reconnecting", timers stopped: what misled the CI flake's reading).
+		// error-context.md's page snapshot is taken after fixtures close: it still reads so.
 		test.use({
 			simulatorOptions: {
 				config: {
