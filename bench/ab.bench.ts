@@ -27,10 +27,13 @@ import {
 import { CpuMeter, fmt, percentile, ROOT, tcpCreate } from './lib.ts';
 
 // Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
-// node flags separated by commas: `dist:--max-semi-space-size=4`), then the scenario and rounds.
+// node flags separated by commas: `dist:--max-semi-space-size=4`, and by `@` and the node binary
+// to run it with: `../old/dist@/usr/bin/node`, a build of another runtime), then the scenario and
+// rounds.
 const args = process.argv.slice(2);
-const buildDir = (a: string) => a.split(':')[0];
-const nodeFlags = (a: string) => (a.split(':')[1] ?? '').split(',').filter(Boolean);
+const nodeBinary = (a: string) => a.split('@')[1] ?? process.execPath;
+const buildDir = (a: string) => a.split('@')[0].split(':')[0];
+const nodeFlags = (a: string) => (a.split('@')[0].split(':')[1] ?? '').split(',').filter(Boolean);
 const dirs = args.filter((a) => existsSync(join(resolve(ROOT, buildDir(a)), 'agent.js')));
 const [scenario = 'tcp', roundsArg = '7'] = args.slice(dirs.length);
 if (dirs.length < 2) throw new Error('bench/ab: name two or more build directories first');
@@ -47,7 +50,7 @@ interface Agent {
 function start(dist: string): Promise<Agent> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-ab-'));
 	const child = spawn(
-		process.execPath,
+		nodeBinary(dist),
 		[
 			...nodeFlags(dist),
 			join(resolve(ROOT, buildDir(dist)), 'agent.js'),

@@ -48,3 +48,5 @@ server.listen(0, '127.0.0.1', () => {
 		`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}\n`
 	);
 });
+// Exit on SIGTERM through process.exit, so that `--cpu-prof` (bench/profile.bench.ts) writes its profile.
+process.once('SIGTERM', () => process.exit(0));

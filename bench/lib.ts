@@ -228,10 +228,11 @@ export function compileBenchFile(file: string): string {
 /** Start a TypeScript file of the bench, compiled; resolves with the child and its first stdout line. */
 export function spawnTs(
 	file: string,
-	args: string[] = []
+	args: string[] = [],
+	nodeArgs: string[] = []
 ): Promise<{ child: ChildProcess; firstLine: string }> {
 	const outfile = compileBenchFile(file);
-	const child = spawn(process.execPath, [outfile, ...args], {
+	const child = spawn(process.execPath, [...nodeArgs, outfile, ...args], {
 		cwd: ROOT,
 		stdio: ['ignore', 'pipe', 'inherit']
 	});

@@ -6,7 +6,9 @@
  * layer, Node's own I/O, GC). Also the CPU per operation of all the agent's threads (/proc).
  *
  * Run: npm run bench -- profile   (or KDS_PROFILE_SCENARIOS=tcp,create,partial, _SECONDS=6;
- * `tcp1` is TCP creates on one connection, not in the default list)
+ * `tcp1` is TCP creates on one connection, not in the default list; `floor-create`,
+ * `floor-partial`, `floor-tcp`, `floor-tcp1` profile the durable floor, bench/floor-*-server.ts,
+ * under the same client, so the two can be read stage by stage)
  * The .cpuprofile files stay in dist/bench/profiles/ (open them in Chrome's DevTools).
  */
 import { type ChildProcess } from 'node:child_process';
@@ -25,7 +27,7 @@ import {
 	seedOrders,
 	type CannonRequest
 } from './http.bench.ts';
-import { CpuMeter, fmt, ROOT, tcpCreate } from './lib.ts';
+import { CpuMeter, fmt, ROOT, spawnTs, tcpCreate } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_PROFILE_SECONDS ?? 6);
 const SCENARIOS = (process.env.KDS_PROFILE_SCENARIOS ?? 'tcp,create,partial').split(',');
@@ -33,6 +35,8 @@ const PROFILE_DIR = join(ROOT, 'dist/bench/profiles');
 
 /** The stage a source file belongs to: the first pattern that matches its path. */
 const STAGES: Array<[string, RegExp]> = [
+	// The durable floors' own code (scenarios floor-create, floor-partial, floor-tcp).
+	['floor: its route and store', /bench\/floor-/],
 	['TCP framer', /agent\/tcp\/framer|core\/json-depth/],
 	['TCP connection, messages, reply', /agent\/tcp\//],
 	[
@@ -201,34 +205,53 @@ async function profileScenario(name: string): Promise<{ lines: string[]; json: o
 	mkdirSync(dir, { recursive: true });
 	let child: ChildProcess | undefined;
 	try {
-		const agent = await spawnAgent(
-			['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
-			{},
-			{
-				bundle: true,
-				// V8's sampling profiler; more V8 flags for the agent: KDS_BENCH_NODE_ARGS.
-				nodeArgs: [
-					...(process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-					'--cpu-prof',
-					`--cpu-prof-dir=${dir}`,
-					'--cpu-prof-interval=200'
-				]
-			}
-		);
-		child = agent.child;
-		const [screen] = [...agent.tcp.values()];
-		const meter = new CpuMeter(child.pid!);
 		let load: (seconds: number) => Promise<number>;
-		if (name === 'tcp') load = (s) => tcpLoad(screen.host, screen.port, s);
-		else if (name === 'tcp1') load = (s) => tcpLoad(screen.host, screen.port, s, 1);
-		else if (name === 'create') load = (s) => httpLoad(agent.httpUrl, createRequests(), s);
-		else if (name === 'partial') {
-			const ids = await seedOrders(agent.httpUrl, ORDER_HEADERS, 'PROFILE', 200);
-			load = (s) => httpLoad(agent.httpUrl, partialRequests(ids), s);
+		// floor-<scenario>: the durable floor under the same client, profiled the same way, so the
+		// two can be compared stage by stage (the floor's stages are Node's, JSON, node:sqlite, GC).
+		const floorOf = /^floor-(.+)$/.exec(name)?.[1];
+		const scenario = floorOf ?? name;
+		let httpUrl: string;
+		let tcpAt: { host: string; port: number };
+		if (floorOf) {
+			const tcp = floorOf.startsWith('tcp');
+			const started = await spawnTs(
+				tcp ? 'bench/floor-tcp-server.ts' : 'bench/floor-http-server.ts',
+				[dataDir],
+				['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200']
+			);
+			child = started.child;
+			httpUrl = started.firstLine.trim();
+			tcpAt = { host: '127.0.0.1', port: Number(started.firstLine) };
+		} else {
+			const agent = await spawnAgent(
+				['--data-dir', dataDir, '--http-port', '0', '--tcp-port', '0', '--log-level', 'warn'],
+				{},
+				{
+					bundle: true,
+					// V8's sampling profiler; more V8 flags for the agent: KDS_BENCH_NODE_ARGS.
+					nodeArgs: [
+						...(process.env.KDS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+						'--cpu-prof',
+						`--cpu-prof-dir=${dir}`,
+						'--cpu-prof-interval=200'
+					]
+				}
+			);
+			child = agent.child;
+			httpUrl = agent.httpUrl;
+			tcpAt = [...agent.tcp.values()][0];
+		}
+		const meter = new CpuMeter(child.pid!);
+		if (scenario === 'tcp') load = (s) => tcpLoad(tcpAt.host, tcpAt.port, s);
+		else if (scenario === 'tcp1') load = (s) => tcpLoad(tcpAt.host, tcpAt.port, s, 1);
+		else if (scenario === 'create') load = (s) => httpLoad(httpUrl, createRequests(), s);
+		else if (scenario === 'partial') {
+			const ids = await seedOrders(httpUrl, ORDER_HEADERS, 'PROFILE', 200);
+			load = (s) => httpLoad(httpUrl, partialRequests(ids), s);
 		} else throw new Error(`unknown scenario ${name}`);
 		// Warm-up, outside the window the profile is read for: TCP, 20,000 messages or more (4 s at one
 		// connection, 2 s at 50: its per-message functions reach Turbofan after 5,000–17,000 on Node 24).
-		const warmup = name === 'tcp1' ? 4 : name === 'tcp' ? 2 : 1;
+		const warmup = scenario === 'tcp1' ? 4 : scenario === 'tcp' ? 2 : 1;
 		await load(warmup);
 		const from = monotonicUs();
 		const ops = await meter.measure(() => load(SECONDS));

@@ -4,6 +4,7 @@
  * half-applied, and one order store shared with the TCP interface.
  */
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
@@ -895,25 +896,52 @@ describe('request errors: one shape, the same status on every route', () => {
 		}
 	});
 
-	it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not sent as JSON', async () => {
+	it('415 UNSUPPORTED_MEDIA_TYPE for a body that is not sent as JSON, with what to do where the cause is known', async () => {
+		const addHeader = 'add the header Content-Type: application/json';
 		for (const [method, path] of writes) {
-			for (const contentType of [
-				'text/plain',
-				'application/x-www-form-urlencoded',
-				'application/xml'
+			for (const [contentType, message] of [
+				['text/plain', 'Content-Type: expected application/json, got "text/plain"'],
+				[
+					'application/x-www-form-urlencoded',
+					`Content-Type: expected application/json, got "application/x-www-form-urlencoded" (what curl -d, PHP's curl and Java's HttpURLConnection send unless told otherwise); ${addHeader}`
+				],
+				['application/xml', 'Content-Type: expected application/json, got "application/xml"']
 			]) {
 				const res = await call(method, path, { raw: JSON.stringify(order('M1')), contentType });
 				expect([path, contentType, res.status, res.body]).toEqual([
 					path,
 					contentType,
 					415,
-					{
-						code: 'UNSUPPORTED_MEDIA_TYPE',
-						message: `Content-Type: expected application/json, got "${contentType}"`
-					}
+					{ code: 'UNSUPPORTED_MEDIA_TYPE', message }
 				]);
 			}
 		}
+		// No Content-Type at all (fetch always sends one with a string body; node:http does not).
+		const none = await new Promise<{ status: number; body: string }>((done, fail) => {
+			const req = request(`${agent.httpUrl}${ORDERS}`, {
+				method: 'POST',
+				headers: {
+					'x-integration-token': ALPHA,
+					'x-location-id': 'loc-a1',
+					'x-device-ids': 'a1-grill'
+				}
+			});
+			req.on('error', fail);
+			req.on('response', (res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (chunk: string) => (text += chunk));
+				res.on('end', () => done({ status: res.statusCode ?? 0, body: text }));
+			});
+			req.end(JSON.stringify(order('M1')));
+		});
+		expect([none.status, JSON.parse(none.body)]).toEqual([
+			415,
+			{
+				code: 'UNSUPPORTED_MEDIA_TYPE',
+				message: `Content-Type: expected application/json, got none; ${addHeader}`
+			}
+		]);
 		const charset = await call('POST', ORDERS, {
 			body: order('M2'),
 			contentType: 'application/json; charset=utf-8'

@@ -68,6 +68,19 @@ function notJson(req: FastifyRequest): ApiError {
 	return new ApiError(400, 'INVALID_JSON', INVALID_JSON_MESSAGE);
 }
 
+/**
+ * What to do about a wrong Content-Type where the usual cause is known: a form type is what
+ * `curl -d`, PHP's curl with a string body and Java's HttpURLConnection send unless told
+ * otherwise, with the JSON body intact; no type at all, a hand-made request.
+ */
+function contentTypeHint(got: string | undefined): string {
+	if (got === undefined || got.trim() === '')
+		return '; add the header Content-Type: application/json';
+	if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(got))
+		return " (what curl -d, PHP's curl and Java's HttpURLConnection send unless told otherwise); add the header Content-Type: application/json";
+	return '';
+}
+
 /** Fastify's own refusals (body parsing and limits) in the one shape, same status everywhere. */
 function fromFastify(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
 	switch (err.code) {
@@ -76,7 +89,7 @@ function fromFastify(err: FastifyError, req: FastifyRequest, bodyLimit: number):
 			return new ApiError(
 				415,
 				'UNSUPPORTED_MEDIA_TYPE',
-				`Content-Type: expected application/json, got ${got ? JSON.stringify(got) : 'none'}`
+				`Content-Type: expected application/json, got ${got ? JSON.stringify(got) : 'none'}${contentTypeHint(got)}`
 			);
 		}
 		case 'FST_ERR_CTP_BODY_TOO_LARGE':
