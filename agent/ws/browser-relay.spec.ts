@@ -1,7 +1,8 @@
 /**
  * The relay's heartbeat: a browser that stops answering WebSocket pings (a tablet that lost its
  * network without closing the socket) is terminated and no longer counted as showing the screen,
- * two heartbeat periods later (one to ping, one to find no pong); a browser that answers stays.
+ * two heartbeat periods later (one to ping, one to find no pong); a browser that answers stays,
+ * also when the agent stalled and the overdue tick runs before the pong is read.
  * Without it, a dead tablet would hold notifications as "delivered" and keep its buffers forever.
  */
 import { createServer, type Server } from 'node:http';
@@ -60,6 +61,22 @@ describe('heartbeat', () => {
 		await expect.poll(() => engine.fanout.viewers('kds-1')).toBe(1);
 		expect(relay.connected('kds-1')).toBe(1);
 		// The browser that answers is still there several periods later, and still served.
+		await new Promise((resolve) => setTimeout(resolve, 4 * HEARTBEAT_MS));
+		expect(live.ws.readyState).toBe(WebSocket.OPEN);
+		expect(engine.fanout.viewers('kds-1')).toBe(1);
+	});
+
+	it('keeps a browser that answered while the agent was stalled (a late tick judges no one)', async () => {
+		const live = await browser(true);
+		// Right after a ping is answered, the process (agent and browser alike) stalls for more
+		// than two periods: the pong is on its way but unread when the overdue tick runs.
+		await new Promise<void>((resolve) =>
+			live.ws.once('ping', () => {
+				const until = performance.now() + 2.5 * HEARTBEAT_MS;
+				while (performance.now() < until);
+				resolve();
+			})
+		);
 		await new Promise((resolve) => setTimeout(resolve, 4 * HEARTBEAT_MS));
 		expect(live.ws.readyState).toBe(WebSocket.OPEN);
 		expect(engine.fanout.viewers('kds-1')).toBe(1);

@@ -100,6 +100,7 @@ export function attachRelay(
 		send(JSON.stringify(engine.fanout.snapshot(screenId)));
 		const unsubscribe = engine.fanout.subscribe(screenId, (_message, encoded) => send(encoded));
 		ws.on('message', (data) => {
+			alive.set(ws, true); // anything the browser sends answers for it as well as a pong
 			// Validated once here (core/relay.ts): a bad message gets an error naming its bad fields,
 			// and nothing else happens; the socket and every other browser go on.
 			const parsed = parseClientMessage(String(data));
@@ -155,16 +156,24 @@ export function attachRelay(
 		ws.on('error', (err) => logger.debug({ err, screen: screenId }, 'websocket error'));
 	}
 
+	// A browser that did not answer the last ping by the next tick is terminated; but a tick that
+	// comes late (the agent's event loop stalled: a long GC, a loaded machine) runs before the loop
+	// has read the pongs that came in meanwhile, so that round judges no one and only pings again.
+	const heartbeatMs = options.heartbeatMs ?? 10_000;
+	let lastBeat = performance.now();
 	const heartbeat = setInterval(() => {
+		const now = performance.now();
+		const late = now - lastBeat > heartbeatMs * 1.5;
+		lastBeat = now;
 		for (const ws of wss.clients) {
-			if (alive.get(ws) === false) {
+			if (alive.get(ws) === false && !late) {
 				ws.terminate();
 				continue;
 			}
 			alive.set(ws, false);
 			ws.ping();
 		}
-	}, options.heartbeatMs ?? 10_000);
+	}, heartbeatMs);
 	heartbeat.unref();
 
 	return {

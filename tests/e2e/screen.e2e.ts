@@ -26,6 +26,7 @@ import {
 	startSimulator,
 	test
 } from '../helpers/fixtures.ts';
+import { holdFrames, installFrameGate, releaseFrames } from '../helpers/frames.ts';
 import {
 	cancel,
 	create,
@@ -379,35 +380,46 @@ test.describe('Bump and recall', () => {
 		});
 	});
 
-	test('a key map from the screen settings replaces the defaults', async ({ page }) => {
-		const config = {
-			brands: [
-				{
-					id: 'b',
-					name: 'B',
-					token: 'test-token-1',
-					locations: [
+	test.describe('with a key map of its own', () => {
+		// The agent comes from the fixture, not from the test: on a failure the screenshot is taken
+		// before fixtures close, so it shows the screen as it failed, not an agent the test had
+		// already closed ("Reconnecting", timers stopped: what misled the CI flake's reading).
+		// error-context.md's page snapshot is taken after fixtures close: it still reads so.
+		test.use({
+			simulatorOptions: {
+				config: {
+					brands: [
 						{
-							id: 'loc-1',
-							number: '1',
-							name: 'Kitchen',
-							address: { line1: '1 Main', city: 'X', state: 'IL', zip: '1' },
-							timezone: 'UTC',
-							screens: [
+							id: 'b',
+							name: 'B',
+							token: 'test-token-1',
+							locations: [
 								{
-									id: 'bar',
-									name: 'Bar',
-									tcp: { port: 0 },
-									settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+									id: 'loc-1',
+									number: '1',
+									name: 'Kitchen',
+									address: { line1: '1 Main', city: 'X', state: 'IL', zip: '1' },
+									timezone: 'UTC',
+									screens: [
+										{
+											id: 'bar',
+											name: 'Bar',
+											tcp: { port: 0 },
+											settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+										}
+									]
 								}
 							]
 						}
 					]
 				}
-			]
-		};
-		const simulator = await startSimulator({ config });
-		try {
+			}
+		});
+
+		test('a key map from the screen settings replaces the defaults', async ({
+			page,
+			simulator
+		}) => {
 			await screenPage(page, simulator, 'bar');
 			await simulator.sendTcp('bar', create(order('1', 'Alpha', [line('1', 'Soup')])));
 			await simulator.sendTcp('bar', create(order('2', 'Bravo', [line('1', 'Soup')])));
@@ -417,9 +429,40 @@ test.describe('Bump and recall', () => {
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
 			await page.keyboard.press('z');
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+		});
+	});
+
+	test('a bump bar key pressed before the next frame bumps the card it names (a loaded machine)', async ({
+		page,
+		simulator
+	}) => {
+		// CI once pressed "b" (bump:2) 6 ms after two new cards were drawn and 400 ms before the
+		// page's next frame measured where they were: the key found no second card and the bump
+		// was lost. Holding the page's frames opens that gap every time.
+		await installFrameGate(page);
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+		await expect(page.getByRole('button', { name: 'Bump Alpha' })).toHaveText('1');
+		await holdFrames(page);
+		let held: number;
+		try {
+			await simulator.sendTcp('kds-1', create(order('2', 'Bravo', [line('1', 'Soup')])));
+			await simulator.sendTcp('kds-1', create(order('3', 'Charlie', [line('1', 'Soup')])));
+			await expect(cards(page)).toHaveCount(3);
+			await test.step('3 bumps the third card, drawn but not yet measured', async () => {
+				await page.keyboard.press('3');
+				await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+			});
+			await test.step('2 bumps the second, with the frame still to come', async () => {
+				await page.keyboard.press('2');
+				await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+			});
 		} finally {
-			await simulator.close();
+			held = await releaseFrames(page);
 		}
+		// The board's measuring was among the held frames: the keys were pressed in the gap.
+		expect(held).toBeGreaterThan(0);
+		await expect(page.getByRole('button', { name: 'Bump Alpha' })).toHaveText('1');
 	});
 });
 
@@ -493,6 +536,26 @@ test.describe('Connection', () => {
 		} finally {
 			await simulator.close();
 			await rm(dataDir, { recursive: true, force: true });
+		}
+	});
+
+	test('agent down: a bump key is refused on screen, never dropped silently; the card stays', async ({
+		page
+	}) => {
+		const simulator = await startSimulator();
+		try {
+			await screenPage(page, simulator, 'kds-1');
+			await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+			await expect(cards(page)).toHaveCount(1);
+			await simulator.close();
+			await expectConnection(page, 'Reconnecting');
+			await page.keyboard.press('1');
+			await expect(
+				page.getByRole('alert').filter({ hasText: 'Not connected: bump not sent' })
+			).toBeVisible();
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+		} finally {
+			await simulator.close();
 		}
 	});
 });

@@ -153,6 +153,33 @@ describe('ScreenConnection', () => {
 		connection.stop();
 	});
 
+	it('a silence check that runs late (a throttled or stalled page) probes before it gives up', () => {
+		const { connection, sockets } = setup();
+		connection.start();
+		sockets[0].open();
+		sockets[0].deliver(snapshot);
+		// The page's timers stood still for a minute (a hidden tab checks once a minute) while the
+		// socket was fine: the first check after that sees 60 s of silence.
+		vi.setSystemTime(Date.now() + 60_000);
+		vi.advanceTimersByTime(1000);
+		expect(connection.state).toBe('connected');
+		expect(sockets).toHaveLength(1);
+		expect(sockets[0].sent).toEqual([{ type: 'ping' }]);
+		sockets[0].deliver({ type: 'pong', now: 0 });
+		vi.advanceTimersByTime(11_000);
+		expect(connection.state).toBe('connected');
+		expect(sockets).toHaveLength(1);
+		// A probe that stays unanswered still ends the socket, 13 s after it went out.
+		vi.setSystemTime(Date.now() + 60_000);
+		vi.advanceTimersByTime(1000);
+		expect(sockets[0].sent).toHaveLength(2);
+		vi.advanceTimersByTime(12_000);
+		expect(connection.state).toBe('connected');
+		vi.advanceTimersByTime(1000);
+		expect(connection.state).toBe('reconnecting');
+		connection.stop();
+	});
+
 	it('sends actions only while connected', () => {
 		const { connection, sockets } = setup();
 		connection.start();

@@ -66,7 +66,8 @@ export class ScreenConnection {
 	#retryTimer: ReturnType<typeof setTimeout> | undefined;
 	#silenceTimer: ReturnType<typeof setInterval> | undefined;
 	#lastMessageAt = 0;
-	#probed = false;
+	/** When the probe went out (Date.now()), while one waits for an answer; null: none sent. */
+	#probedAt: number | null = null;
 	#stopped = true;
 	#everConnected = false;
 
@@ -133,7 +134,7 @@ export class ScreenConnection {
 		}
 		this.#socket = socket;
 		this.#lastMessageAt = Date.now();
-		this.#probed = false;
+		this.#probedAt = null;
 		socket.onopen = () => {
 			if (socket !== this.#socket) return;
 			this.#everConnected = true;
@@ -145,7 +146,7 @@ export class ScreenConnection {
 		socket.onmessage = (event) => {
 			if (socket !== this.#socket) return;
 			this.#lastMessageAt = Date.now();
-			this.#probed = false;
+			this.#probedAt = null;
 			if (this.state !== 'connected') this.state = 'connected';
 			// Validated here (core/relay.ts): a bad message is dropped, never drawn, and named to the
 			// screen (onInvalid), which says its cards may be out of date.
@@ -193,15 +194,22 @@ export class ScreenConnection {
 		}
 	}
 
+	/**
+	 * A socket is only called dead when a probe went unanswered for `deadAfterMs - probeAfterMs`,
+	 * never on silence alone: this check runs on a timer, and a page's timers can run late (a
+	 * hidden tab checks once a minute, a stalled page after the stall, maybe before the messages
+	 * that arrived meanwhile). A late check that finds a long silence probes first.
+	 */
 	#checkSilence = () => {
 		if (this.#stopped || this.#socket?.readyState !== OPEN) return;
-		const silent = Date.now() - this.#lastMessageAt;
-		if (silent >= this.#options.deadAfterMs) {
+		const now = Date.now();
+		if (now - this.#lastMessageAt < this.#options.probeAfterMs) return;
+		if (this.#probedAt === null) {
+			this.#probedAt = now;
+			this.send({ type: 'ping' });
+		} else if (now - this.#probedAt >= this.#options.deadAfterMs - this.#options.probeAfterMs) {
 			this.#discard();
 			this.#scheduleRetry();
-		} else if (silent >= this.#options.probeAfterMs && !this.#probed) {
-			this.#probed = true;
-			this.send({ type: 'ping' });
 		}
 	};
 
