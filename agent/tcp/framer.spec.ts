@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES, Framer, type Frame } from './framer';
 
@@ -214,6 +215,50 @@ describe('Framer', () => {
 		const framer = new Framer();
 		expect(framer.push(Buffer.from('{"a":'))).toEqual([]);
 		expect(framer.push(Buffer.from('1}\n'))).toEqual([msg('{"a":1}'), eol]);
+	});
+
+	it('gives a Buffer the same frames as a Uint8Array of the same bytes, bad UTF-8 and BOMs too', () => {
+		// A socket's chunks are Buffers, decoded by Buffer's own slice; a Uint8Array by the
+		// TextDecoder: the inspector and the reply must not tell them apart (U+FFFD per bad
+		// sequence, a byte order mark inside a message kept).
+		const byte = fc.oneof(
+			fc.constantFrom(
+				...[0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x5c, 0x0a, 0x41, 0xef, 0xbb, 0xbf, 0xc0, 0xc3, 0xa9],
+				...[0x80, 0xbf, 0xe0, 0xa0, 0xed, 0xf0, 0x9f, 0x98, 0xf4, 0x90, 0xf5, 0xff, 0x00]
+			),
+			fc.integer({ min: 0, max: 255 })
+		);
+		fc.assert(
+			fc.property(fc.array(byte, { maxLength: 80 }), fc.nat(80), (list, cut) => {
+				const all = Uint8Array.from([0x7b, 0x22, ...list, 0x22, 0x7d, ...list]);
+				const at = Math.min(cut, all.length);
+				const frames = (make: (b: Uint8Array) => Uint8Array) => {
+					const framer = new Framer();
+					return [
+						...framer.push(make(all.slice(0, at))),
+						...framer.push(make(all.slice(at))),
+						...framer.end()
+					];
+				};
+				expect(frames((b) => Buffer.from(b))).toEqual(frames((b) => b));
+			}),
+			{ seed: 32_528, numRuns: 2_000 }
+		);
+	});
+
+	it('returns no frames, a list of one, or several, and never changes a list it returned', () => {
+		const framer = new Framer();
+		const none = framer.push(Buffer.from('{"a":'));
+		expect(none).toEqual([]);
+		expect(framer.push(Buffer.from('1}'))).toEqual([msg('{"a":1}')]);
+		expect(framer.push(Buffer.from('\n{"b":2}{"c":3}\n'))).toEqual([
+			eol,
+			msg('{"b":2}'),
+			msg('{"c":3}'),
+			eol
+		]);
+		expect(framer.push(Buffer.from('  '))).toEqual([]);
+		expect(none).toEqual([]);
 	});
 
 	describe('end()', () => {

@@ -136,6 +136,16 @@ const TAIL_MAX_BYTES = 16 * 1024;
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** `frames` with `frame` added: a list of one made as a literal (no room for 16 more). */
+function withFrame(frames: Frame[] | undefined, frame: Frame): Frame[] {
+	if (frames === undefined) return [frame];
+	frames.push(frame);
+	return frames;
+}
+
+/** What a read that completes no frame returns: one shared list, never changed (frozen). */
+const NO_FRAMES: Frame[] = Object.freeze([]) as unknown as Frame[];
+
 export class Framer {
 	readonly maxMessageBytes: number;
 	/** Bytes of an unfinished run that is not JSON decoded at end() (FramerOptions). */
@@ -199,7 +209,9 @@ export class Framer {
 	 * (a socket's chunks are never reused).
 	 */
 	push(chunk: Uint8Array): Frame[] {
-		const frames: Frame[] = [];
+		// Made with the first frame (most reads complete one message): a read that completes
+		// none returns the shared empty list, and one that completes one, a list of one.
+		let frames: Frame[] | undefined;
 		const n = chunk.length;
 		const max = this.maxMessageBytes;
 		/** Where the current message or garbage run starts in this chunk (0 if carried over). */
@@ -217,7 +229,7 @@ export class Framer {
 						this.count = 1;
 						start = i;
 					} else if (b === NL) {
-						frames.push({ kind: 'eol' });
+						frames = withFrame(frames, { kind: 'eol' });
 					} else if (b === BOM[0]) {
 						this.mode = MAYBE_BOM;
 						this.bomSeen = 1;
@@ -252,7 +264,7 @@ export class Framer {
 					i = j;
 					if (j < n) {
 						// The terminator is handled in IDLE on the next turn.
-						frames.push({ kind: 'garbage', text: this.take(chunk, start, j) });
+						frames = withFrame(frames, { kind: 'garbage', text: this.take(chunk, start, j) });
 						this.mode = IDLE;
 					}
 					break;
@@ -261,7 +273,7 @@ export class Framer {
 					const room = max - this.count;
 					if (room === 0) {
 						// One more byte and the message is over the limit.
-						frames.push({ kind: 'oversize', bytes: max + 1 });
+						frames = withFrame(frames, { kind: 'oversize', bytes: max + 1 });
 						this.release();
 						this.mode = DISCARD;
 						break;
@@ -269,18 +281,18 @@ export class Framer {
 					const to = n - i < room ? n : i + room;
 					const j = this.scan(chunk, i, to, this.maxDepth);
 					if (this.stop === CLOSED) {
-						frames.push({ kind: 'message', text: this.take(chunk, start, j + 1) });
+						frames = withFrame(frames, { kind: 'message', text: this.take(chunk, start, j + 1) });
 						this.mode = IDLE;
 						i = j + 1;
 					} else if (this.stop === TOO_DEEP) {
 						// The byte that opened one level too many is consumed; its depth is counted.
-						frames.push({ kind: 'too-deep', depth: this.maxDepth + 1 });
+						frames = withFrame(frames, { kind: 'too-deep', depth: this.maxDepth + 1 });
 						this.release();
 						this.mode = DISCARD;
 						i = j + 1;
 					} else if (this.stop === NEWLINE_IN_STRING) {
 						// Illegal JSON: give up on this message and resync; the newline is an eol.
-						frames.push({ kind: 'garbage', text: this.take(chunk, start, j) });
+						frames = withFrame(frames, { kind: 'garbage', text: this.take(chunk, start, j) });
 						this.mode = IDLE;
 						i = j;
 					} else {
@@ -308,7 +320,7 @@ export class Framer {
 		if (this.mode === MESSAGE || this.mode === GARBAGE || this.mode === MAYBE_BOM) {
 			this.append(chunk, start, n);
 		}
-		return frames;
+		return frames ?? NO_FRAMES;
 	}
 
 	/**
@@ -383,7 +395,14 @@ export class Framer {
 	private take(chunk: Uint8Array, from: number, to: number): string {
 		let text: string;
 		if (this.bufLen === 0) {
-			text = decoder.decode(chunk.subarray(from, Math.min(to, from + this.maxMessageBytes)));
+			const end = Math.min(to, from + this.maxMessageBytes);
+			// A socket's chunk is a Buffer: its own slice decodes without a view object per
+			// message (the same text as the TextDecoder's, U+FFFD for each bad sequence alike,
+			// the byte order mark kept: framer.spec.ts compares the two).
+			text =
+				chunk instanceof Buffer
+					? chunk.toString('utf8', from, end)
+					: decoder.decode(chunk.subarray(from, end));
 		} else {
 			this.append(chunk, from, to);
 			text = this.decodeHeld();
