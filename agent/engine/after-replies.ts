@@ -3,14 +3,19 @@
  * it runs once the replies of the current turn are written, that is right after the engine's next
  * commit, or on the next turn of the event loop when nothing is committed.
  */
+/** A job as an object (one per TCP message: its state and its work, without a closure). */
+export interface AfterReply {
+	run(): void;
+}
+
 export class AfterReplies {
-	private jobs: Array<() => void> = [];
+	private jobs: Array<(() => void) | AfterReply> = [];
 	private scheduled = false;
 	/** The engine is acknowledging a commit and calls run() right after: add() schedules nothing. */
 	private runDue = false;
 
 	/** Run `job` once the replies of this turn are written. */
-	add(job: () => void): void {
+	add(job: (() => void) | AfterReply): void {
 		this.jobs.push(job);
 		if (!this.scheduled && !this.runDue) {
 			this.scheduled = true;
@@ -36,6 +41,9 @@ export class AfterReplies {
 		const jobs = this.jobs;
 		if (jobs.length === 0) return;
 		this.jobs = [];
-		for (const job of jobs) job();
+		for (const job of jobs) {
+			if (typeof job === 'function') job();
+			else job.run();
+		}
 	}
 }

@@ -7,7 +7,7 @@
 import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import { type OrderCommand } from '#core/order-schema';
-import { formatErrors, type ParseResult } from '#core/parse';
+import { formatErrors, type ParseResult, type ReadOptions } from '#core/parse';
 import {
 	decodeTcpMessage,
 	TCP_COMMANDS,
@@ -45,8 +45,28 @@ export type TcpMessageHandler = (
 
 /** The TCP handler of an engine; with a recorder, every message is recorded for the inspector. */
 export function tcpMessageHandler(engine: Engine, recorder?: MessageRecorder): TcpMessageHandler {
-	return (screenId, text, source, reply, options = {}) =>
-		handleTcpMessage(engine, recorder, screenId, text, source, reply, options);
+	return (screenId, text, source, reply, options) =>
+		handleTcpMessage(
+			engine,
+			recorder,
+			screenId,
+			text,
+			source,
+			reply,
+			options?.terminator,
+			options?.editedFrom
+		);
+}
+
+/**
+ * The read options for a screen's time zone, one object per zone (the zones are the screens'
+ * configured ones), not a fresh `{ timeZone }` per message.
+ */
+const readOptions = new Map<string | undefined, ReadOptions>();
+function readOptionsFor(timeZone: string | undefined): ReadOptions {
+	let options = readOptions.get(timeZone);
+	if (options === undefined) readOptions.set(timeZone, (options = { timeZone }));
+	return options;
 }
 
 function handleTcpMessage(
@@ -56,72 +76,47 @@ function handleTcpMessage(
 	text: string,
 	source: string,
 	reply: (text: string | null) => void,
-	options: TcpMessageOptions
+	terminator: (() => string | null) | undefined,
+	editedFrom: number | undefined
 ): void {
-	const { editedFrom, terminator } = options;
 	const at = recorder?.now();
 	// A date-time with no offset is the local time of the screen's location.
 	const timeZone = engine.screen(screenId)?.location.timezone;
-	const { json, result: parsed } = decodeTcpMessage(text, { timeZone });
-	// Findings are judged against the order as it was before this message (records are
-	// immutable, so keeping a reference is enough), and computed after the reply is written.
-	const before = recorder ? recordFor(engine, screenId, json) : undefined;
-	const log = (
-		result: string,
-		unsent: string | null,
-		ok: boolean,
-		command: string | null,
-		orderId: string | null,
-		decided?: CheckContext['decided']
-	) => {
-		if (!recorder) return;
-		engine.afterReplies.add(() => {
-			const reply = result + (terminator?.() ?? '');
-			const screenIds = screenIdsOf(screenId);
-			const found = findings(engine, screenId, json, before, parsed, decided);
-			// The text parsed as JSON: the message file writes it as it came, not escaped into a
-			// copy (RAW_IS_JSON), unless it holds a lone surrogate (only an edited re-send can),
-			// which UTF-8 cannot carry.
-			const marked = json !== undefined && (text as unknown as WellFormed).isWellFormed();
-			// One literal with every key the entry will have, in the order it is written (the
-			// recorder sets `at` and `why`, the log `id`; the mark last): no spread, and no key
-			// added later that would give each of the 2,000 entries the log keeps a property
-			// store of its own. `editedFrom` is undefined but on the inspector's edited re-sends,
-			// and JSON (the file, the API, the stream) leaves it out then.
-			const message: MessageEntry & { [RAW_IS_JSON]: boolean } = {
-				interface: 'tcp',
-				source,
-				editedFrom,
-				screenIds,
-				command,
-				orderId,
-				result,
-				reply,
-				ok,
-				raw: text,
-				findings: found,
-				at: 0,
-				why: null,
-				id: 0,
-				[RAW_IS_JSON]: marked
-			};
-			recorder.record(message, { unsent }, at);
-		});
-	};
+	const decoded = decodeTcpMessage(text, readOptionsFor(timeZone));
+	const parsed = decoded.result;
+	// Everything the inspector's entry needs after the reply, in one object (no closure, and no
+	// function context, per message beside it); none without a recorder.
+	const entry =
+		recorder === undefined
+			? undefined
+			: new TcpEntry(
+					engine,
+					recorder,
+					at!,
+					screenId,
+					text,
+					source,
+					terminator,
+					editedFrom,
+					decoded.json,
+					parsed
+				);
 	if (!parsed.ok) {
 		const why = formatErrors(parsed.errors);
 		engine.logger.info(
 			{ screen: screenId, source, errors: parsed.errors },
 			`TCP message refused: ${why}`
 		);
-		const raw = json as { command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
+		const raw = decoded.json as
+			{ command?: unknown; order?: { id?: unknown }; id?: unknown } | undefined;
 		const idGuess = raw?.order?.id ?? raw?.id;
-		log(
+		entry?.settle(
 			UNABLE_TO_PARSE,
 			why,
 			false,
 			typeof raw?.command === 'string' ? raw.command : null,
-			typeof idGuess === 'string' ? idGuess : null
+			typeof idGuess === 'string' ? idGuess : null,
+			undefined
 		);
 		engine.afterCommits(() => reply(UNABLE_TO_PARSE));
 		return;
@@ -133,8 +128,8 @@ function handleTcpMessage(
 	// record (or both are none), the engine decides with the outcomes too, and the findings take
 	// that decision instead of deciding the message again (#core/conformance, CheckContext.decided).
 	const explain =
-		recorder !== undefined &&
-		engine.screen(screenId)?.state.orders.get(parsed.value.order.id) === before;
+		entry !== undefined &&
+		engine.screen(screenId)?.state.orders.get(parsed.value.order.id) === entry.before;
 	const decidedAt = engine.now();
 	engine.runCommand(
 		screenId,
@@ -146,7 +141,7 @@ function handleTcpMessage(
 				decision.ok ? 'accepted' : decision.code
 			);
 			const answer = decision.ok ? decision.id : decision.code;
-			log(
+			entry?.settle(
 				answer,
 				null,
 				decision.ok,
@@ -159,6 +154,91 @@ function handleTcpMessage(
 		decidedAt,
 		explain
 	);
+}
+
+/**
+ * One message's inspector entry, made once the reply is known (settle) and recorded after the
+ * replies of the turn are written (run, through the engine's AfterReplies): its findings are
+ * judged against the order as it was before this message (records are immutable, so keeping a
+ * reference is enough), and computed then, never before the reply.
+ */
+class TcpEntry {
+	/** The order the message names, as it was on the screen before it. */
+	readonly before: OrderRecord | undefined;
+	private result = '';
+	private unsent: string | null = null;
+	private ok = false;
+	private command: string | null = null;
+	private orderId: string | null = null;
+	private decided: CheckContext['decided'] = undefined;
+
+	constructor(
+		private readonly engine: Engine,
+		private readonly recorder: MessageRecorder,
+		/** When the message came (the recorder's clock). */
+		private readonly at: number,
+		private readonly screenId: string,
+		private readonly text: string,
+		private readonly source: string,
+		private readonly terminator: (() => string | null) | undefined,
+		private readonly editedFrom: number | undefined,
+		private readonly json: unknown,
+		private readonly parsed: ParseResult<OrderCommand>
+	) {
+		this.before = recordFor(engine, screenId, json);
+	}
+
+	/** The reply is decided: record the entry once the turn's replies are written. */
+	settle(
+		result: string,
+		unsent: string | null,
+		ok: boolean,
+		command: string | null,
+		orderId: string | null,
+		decided: CheckContext['decided']
+	): void {
+		this.result = result;
+		this.unsent = unsent;
+		this.ok = ok;
+		this.command = command;
+		this.orderId = orderId;
+		this.decided = decided;
+		this.engine.afterReplies.add(this);
+	}
+
+	/** Called by AfterReplies once the replies are written. */
+	run(): void {
+		const { engine, screenId, json, text, result } = this;
+		const reply = result + (this.terminator?.() ?? '');
+		const found = findings(engine, screenId, json, this.before, this.parsed, this.decided);
+		// The text parsed as JSON: the message file writes it as it came, not escaped into a
+		// copy (RAW_IS_JSON), unless it holds a lone surrogate (only an edited re-send can),
+		// which UTF-8 cannot carry.
+		const marked = json !== undefined && (text as unknown as WellFormed).isWellFormed();
+		// One literal with every key the entry will have, in the order it is written (the
+		// recorder sets `at` and `why`, the log `id`; the mark last): no spread, and no key
+		// added later that would give each of the 2,000 entries the log keeps a property
+		// store of its own. `editedFrom` is undefined but on the inspector's edited re-sends,
+		// and JSON (the file, the API, the stream) leaves it out then.
+		const message: MessageEntry & { [RAW_IS_JSON]: boolean } = {
+			interface: 'tcp',
+			source: this.source,
+			editedFrom: this.editedFrom,
+			screenIds: screenIdsOf(screenId),
+			command: this.command,
+			orderId: this.orderId,
+			result,
+			reply,
+			ok: this.ok,
+			raw: text,
+			findings: found,
+			at: 0,
+			why: null,
+			id: 0,
+			[RAW_IS_JSON]: marked
+		};
+		this.recorder.record(message, { unsent: this.unsent }, this.at);
+	}
 }
 
 /** String.prototype.isWellFormed (ES2024; the project's TypeScript lib is ES2022). */
