@@ -41,7 +41,9 @@ export class AfterReplies {
 		const jobs = this.jobs;
 		if (jobs.length === 0) return;
 		this.jobs = [];
-		for (const job of jobs) {
+		// Indexed: no iterator or result objects whatever tier the code runs in.
+		for (let i = 0; i < jobs.length; i++) {
+			const job = jobs[i];
 			if (typeof job === 'function') job();
 			else job.run();
 		}

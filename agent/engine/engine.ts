@@ -43,6 +43,11 @@ export interface EngineOptions {
 	clock?: Clock;
 }
 
+/** A batch with something to commit. */
+function hasChanges(batch: ScreenBatch): boolean {
+	return batch.changes.length > 0;
+}
+
 export class Engine {
 	readonly screens: Map<string, Screen>;
 	/** Where each screen's TCP listener actually listens (set once listening). */
@@ -188,9 +193,10 @@ export class Engine {
 		batches: readonly ScreenBatch[],
 		done: (committed: boolean) => void = () => {}
 	): void {
-		const nonEmpty = batches.filter((b) => b.changes.length > 0);
-		for (const { screenId, changes } of nonEmpty)
-			applyChanges(this.mustGet(screenId).state, changes);
+		// The batches as given when none is empty (a TCP command's one batch): no copy.
+		const nonEmpty = batches.every(hasChanges) ? batches : batches.filter(hasChanges);
+		for (let i = 0; i < nonEmpty.length; i++)
+			applyChanges(this.mustGet(nonEmpty[i].screenId).state, nonEmpty[i].changes);
 		this.pending.push({ batches: nonEmpty, done });
 		if (!this.commitScheduled) {
 			this.commitScheduled = true;
@@ -221,27 +227,29 @@ export class Engine {
 		const work = this.pending;
 		if (work.length === 0) return;
 		this.pending = [];
+		// Indexed loops in this per-commit path (tens of commands each): a for-of's iterator and
+		// its results are allocated whenever the code runs below the optimising tier.
+		const batches: ScreenBatch[] = [];
+		for (let i = 0; i < work.length; i++) {
+			const some = work[i].batches;
+			for (let j = 0; j < some.length; j++) batches.push(some[j]);
+		}
 		try {
-			this.store.commit(
-				work.flatMap((w) => w.batches),
-				this.committingListeners.size > 0 ? this.committing : undefined
-			);
+			this.store.commit(batches, this.committingListeners.size > 0 ? this.committing : undefined);
 		} catch (err) {
 			this.logger.error({ err }, 'store commit failed; reloading the screens from the store');
 			this.reload();
 			for (const w of work) w.done(false);
 			return;
 		}
-		for (const w of work) {
-			for (const { screenId, changes } of w.batches) this.fanout.publish(screenId, changes);
-		}
-		for (const w of work) {
-			for (const { screenId, changes } of w.batches) this.notifyCommitted(screenId, changes);
-		}
+		for (let i = 0; i < batches.length; i++)
+			this.fanout.publish(batches[i].screenId, batches[i].changes);
+		for (let i = 0; i < batches.length; i++)
+			this.notifyCommitted(batches[i].screenId, batches[i].changes);
 		this.notifyCommitEnd();
 		this.afterReplies.due();
 		try {
-			for (const w of work) w.done(true);
+			for (let i = 0; i < work.length; i++) work[i].done(true);
 		} finally {
 			// The replies are written: the inspector's work for them runs now, while the clients read
 			// their replies, rather than before the next commit.
