@@ -26,6 +26,12 @@ declare module 'fastify' {
 		kdsRawBody?: string;
 		/** The order the request names as it was before the request, for the findings. */
 		kdsBefore?: { existing?: OrderRecord; autoHold?: boolean };
+		/**
+		 * Notes `kdsBefore`: called by the order routes first thing, before they decide (there when
+		 * the inspector records, registerMessageHooks; a route of no hooks of its own runs no
+		 * preHandler hook at all).
+		 */
+		kdsNoteBefore?: () => void;
 		/** Set by an order route once the body passed the route's schema (the check's schema). */
 		kdsSchemaValid?: boolean;
 		/** The order as the route's parser read it. */
@@ -166,23 +172,22 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		if (nestsDeeperThan(body as string)) return done(tooDeep(), undefined);
 		parseJson(req, body as string, done);
 	});
+	// The order as the request found it: only the order routes' findings read it, so those routes
+	// note it themselves before deciding (where a preHandler hook did, for every request).
+	app.decorateRequest('kdsNoteBefore', function noteBefore(this: FastifyRequest) {
+		const screens = targetScreens(this);
+		const id = idOf(this.body);
+		let existing: OrderRecord | undefined;
+		if (id !== null) {
+			for (const screen of screens) {
+				existing = screen.state.orders.get(id);
+				if (existing !== undefined) break;
+			}
+		}
+		this.kdsBefore = { existing, autoHold: screens[0]?.config.settings.autoHoldFutureOrders };
+	});
 	// Callback-style hooks: no promise and no extra turn of the microtask queue per request (a
 	// throw is handled as a rejection would be).
-	app.addHook('preHandler', (req, _reply, done) => {
-		if (logged(req.url)) {
-			const screens = targetScreens(req);
-			const id = idOf(req.body);
-			let existing: OrderRecord | undefined;
-			if (id !== null) {
-				for (const screen of screens) {
-					existing = screen.state.orders.get(id);
-					if (existing !== undefined) break;
-				}
-			}
-			req.kdsBefore = { existing, autoHold: screens[0]?.config.settings.autoHoldFutureOrders };
-		}
-		done();
-	});
 	app.addHook('onSend', (req, _reply, payload, done) => {
 		if (typeof payload === 'string' && logged(req.url)) req.kdsReplyBody = payload;
 		done(null, payload);

@@ -43,6 +43,36 @@ export const OUTBOX_LIMIT = 10_000;
  */
 export const PRUNE_STEP = 1_000;
 
+/** The outbox's table (created with the orders' database; bench/commit.bench.ts makes it too). */
+export const SMS_OUTBOX_TABLE = `CREATE TABLE IF NOT EXISTS sms_outbox (
+		id INTEGER PRIMARY KEY AUTOINCREMENT,
+		brand TEXT NOT NULL,
+		location TEXT NOT NULL,
+		order_id TEXT NOT NULL,
+		screen TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		-- The visit of the order at the location (receivedAt of its first screen): dedupe key.
+		visit INTEGER NOT NULL,
+		recipient TEXT NOT NULL,
+		text TEXT NOT NULL,
+		status TEXT NOT NULL,
+		reason TEXT,
+		created_at INTEGER NOT NULL,
+		forwarded TEXT,
+		forward_attempts INTEGER NOT NULL DEFAULT 0,
+		forward_error TEXT,
+		UNIQUE (brand, location, order_id, kind, visit)
+	);
+`;
+
+/** One text; positional parameters: binding twelve named ones from an object cost ~3 µs more per text. */
+export const INSERT_TEXT = `INSERT OR IGNORE INTO sms_outbox
+	 (brand, location, order_id, screen, kind, visit, recipient, text, status, reason, created_at, forwarded)
+	 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** The texts up to an id: the oldest, pruned in steps (PRUNE_STEP). */
+export const PRUNE_TEXTS = 'DELETE FROM sms_outbox WHERE id <= ?';
+
 export interface SmsFilter {
 	location?: string;
 	order?: string;
@@ -144,33 +174,8 @@ export class SmsOutbox {
 		private limits: OutboxLimits = { keep: OUTBOX_LIMIT, step: PRUNE_STEP }
 	) {
 		this.webhook = new WebhookSender({ clock: engine.clock, logger, name: 'SMS webhook' });
-		db.exec(`
-			CREATE TABLE IF NOT EXISTS sms_outbox (
-				id INTEGER PRIMARY KEY AUTOINCREMENT,
-				brand TEXT NOT NULL,
-				location TEXT NOT NULL,
-				order_id TEXT NOT NULL,
-				screen TEXT NOT NULL,
-				kind TEXT NOT NULL,
-				-- The visit of the order at the location (receivedAt of its first screen): dedupe key.
-				visit INTEGER NOT NULL,
-				recipient TEXT NOT NULL,
-				text TEXT NOT NULL,
-				status TEXT NOT NULL,
-				reason TEXT,
-				created_at INTEGER NOT NULL,
-				forwarded TEXT,
-				forward_attempts INTEGER NOT NULL DEFAULT 0,
-				forward_error TEXT,
-				UNIQUE (brand, location, order_id, kind, visit)
-			);
-		`);
-		// Positional parameters: binding twelve named ones from an object cost ~3 µs more per text.
-		this.insert = db.prepare(
-			`INSERT OR IGNORE INTO sms_outbox
-			 (brand, location, order_id, screen, kind, visit, recipient, text, status, reason, created_at, forwarded)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-		);
+		db.exec(SMS_OUTBOX_TABLE);
+		this.insert = db.prepare(INSERT_TEXT);
 		this.lastVisit = db.prepare(
 			`SELECT max(visit) AS visit FROM sms_outbox
 			 WHERE brand = ? AND location = ? AND order_id = ? AND kind = 'received' AND visit <= ?`
@@ -187,7 +192,7 @@ export class SmsOutbox {
 			   AND (@kind IS NULL OR kind = @kind)
 			 ORDER BY id DESC LIMIT @limit`
 		);
-		this.prune = db.prepare('DELETE FROM sms_outbox WHERE id <= ?');
+		this.prune = db.prepare(PRUNE_TEXTS);
 		this.writeMany = transaction(db, (texts: QueuedText[]) => this.writeRows(texts));
 		// Texts are decided and written inside the orders' own transaction (one WAL commit for the
 		// orders and their texts, not two), and forwarded once it is committed.

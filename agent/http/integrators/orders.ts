@@ -65,6 +65,8 @@ export function parseBody<S extends z.ZodType>(
  * (and, for an order read as the common case, the walk for unknown fields).
  */
 function parseOrderBody<S extends z.ZodType>(req: FastifyRequest, schema: S): z.output<S> {
+	// The inspector's findings read the order as this request found it (message-hooks.ts).
+	req.kdsNoteBefore?.();
 	const timeZone = targetOf(req).location.config.timezone;
 	const value = parseBody(schema, req.body, { timeZone }, (list, plain) => {
 		req.kdsOutcomes = list;
@@ -83,7 +85,8 @@ function targetOf(req: FastifyRequest): Target {
 /**
  * Decide on every screen, then commit all or, if any screen refuses, nothing (404). Remote
  * screens (agent/fleet) are judged on their copy while it is current, then sent the command
- * over TCP once; their statuses are what they replied. Returns every screen's status.
+ * over TCP once; their statuses are what they replied. Returns every screen's status, or
+ * `DELIVERED` when every screen is local (each one's status is then "SUCCESS").
  */
 async function applyAll(
 	engine: Engine,
@@ -91,7 +94,7 @@ async function applyAll(
 	req: FastifyRequest,
 	command: OrderCommand,
 	withType: boolean
-): Promise<DeliveryStatus[]> {
+): Promise<DeliveryStatus[] | typeof DELIVERED> {
 	const { screens } = targetOf(req);
 	const at = engine.now();
 	const batches: ScreenBatch[] = [];
@@ -124,7 +127,7 @@ async function applyAll(
 	// Local screens only (the usual case): no remote message built, no second promise to wait for.
 	if (remotes.length === 0) {
 		await engine.commit(batches);
-		return statuses(screens, withType);
+		return DELIVERED;
 	}
 	const [, outcomes] = await Promise.all([
 		engine.commit(batches),
@@ -144,13 +147,52 @@ async function applyAll(
 	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
 }
 
-/** 201/200 with every screen's status, or the refusal when no screen took it (undelivered.ts). */
-function answer(reply: FastifyReply, code: number, orderId: string, list: DeliveryStatus[]) {
+/** applyAll's answer when every screen is local: each took the request. */
+const DELIVERED = Symbol('every screen delivered');
+
+/**
+ * The text after the order id of the success body for every screen local (`,"deliveryStatuses":
+ * […]}`), per screen config and form (create names each screen's type): made once per screen.
+ */
+const successTails = new WeakMap<object, { create?: string; update?: string }>();
+
+function successTail(screens: Screen[], withType: boolean): string {
+	const tail = (list: Screen[]) =>
+		`,"deliveryStatuses":${JSON.stringify(statuses(list, withType))}}`;
+	if (screens.length !== 1) return tail(screens);
+	const { config } = screens[0];
+	let tails = successTails.get(config);
+	if (tails === undefined) successTails.set(config, (tails = {}));
+	return withType ? (tails.create ??= tail(screens)) : (tails.update ??= tail(screens));
+}
+
+/**
+ * 201/200 with every screen's status, or the refusal when no screen took it (undelivered.ts).
+ * Every screen local: the body's text is made here, the very bytes JSON.stringify makes of
+ * `{ orderId, deliveryStatuses }` (the route's serializer), from a tail made once per screen.
+ */
+function answer(
+	reply: FastifyReply,
+	code: number,
+	orderId: string,
+	list: DeliveryStatus[] | typeof DELIVERED,
+	screens: Screen[],
+	withType: boolean
+) {
+	if (list === DELIVERED) {
+		return reply
+			.code(code)
+			.header('content-type', JSON_UTF8)
+			.send(`{"orderId":${JSON.stringify(orderId)}${successTail(screens, withType)}`);
+	}
 	const failed = undelivered(list, orderId);
 	if (failed) return reply.code(failed.statusCode).send(failed.body);
 	const body: OrderResponse = { orderId, deliveryStatuses: list };
 	return reply.code(code).send(body);
 }
+
+/** The content type Fastify gives a body it serialises. */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 function statuses(screens: Screen[], withType: boolean): DeliveryStatus[] {
 	return screens.map((s) =>
@@ -218,24 +260,27 @@ export function registerOrderRoutes(
 		const command = { command: ORDER_ROUTES.create.command, order };
 		const list = await applyAll(engine, writer, req, command, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
-		return answer(reply, 201, order.id, list);
+		return answer(reply, 201, order.id, list, target.screens, true);
 	});
 
 	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, HttpOrderSchema);
 		const command = { command: ORDER_ROUTES.update.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
+		const list = await applyAll(engine, writer, req, command, false);
+		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 
 	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, PartialOrderSchema);
 		const command = { command: ORDER_ROUTES.partial.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
+		const list = await applyAll(engine, writer, req, command, false);
+		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 
 	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, CancelOrderSchema);
 		const command = { command: ORDER_ROUTES.cancel.command, order };
-		return answer(reply, 200, order.id, await applyAll(engine, writer, req, command, false));
+		const list = await applyAll(engine, writer, req, command, false);
+		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 }
