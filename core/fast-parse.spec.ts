@@ -17,7 +17,8 @@ import {
 	fastReader,
 	fastString,
 	fastStringWhere,
-	fastThen
+	fastThen,
+	passesWhen
 } from './fast-parse';
 import { int as intField, nonEmpty, opt, str as strField } from './field-schemas';
 import {
@@ -594,5 +595,73 @@ describe('a schema changed under the compiler: its reader follows, no table touc
 			['code', 'withDefault']
 		);
 		expect(agrees(Changed, arb, 2819, 3000)).toBeGreaterThan(30);
+	});
+});
+
+describe('passesWhen: a superRefine with a quick test of its own', () => {
+	it("skips the check's function where the test says yes, runs it where it says no", () => {
+		let calls = 0;
+		const check = (values: number[], ctx: z.RefinementCtx) => {
+			calls++;
+			if (values.includes(0)) ctx.addIssue({ code: 'custom', message: 'no zero' });
+		};
+		const schema = passesWhen(z.array(z.number()).superRefine(check), (v: number[]) =>
+			v.every((n) => n > 0)
+		);
+		const read = fastReader(schema);
+		expect(read([1, 2])).toEqual([1, 2]);
+		expect(calls).toBe(0);
+		// The test says no: zod's function runs and decides (here: no issue, so it is read).
+		expect(read([-1])).toEqual([-1]);
+		expect(calls).toBe(1);
+		expect(read([0])).toBeUndefined();
+		expect(calls).toBe(2);
+	});
+
+	/** Items with lineIds from a small set (or none), up to 40 of them: the quick test stops at 32. */
+	const lineItems = fc.array(
+		fc.record({
+			lineId: fc.oneof(
+				fc.constantFrom('1', '2', '3'),
+				fc.constant(undefined),
+				fc.constant(null),
+				fc.integer({ min: 4, max: 400 }).map(String)
+			),
+			name: fc.constant('Soup'),
+			qty: fc.constant(1),
+			mods: fc.constant([])
+		}),
+		{ maxLength: 40 }
+	);
+
+	it('orders of up to 40 items, seeded: the fast reader and zod agree on duplicate lineIds', () => {
+		fc.assert(
+			fc.property(lineItems, (items) => {
+				const input = { id: 'A-1', name: 'Dup', time: '2026-11-22T10:00:00Z', mode: 'ToGo', items };
+				const fast = fastOf(HttpOrderSchema)(input);
+				const parsed = HttpOrderSchema.safeParse(input);
+				if (fast !== undefined) expect(parsed.success && parsed.data).toEqual(fast);
+				const ok = parseWith(HttpOrderSchema, input);
+				expect(ok.ok).toBe(parsed.success);
+				const given = items.map((i) => i.lineId).filter((id) => typeof id === 'string');
+				expect(parsed.success).toBe(new Set(given).size === given.length);
+			}),
+			{ seed: 2811, numRuns: 300 }
+		);
+	});
+
+	it('a repeat after the 32nd item is still refused, naming it', () => {
+		const items = Array.from({ length: 40 }, (_, i) => ({
+			lineId: String(i + 1),
+			name: 'Soup',
+			qty: 1,
+			mods: []
+		}));
+		items[39].lineId = '1';
+		const input = { id: 'A-1', name: 'Dup', time: '2026-11-22T10:00:00Z', mode: 'ToGo', items };
+		expect(fastOf(HttpOrderSchema)(input)).toBeUndefined();
+		const result = parseWith(HttpOrderSchema, input);
+		expect(result.ok).toBe(false);
+		expect(JSON.stringify(result)).toContain('lineId \\"1\\" is also used by items[0]');
 	});
 });

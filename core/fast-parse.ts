@@ -285,6 +285,24 @@ export function pureTransform<T extends z.ZodType>(schema: T): T {
 	return schema;
 }
 
+/** A check's own quick test (`passesWhen`): true only where the check adds no issue. */
+const quickTests = new WeakMap<object, (v: never) => boolean>();
+
+/**
+ * Give the schema's last check (a superRefine, whose function zod runs on a payload and a
+ * context of its own each time) a test of its own for the common case: where `passes` says yes
+ * the check adds no issue and the reader takes the value without running it; where it says no,
+ * zod's function runs and decides. `passes` must never say yes where the check would add an
+ * issue, and should allocate nothing.
+ */
+export function passesWhen<T extends z.ZodType>(schema: T, passes: (v: never) => boolean): T {
+	const checks = (schema as unknown as SchemaLike)._zod.def.checks;
+	const last = checks?.[checks.length - 1];
+	if (!last) throw new Error('passesWhen: the schema has no check');
+	quickTests.set(last, passes);
+	return schema;
+}
+
 /** The default `when` of zod's length checks: true for any string or array. */
 let lengthWhen: unknown;
 function isLengthWhen(when: unknown): boolean {
@@ -317,6 +335,8 @@ function checkItself(check: ZodCheckLike): (v: unknown) => boolean {
 function checkTest(check: ZodCheckLike): (v: unknown) => boolean {
 	const def = check._zod.def;
 	const itself = checkItself(check);
+	const quick = quickTests.get(check) as ((v: unknown) => boolean) | undefined;
+	if (quick && !def.when) return (v) => quick(v) || itself(v);
 	const lengthCheck = def.check === 'min_length' || def.check === 'max_length';
 	if (def.when && !(lengthCheck && isLengthWhen(def.when))) return itself;
 	switch (def.check) {

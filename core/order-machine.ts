@@ -114,15 +114,23 @@ export const orderMachine = setup({
 	}
 }).createMachine({
 	id: 'order',
-	context: ({ input }) => ({
-		id: input.order.id,
-		createdName: input.order.name,
-		...contentFromOrder(input.order),
-		seq: input.seq,
-		receivedAt: input.at,
-		queuedAt: input.held ? -1 : input.at,
-		updatedAt: input.at
-	}),
+	// One literal with every key, in the order the row's JSON has them: V8 keeps all eight in the
+	// object (with a spread of the content in the literal, every order's context had a property
+	// array of its own besides: 40 bytes more for each order a screen holds, and for the scavenger
+	// to copy twice).
+	context: ({ input }) => {
+		const { fields, items } = contentFromOrder(input.order);
+		return {
+			id: input.order.id,
+			createdName: input.order.name,
+			fields,
+			items,
+			seq: input.seq,
+			receivedAt: input.at,
+			queuedAt: input.held ? -1 : input.at,
+			updatedAt: input.at
+		};
+	},
 	initial: 'arriving',
 	states: {
 		arriving: {

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas';
-import { fastReader, pureTransform } from './fast-parse';
+import { fastReader, passesWhen, pureTransform } from './fast-parse';
 import type { Outcome } from './outcome';
 import { expected, readers, showValue } from './parse';
 import { COURSE_STATUSES, ORDER_MODES } from './order-words';
@@ -75,6 +75,21 @@ function uniqueLineIds(
 			});
 		}
 	});
+}
+
+/**
+ * uniqueLineIds' common case, without a Map or a context: true when no two of up to 32 items
+ * share a lineId (so the check adds no issue); false otherwise, and zod runs uniqueLineIds itself.
+ */
+function lineIdsPlainlyUnique(items: ReadonlyArray<{ lineId?: string | null }>): boolean {
+	const n = items.length;
+	if (n > 32) return false;
+	for (let i = 1; i < n; i++) {
+		const id = items[i].lineId;
+		if (id === undefined || id === null) continue;
+		for (let j = 0; j < i; j++) if (items[j].lineId === id) return false;
+	}
+	return true;
 }
 
 /**
@@ -168,10 +183,12 @@ const orderFields = {
 	mode: modeSchema(),
 	// withLineIds copies what it changes: the common-case reader may run it on the input's items.
 	items: pureTransform(
-		z
-			.array(OrderItemSchema, { error: (i) => expected('an array of items', i.input) })
-			.superRefine(uniqueLineIds)
-			.transform(withLineIds)
+		passesWhen(
+			z
+				.array(OrderItemSchema, { error: (i) => expected('an array of items', i.input) })
+				.superRefine(uniqueLineIds),
+			lineIdsPlainlyUnique
+		).transform(withLineIds)
 	),
 	optInForSms: opt(bool()),
 	terminal: opt(str()),

@@ -181,8 +181,9 @@ export function fastPathOf(machine: OrderMachine, fallback: OrderStepper): Order
 
 	return {
 		createRecord(input) {
-			// XState assigns the factory's result onto an empty context: a shallow copy.
-			const context = { ...initial.context({ input, self, spawn: neverSpawn }) };
+			// XState assigns the factory's result onto an empty context, a shallow copy; the factory
+			// returns a fresh object no one else holds, so it is the context itself here.
+			const context = initial.context({ input, self, spawn: neverSpawn });
 			const event = { type: 'xstate.init', input };
 			for (const t of initial.transitions) {
 				if (!t.guard || t.guard({ context, event }, undefined)) return { state: t.target, context };

@@ -64,7 +64,33 @@ export const readers = z.registry<{ read: Read; fast?: (input: unknown) => unkno
 
 export function expected(what: string, input: unknown): string {
 	if (input === undefined) return `required (${what})`;
-	return `expected ${what}, got ${showValue(input)}`;
+	return `expected ${what}, got ${showValue(input)}${encoderHint(what, input)}`;
+}
+
+/**
+ * How a common JSON encoder made this wrong type, where that is plain from the value: PHP's
+ * json_encode writes an empty array as `[]` even where an object is meant, and an array whose keys
+ * are not 0, 1, 2… (after unset()) as an object `{"1": …}`. Found by the client zoo's PHP client.
+ */
+function encoderHint(what: string, input: unknown): string {
+	if (what === 'an object' && Array.isArray(input) && input.length === 0)
+		return " (PHP's json_encode writes an empty array as []: send {}, e.g. new stdClass(), or leave the field out)";
+	if (
+		what.startsWith('an array') &&
+		typeof input === 'object' &&
+		input !== null &&
+		!Array.isArray(input)
+	) {
+		const keys = Object.keys(input);
+		if (keys.length > 0 && keys.every((key) => /^\d+$/.test(key)))
+			return ` (keys ${keys
+				.slice(0, 3)
+				.map((key) => JSON.stringify(key))
+				.join(
+					', '
+				)}${keys.length > 3 ? ', …' : ''}: PHP's json_encode writes an array whose keys are not 0, 1, 2… as an object; send array_values() of it)`;
+	}
+	return '';
 }
 
 /**

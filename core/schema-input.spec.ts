@@ -141,7 +141,25 @@ describe('refusals are sentences with field paths, never zod text', () => {
 			PartialOrderSchema,
 			{ id: 'A', deliveryService: [] },
 			'deliveryService',
+			"expected an object, got an array (PHP's json_encode writes an empty array as []: send {}, e.g. new stdClass(), or leave the field out)"
+		],
+		[
+			PartialOrderSchema,
+			{ id: 'A', deliveryService: [1] },
+			'deliveryService',
 			'expected an object, got an array'
+		],
+		[
+			PartialOrderSchema,
+			{ id: 'A', itemsToAdd: { 1: { lineId: '2' }, 2: {}, 5: {}, 7: {} } },
+			'itemsToAdd',
+			'expected an array, got an object (keys "1", "2", "5", …: PHP\'s json_encode writes an array whose keys are not 0, 1, 2… as an object; send array_values() of it)'
+		],
+		[
+			PartialOrderSchema,
+			{ id: 'A', itemsToAdd: { a: {} } },
+			'itemsToAdd',
+			'expected an array, got an object'
 		]
 	] as const)('worded refusal %#', (schema, body, path, message) => {
 		expect(errorsOf(parseWith(schema, body))).toEqual([{ path, message }]);

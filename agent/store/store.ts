@@ -10,7 +10,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ItemView } from '#core/content';
 import type { OrderContext, OrderRecord } from '#core/order-machine';
 import type { ScreenChange } from '#core/screen';
 import { Database, pragmaValue, transaction, type Statement } from './sqlite.ts';
@@ -233,8 +232,14 @@ export class Store {
 		for (const row of rows) {
 			let list = byScreen.get(row.screen_id);
 			if (!list) byScreen.set(row.screen_id, (list = []));
-			const context = JSON.parse(row.context) as OrderContext;
-			context.items = JSON.parse(row.items) as ItemView[];
+			// The items spliced into the context's text and parsed with it: JSON.parse sizes the object
+			// for every key it reads, where `items` set afterwards gave each restored context a
+			// property array of its own (which a live one no longer has, #core/order-machine).
+			const context = (
+				row.context.length > 2
+					? JSON.parse(`${row.context.slice(0, -1)},"items":${row.items}}`)
+					: { ...JSON.parse(row.context), items: JSON.parse(row.items) }
+			) as OrderContext;
 			list.push({ state: row.state, context });
 		}
 		return byScreen;

@@ -1,9 +1,12 @@
 /**
  * The client zoo: small POS clients under tests/clients/, written the way each ecosystem does it
- * by default (Python's standard library, Node's net and fetch, curl, Java's HttpClient, Perl),
+ * by default (Python's standard library, Node's net and fetch, curl, Java's HttpClient and
+ * HttpURLConnection, Perl, PHP's cURL and fsockopen, Ruby's Net::HTTP and TCPSocket),
  * run against the built agent (dist/agent.js, the CLI as a user starts it). Each sends its
  * natural defaults: local times without an offset, trailing slashes, fields the contract does not
- * name, nulls, a body over the limit, a write followed by an immediate close. Each test asserts
+ * name, nulls, a body over the limit, a write followed by an immediate close, a forgotten
+ * Content-Type, json_encode's escapes and its [] for an empty object, unicode and emoji, a
+ * duplicated id, a huge special instruction. Each test asserts
  * what the client read and what the screen then holds.
  *
  * A runtime missing on the machine fails its test with the package to install: nothing is
@@ -32,7 +35,13 @@ const RUNTIMES = {
 	javac: { check: ['-version'], install: 'apt-get install openjdk-17-jdk-headless' },
 	curl: { check: ['--version'], install: 'apt-get install curl' },
 	perl: { check: ['-v'], install: 'apt-get install perl' },
-	bash: { check: ['--version'], install: 'apt-get install bash' }
+	bash: { check: ['--version'], install: 'apt-get install bash' },
+	// php-cli alone has no curl_init: the check fails without the extension too.
+	php: {
+		check: ['-r', 'exit(function_exists("curl_init") ? 0 : 1);'],
+		install: 'apt-get install php-cli php-curl'
+	},
+	ruby: { check: ['--version'], install: 'apt-get install ruby' }
 } as const;
 
 function requireRuntime(
@@ -102,7 +111,10 @@ function newest(dir: string): number {
 function builtAgent(): void {
 	const bundle = join(ROOT, 'dist', 'agent.js');
 	const built = existsSync(bundle) ? statSync(bundle).mtimeMs : 0;
-	const sources = Math.max(newest(join(ROOT, 'agent')), newest(join(ROOT, 'src', 'lib')));
+	// core/ too: the agent bundles the shared core (a change to its messages went unseen before).
+	const sources = Math.max(
+		...['agent', 'core', join('src', 'lib')].map((dir) => newest(join(ROOT, dir)))
+	);
 	if (built < sources) {
 		execFileSync('npm', ['run', '--silent', 'build:agent'], { cwd: ROOT, stdio: 'pipe' });
 	}
@@ -291,6 +303,70 @@ describe('Java 17 (java Client.java, java.net.http.HttpClient defaults)', () => 
 	);
 });
 
+describe('Java 17 (java Legacy.java, java.net.HttpURLConnection defaults)', () => {
+	it(
+		'no Content-Type: reads the 415 from getErrorStream(); then created, 409 for the same id, cancelled; JSON answers to its Accept "text/html, …"',
+		async () => {
+			requireRuntime('javac');
+			const out = steps(
+				await run('java', ['java/Legacy.java', `${base}/`, TOKEN, 'java-legacy-1'])
+			);
+			// "step status threw|read <Content-Type> <body>"
+			const reply = (step: string) => {
+				const [how, type, ...body] = out[step].body.split(' ');
+				return { status: out[step].status, how, type, body: JSON.parse(body.join(' ')) };
+			};
+			expect(reply('health')).toMatchObject({
+				status: '200',
+				how: 'read',
+				type: 'application/json;charset=utf-8',
+				body: { status: 'ok' }
+			});
+			expect(reply('no-content-type')).toEqual({
+				status: '415',
+				how: 'threw',
+				type: 'application/json;charset=utf-8',
+				body: {
+					code: 'UNSUPPORTED_MEDIA_TYPE',
+					message:
+						'Content-Type: expected application/json, got "application/x-www-form-urlencoded" (what curl -d, PHP\'s curl and Java\'s HttpURLConnection send unless told otherwise); add the header Content-Type: application/json'
+				}
+			});
+			expect(reply('create')).toMatchObject({ status: '201', how: 'read' });
+			expect(reply('duplicate')).toMatchObject({
+				status: '409',
+				how: 'threw',
+				type: 'application/json;charset=utf-8',
+				body: { code: 'DUPLICATE_ORDER_ID', errors: [{ path: 'id' }] }
+			});
+			expect(reply('cancel-post')).toMatchObject({
+				status: '405',
+				body: { message: 'POST is not allowed on /integrators/kds-orders/cancel; use PUT' }
+			});
+			expect(reply('cancel-unknown')).toMatchObject({
+				status: '404',
+				how: 'threw',
+				body: { code: 'ORDER_DOES_NOT_EXIST', errors: [{ path: 'id' }] }
+			});
+			expect(reply('cancel')).toMatchObject({ status: '200', how: 'read' });
+			const record = await card('java-legacy-1');
+			expect(record?.state).toBe('cancelled');
+			expect(record?.context.fields).toMatchObject({
+				name: 'Müller ça va 🍟',
+				checkNumber: '0042'
+			});
+			expect(record?.context.items).toEqual([
+				expect.objectContaining({ name: 'Pommes', price: '€3,50', mods: [{ name: 'Mayo' }] })
+			]);
+			// "time <OffsetDateTime.toString()> <epoch ms>": nanoseconds and the offset, kept to the ms.
+			const { status: sent, body: epochMs } = out.time;
+			expect(sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?[+-]\d\d:\d\d$/);
+			expect(shownAt(record)).toBe(Number(epochMs));
+		},
+		CLIENT_TIMEOUT_MS
+	);
+});
+
 describe('Perl 5 (core modules)', () => {
 	it(
 		'IO::Socket::INET: print, close at once; strftime %z offset (+hhmm): stored and shown',
@@ -303,6 +379,206 @@ describe('Perl 5 (core modules)', () => {
 			await expect.poll(async () => (await card('perl-1'))?.state).toBe('active');
 			expect(shownAt(await card('perl-1'))).toBe((out.epoch as number) * 1000);
 			expect(loggedErrors()).toEqual([]);
+		},
+		CLIENT_TIMEOUT_MS
+	);
+});
+
+describe('PHP (php-cli, the cURL extension, fsockopen)', () => {
+	it(
+		'cURL with CURLOPT_POSTFIELDS json_encode(): the form type it sends without the header is answered 415 and read; with it, \\u escapes, \\/ and an 88 KB note arrive as written; a float price, [] for costs and items after unset() are refused naming the field and the PHP fix',
+		async () => {
+			requireRuntime('php');
+			const out = jsonLines(await run('php', ['http_curl.php', `${base}/`, TOKEN, 'php-http-1']));
+			const by = Object.fromEntries(out.map((line) => [line.step, line]));
+			// What the plugin sent: json_encode's defaults, and curl's form type when no header is set.
+			expect(by['no-header'].sentType).toBe('application/x-www-form-urlencoded');
+			expect(by['no-header'].sent).toContain(
+				'"name":"Zo\\u00eb \\u00d1\\u00fa\\u00f1ez \\ud83c\\udf54"'
+			);
+			expect(by['no-header'].sent).toContain('https:\\/\\/shop.example\\/allergens');
+			expect(by['no-header']).toMatchObject({
+				status: 415,
+				body: {
+					code: 'UNSUPPORTED_MEDIA_TYPE',
+					message: expect.stringContaining(
+						"PHP's curl and Java's HttpURLConnection send unless told otherwise); add the header Content-Type: application/json"
+					)
+				}
+			});
+			// Nothing of the refused request was kept: the create that follows is a create.
+			expect(by.create).toMatchObject({ status: 201, sentType: 'application/json' });
+			expect(by.duplicate).toMatchObject({
+				status: 409,
+				body: { code: 'DUPLICATE_ORDER_ID', errors: [{ path: 'id' }] }
+			});
+			expect(by['price-float'].body).toMatchObject({
+				code: 'VALIDATION_FAILED',
+				message: 'items[0].price: expected a string, got 12.5'
+			});
+			expect(by['costs-empty']).toMatchObject({
+				status: 422,
+				body: {
+					message:
+						"costs: expected an object, got an array (PHP's json_encode writes an empty array as []: send {}, e.g. new stdClass(), or leave the field out)"
+				}
+			});
+			expect(by['items-gaps']).toMatchObject({
+				status: 422,
+				body: {
+					message:
+						'items: expected an array of items, got an object (keys "1": PHP\'s json_encode writes an array whose keys are not 0, 1, 2… as an object; send array_values() of it)'
+				}
+			});
+			expect(by.partial).toMatchObject({ status: 200, body: { orderId: 'php-http-1' } });
+			expect(by.active.body).toEqual([
+				expect.objectContaining({
+					orders: expect.arrayContaining([{ orderId: 'php-http-1', orderName: 'Zoë Ñúñez 🍔' }])
+				})
+			]);
+			const record = await card('php-http-1');
+			expect(record?.state).toBe('active');
+			expect(record?.context.fields).toMatchObject({ name: 'Zoë Ñúñez 🍔', priority: true });
+			const note = String(record?.context.fields.specialInstructions);
+			expect(note.startsWith('Alergia: nueces/sésamo, see https://shop.example/allergens ')).toBe(
+				true
+			);
+			expect(note).toHaveLength(59 + 21 * 4200);
+			expect(record?.context.items.map((item) => [item.lineId, item.name, item.qty])).toEqual([
+				['1', 'Crème brûlée', 2],
+				['2', 'Café con leche ☕', 1],
+				['3', 'Agua con gas', 1]
+			]);
+			expect(record?.context.items[0].mods).toEqual([
+				{ name: 'Piña 🍍', qty: 2 },
+				{ name: 'Sin azúcar' }
+			]);
+			for (const id of ['php-http-1-float', 'php-http-1-costs', 'php-http-1-gaps'])
+				expect(await card(id)).toBeUndefined();
+			// date('c') in the shop's zone: "2026-11-26T09:40:00-06:00".
+			expect(by.time.sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+			expect(shownAt(record)).toBe((by.time.epoch as number) * 1000);
+		},
+		CLIENT_TIMEOUT_MS
+	);
+
+	it(
+		'fsockopen, fwrite json_encode() with no newline, one fread per reply on one connection: the bare id, DUPLICATE_ORDER_ID, Unable to parse data for [] costs',
+		async () => {
+			requireRuntime('php');
+			const out = jsonLines(
+				await run('php', ['tcp_fsockopen.php', tcp.host, String(tcp.port), 'php-tcp-1'])
+			)[0];
+			expect(out.replies).toEqual([
+				'php-tcp-1',
+				'DUPLICATE_ORDER_ID',
+				'php-tcp-1',
+				'Unable to parse data'
+			]);
+			const record = await card('php-tcp-1');
+			expect(record?.context.fields).toMatchObject({ name: 'Ñandú 🍕 / PHP', priority: true });
+			expect(record?.context.items.map((item) => item.name)).toEqual([
+				'Pizza Margherita',
+				'Tiramisù'
+			]);
+			expect(record?.context.items[0].mods).toEqual([
+				{ name: 'Extra basilico' },
+				{ name: 'Sin gluten' }
+			]);
+			expect(shownAt(record)).toBe(out.sent);
+			expect(await card('php-tcp-1-costs')).toBeUndefined();
+			expect(loggedErrors()).toEqual([]);
+		},
+		CLIENT_TIMEOUT_MS
+	);
+});
+
+describe('Ruby (standard library)', () => {
+	it(
+		'Net::HTTP.post with to_json and symbol keys, Time.now.iso8601: created, 409, a Time object and a Float price refused naming the field, a partial without an item name refused, then applied',
+		async () => {
+			requireRuntime('ruby');
+			const out = jsonLines(
+				await run('ruby', ['http_net_http.rb', `${base}/`, TOKEN, 'rb-http-1'])
+			);
+			const by = Object.fromEntries(out.map((line) => [line.step, line]));
+			expect(by.create).toMatchObject({ status: 201, body: { orderId: 'rb-http-1' } });
+			expect(by.duplicate).toMatchObject({ status: 409, body: { code: 'DUPLICATE_ORDER_ID' } });
+			// Time#to_s: "2026-11-26 09:40:00 -0600", not ISO 8601.
+			expect(by['time-object']).toMatchObject({
+				status: 422,
+				body: {
+					errors: [
+						{
+							path: 'time',
+							message: expect.stringMatching(
+								/^expected an ISO 8601 date-time string, e\.g\. 2026-11-22T18:04:00Z, got "\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}"$/
+							)
+						}
+					]
+				}
+			});
+			expect(by['price-float'].body).toMatchObject({
+				message: 'items[0].price: expected a string, got 12.5'
+			});
+			expect(by['partial-short']).toMatchObject({
+				status: 422,
+				body: {
+					message:
+						'itemsToUpdate[0].name: required (a string); itemsToUpdate[0].mods: required (an array of modifiers)'
+				}
+			});
+			expect(by.partial).toMatchObject({ status: 200, body: { orderId: 'rb-http-1' } });
+			expect(by.active.body).toEqual([
+				expect.objectContaining({
+					orders: expect.arrayContaining([{ orderId: 'rb-http-1', orderName: 'José 😀 Müller' }])
+				})
+			]);
+			const record = await card('rb-http-1');
+			expect(record?.context.fields).toMatchObject({
+				name: 'José 😀 Müller',
+				mode: 'Delivery',
+				deliveryService: { name: 'Rápido', orderId: 'R-77' },
+				costs: { subtotal: '$21.00', total: '$23.10' }
+			});
+			expect(record?.context.items).toEqual([
+				expect.objectContaining({ lineId: '1', name: 'Bratwurst', qty: 3, change: 'updated' }),
+				expect.objectContaining({
+					lineId: '2',
+					name: 'Brezel 🥨',
+					deleted: true,
+					specialInstructions: 'x'.repeat(20_000)
+				})
+			]);
+			expect(await card('rb-http-1-t')).toBeUndefined();
+			// iso8601: the local offset, "-06:00" in Chicago.
+			expect(by.time.sent).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+			expect(shownAt(record)).toBe((by.time.epoch as number) * 1000);
+		},
+		CLIENT_TIMEOUT_MS
+	);
+
+	it(
+		'TCPSocket with puts (a newline after each object) and gets: one reply line each, a symbol value read as its name',
+		async () => {
+			requireRuntime('ruby');
+			const out = jsonLines(
+				await run('ruby', ['tcp_puts.rb', tcp.host, String(tcp.port), 'rb-tcp-1'])
+			)[0];
+			expect(out.replies).toEqual([
+				'rb-tcp-1\n',
+				'rb-tcp-1\n',
+				'rb-tcp-1-sym\n',
+				'ORDER_DOES_NOT_EXIST\n'
+			]);
+			const record = await card('rb-tcp-1');
+			expect(record?.context.fields).toMatchObject({ name: 'Ruby ✓ 🍣', mode: 'Curbside' });
+			expect(record?.context.items.map((item) => [item.name, item.change])).toEqual([
+				['Sushi', 'updated'],
+				['Miso', 'added']
+			]);
+			expect((await card('rb-tcp-1-sym'))?.context.fields.mode).toBe('Pickup');
+			expect(shownAt(record)).toBe(out.sent);
 		},
 		CLIENT_TIMEOUT_MS
 	);
