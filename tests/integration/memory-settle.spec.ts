@@ -4,9 +4,12 @@
  * and the commits have stopped, and every order stays.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { startTestAgent } from '../helpers/test-agent.ts';
 import { TcpSession } from '../helpers/tcp.ts';
+
+/** No commit for this long ends the burst. */
+const QUIET_MS = 500;
 
 it('settles once a burst of TCP orders has ended, after the replies', async () => {
 	let collections = 0;
@@ -14,7 +17,9 @@ it('settles once a burst of TCP orders has ended, after the replies', async () =
 	let replies = 0;
 	const agent = await startTestAgent({
 		settleMemory: {
-			quietMs: 50,
+			// Long enough that no pause between two requests of the burst counts as its end on a
+			// loaded machine (50 ms did once, under CI-like load: it collected mid-burst).
+			quietMs: QUIET_MS,
 			minYoungBytes: 0,
 			collect: () => {
 				collections++;
@@ -42,9 +47,11 @@ it('settles once a burst of TCP orders has ended, after the replies', async () =
 			replies++;
 		}
 		await session.close();
-		await sleep(200);
-		expect(collections).toBe(1);
+		await vi.waitFor(() => expect(collections).toBe(1), { timeout: 10_000, interval: 50 });
 		expect(repliesBefore).toBe(20);
+		// Once: nothing was committed since, so nothing settles again.
+		await sleep(QUIET_MS * 2);
+		expect(collections).toBe(1);
 		// Every order is still on the screen.
 		expect(agent.engine.screen(agent.screens[0].id)!.state.orders.size).toBe(20);
 	} finally {
