@@ -43,6 +43,24 @@ export interface EngineOptions {
 	clock?: Clock;
 }
 
+/**
+ * Work submitted for the next commit, and who is told of it: `done` with whether it was
+ * committed, or (runCommand's, with no closure per command) `decided` with `decision`, or null
+ * when it was not committed. Every entry has all four keys (one shape).
+ */
+interface Pending {
+	batches: readonly ScreenBatch[];
+	done: ((committed: boolean) => void) | undefined;
+	decision: Decision | undefined;
+	decided: ((decision: Decision | null) => void) | undefined;
+}
+
+/** Tells a pending entry's caller whether it was committed. */
+function settle(work: Pending, committed: boolean): void {
+	if (work.decided !== undefined) work.decided(committed ? work.decision! : null);
+	else work.done!(committed);
+}
+
 /** A batch with something to commit. */
 function hasChanges(batch: ScreenBatch): boolean {
 	return batch.changes.length > 0;
@@ -60,8 +78,7 @@ export class Engine {
 	/** Inspector work (findings, log entries): it waits until the replies of the turn are written. */
 	readonly afterReplies = new AfterReplies();
 	private store: Store;
-	private pending: Array<{ batches: readonly ScreenBatch[]; done: (committed: boolean) => void }> =
-		[];
+	private pending: Pending[] = [];
 	private commitScheduled = false;
 	private committedListeners = new Set<CommittedListener>();
 	private commitEndListeners = new Set<() => void>();
@@ -193,11 +210,21 @@ export class Engine {
 		batches: readonly ScreenBatch[],
 		done: (committed: boolean) => void = () => {}
 	): void {
+		this.submit(batches, done, undefined, undefined);
+	}
+
+	/** enqueue, with either `done` or runCommand's `decided` and its decision (see Pending). */
+	private submit(
+		batches: readonly ScreenBatch[],
+		done: Pending['done'],
+		decision: Pending['decision'],
+		decided: Pending['decided']
+	): void {
 		// The batches as given when none is empty (a TCP command's one batch): no copy.
 		const nonEmpty = batches.every(hasChanges) ? batches : batches.filter(hasChanges);
 		for (let i = 0; i < nonEmpty.length; i++)
 			applyChanges(this.mustGet(nonEmpty[i].screenId).state, nonEmpty[i].changes);
-		this.pending.push({ batches: nonEmpty, done });
+		this.pending.push({ batches: nonEmpty, done, decision, decided });
 		if (!this.commitScheduled) {
 			this.commitScheduled = true;
 			setImmediate(() => this.commitPending());
@@ -239,7 +266,7 @@ export class Engine {
 		} catch (err) {
 			this.logger.error({ err }, 'store commit failed; reloading the screens from the store');
 			this.reload();
-			for (const w of work) w.done(false);
+			for (const w of work) settle(w, false);
 			return;
 		}
 		for (let i = 0; i < batches.length; i++)
@@ -249,7 +276,7 @@ export class Engine {
 		this.notifyCommitEnd();
 		this.afterReplies.due();
 		try {
-			for (let i = 0; i < work.length; i++) work[i].done(true);
+			for (let i = 0; i < work.length; i++) settle(work[i], true);
 		} finally {
 			// The replies are written: the inspector's work for them runs now, while the clients read
 			// their replies, rather than before the next commit.
@@ -326,7 +353,7 @@ export class Engine {
 			this.afterCommits(() => done(decision));
 			return;
 		}
-		this.enqueue([{ screenId, changes: decision.changes }], (ok) => done(ok ? decision : null));
+		this.submit([{ screenId, changes: decision.changes }], undefined, decision, done);
 	}
 
 	/**
@@ -335,7 +362,8 @@ export class Engine {
 	 */
 	afterCommits(fn: () => void): void {
 		if (this.pending.length === 0) fn();
-		else this.pending.push({ batches: [], done: () => fn() });
+		else
+			this.pending.push({ batches: [], done: () => fn(), decision: undefined, decided: undefined });
 	}
 
 	private reload(): void {

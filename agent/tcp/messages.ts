@@ -136,10 +136,14 @@ function handleTcpMessage(
 		parsed.value,
 		(decision) => {
 			if (!decision) return reply(null);
-			engine.logger.debug(
-				{ screen: screenId, source, command, id: decision.id },
-				decision.ok ? 'accepted' : decision.code
-			);
+			// Guarded: the log's object would be made for every message, debug on or off. `level`
+			// (not isLevelEnabled, which would load the lazy logger's pino before the first reply).
+			if (debugOn(engine.logger.level)) {
+				engine.logger.debug(
+					{ screen: screenId, source, command, id: decision.id },
+					decision.ok ? 'accepted' : decision.code
+				);
+			}
 			const answer = decision.ok ? decision.id : decision.code;
 			entry?.settle(
 				answer,
@@ -239,6 +243,11 @@ class TcpEntry {
 		};
 		this.recorder.record(message, { unsent: this.unsent }, this.at);
 	}
+}
+
+/** Whether pino logs at debug at this level ('trace' is below it). */
+function debugOn(level: string): boolean {
+	return level === 'debug' || level === 'trace';
 }
 
 /** String.prototype.isWellFormed (ES2024; the project's TypeScript lib is ES2022). */
