@@ -71,6 +71,12 @@ export interface CheckContext {
 	 * decides on a screen of its own, as the UI does.
 	 */
 	decided?: { decision: Decision; at: number };
+	/**
+	 * Whether the message's text holds U+FFFD, what the UTF-8 decoder leaves for bytes that are
+	 * not UTF-8 (text-findings.ts). The edges know it from the text with one scan; false skips the
+	 * search through the message's strings. Left out: the strings are searched (the UI).
+	 */
+	replacementChar?: boolean;
 }
 
 export type Key = string | number;

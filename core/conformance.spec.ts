@@ -332,6 +332,21 @@ const CASES: Case[] = [
 		]
 	},
 	{
+		name: 'Latin-1 bytes read as U+FFFD (Java getBytes() on a non-UTF-8 machine)',
+		ctx: ctxOf(
+			'tcp',
+			'create-order',
+			tcp((o) => {
+				o.name = 'M\uFFFDller';
+				items(o)[0].name = 'Cr\uFFFDme br\uFFFDl\uFFFDe';
+			})
+		),
+		expected: [
+			['warning', 'KDS-TEXT-NOT-UTF8', 'order.items[0].name'],
+			['warning', 'KDS-TEXT-NOT-UTF8', 'order.name']
+		]
+	},
+	{
 		name: 'null for optional fields at every level of a create (none for a partial update)',
 		ctx: ctxOf(
 			'tcp',

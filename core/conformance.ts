@@ -14,6 +14,7 @@ import { severityRank, type Finding } from './rules';
 import { showValue } from './parse';
 import { TCP_COMMANDS } from './tcp-message';
 import { readOrder, unknownFields } from './schema-findings';
+import { undecodedTextFindings } from './text-findings';
 
 export {
 	countBySeverity,
@@ -27,12 +28,14 @@ export {
 	type Severity
 } from './rules';
 export type { CheckContext } from './conformance-subject';
+export { REPLACEMENT_CHARACTER } from './text-findings';
 
 const ENVELOPE_KEYS = new Set(['command', 'order']);
 
 /** Check one message against the contract. Findings are sorted errors first. */
 export function checkConformance(ctx: CheckContext): Finding[] {
 	const report = new Report();
+	undecodedTextFindings(ctx, report);
 	const subject = locateOrder(ctx, report);
 	if (subject) {
 		const parsed = readOrder(subject);

@@ -190,6 +190,11 @@ export const RULE_TABLE = {
 		summary: 'create-order with an empty items array shows an empty card.'
 	},
 
+	'KDS-TEXT-NOT-UTF8': {
+		severity: 'warning',
+		summary:
+			'A text holds U+FFFD (�), what the UTF-8 decoder leaves for bytes that are not UTF-8 (ISO-8859-1 or Windows-1252 text: Java getBytes() without a charset): the screen shows �. JSON is UTF-8; send it so.'
+	},
 	'KDS-TIME-NO-OFFSET': {
 		severity: 'warning',
 		summary:

@@ -7,7 +7,12 @@ import { METHODS, orderCommandOfRoute } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { ApiError } from './integrators/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
-import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
+import {
+	checkConformance,
+	REPLACEMENT_CHARACTER,
+	type CheckContext,
+	type Finding
+} from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
@@ -112,7 +117,9 @@ function findingsOf(req: FastifyRequest, route: string): Finding[] {
 		parsed: req.kdsOrder,
 		outcomes: req.kdsOutcomes ?? [],
 		plain: req.kdsPlain === true,
-		decided: req.kdsDecided
+		decided: req.kdsDecided,
+		// One scan of the body's text, so the strings are searched only when it holds a U+FFFD.
+		replacementChar: req.kdsRawBody?.includes(REPLACEMENT_CHARACTER)
 	});
 	return findings.length === 0 ? NO_FINDINGS : findings;
 }

@@ -4,7 +4,12 @@
  * inspector's recorder once the reply is written. app.ts makes one handler, with the recorder, for
  * every screen's listener and the inspector's re-send (as HTTP's hooks are given the recorder).
  */
-import { checkConformance, type CheckContext, type Finding } from '#core/conformance';
+import {
+	checkConformance,
+	REPLACEMENT_CHARACTER,
+	type CheckContext,
+	type Finding
+} from '#core/conformance';
 import type { OrderRecord } from '#core/order-machine';
 import { type OrderCommand } from '#core/order-schema';
 import { formatErrors, type ParseResult } from '#core/parse';
@@ -78,7 +83,7 @@ function handleTcpMessage(
 		engine.afterReplies.add(() => {
 			const reply = result + (terminator?.() ?? '');
 			const screenIds = screenIdsOf(screenId);
-			const found = findings(engine, screenId, json, before, parsed, decided);
+			const found = findings(engine, screenId, json, before, parsed, decided, text);
 			// The text parsed as JSON: the message file writes it as it came, not escaped into a
 			// copy (RAW_IS_JSON), unless it holds a lone surrogate (only an edited re-send can),
 			// which UTF-8 cannot carry.
@@ -191,7 +196,8 @@ function findings(
 	json: unknown,
 	existing: OrderRecord | undefined,
 	parsed: ParseResult<OrderCommand>,
-	decided: CheckContext['decided']
+	decided: CheckContext['decided'],
+	text: string
 ): Finding[] {
 	if (json === undefined) return NO_FINDINGS;
 	const named = (json as { command?: unknown } | null)?.command;
@@ -211,7 +217,9 @@ function findings(
 		// Read as the common case: no unknown key in the order, so no walk for them (as HTTP).
 		plain: parsed.ok && parsed.plain === true,
 		// The engine's decision of this message on the screen `existing` was read from.
-		decided
+		decided,
+		// One scan of the text, so the strings are searched only when it holds a U+FFFD.
+		replacementChar: text.includes(REPLACEMENT_CHARACTER)
 	});
 	return found.length === 0 ? NO_FINDINGS : found;
 }

@@ -4,18 +4,15 @@
 // usage: node fetch.mjs BASE_URL TOKEN ORDER_ID
 // Prints one JSON object per request: {step, status, body}.
 const [base, token, id] = process.argv.slice(2);
-const headers = {
-	'x-integration-token': token,
-	'x-location-id': 'loc-1',
-	'x-device-ids': 'kds-1',
-	'content-type': 'application/json'
-};
+const auth = { 'x-integration-token': token, 'x-location-id': 'loc-1', 'x-device-ids': 'kds-1' };
+const headers = { ...auth, 'content-type': 'application/json' };
 
-async function call(step, method, path, body) {
+async function call(step, method, path, body, { json = true } = {}) {
 	try {
 		const res = await fetch(new URL(path, base), {
 			method,
-			headers,
+			// Without the header, fetch labels a string body text/plain;charset=UTF-8.
+			headers: json ? headers : auth,
 			body: typeof body === 'string' ? body : body && JSON.stringify(body)
 		});
 		const text = await res.text();
@@ -29,6 +26,14 @@ async function call(step, method, path, body) {
 const time = new Date().toISOString();
 await call('health', 'GET', 'health/');
 console.log(JSON.stringify({ step: 'time', sent: time }));
+// The header forgotten: the first draft of many integrations.
+await call(
+	'no-header',
+	'POST',
+	'integrators/kds-orders/',
+	{ id, name: 'Node fetch' },
+	{ json: false }
+);
 await call('create', 'POST', 'integrators/kds-orders/', {
 	id,
 	name: 'Node fetch',

@@ -8,12 +8,12 @@
 // The plugin sets its shop's zone (PHP itself does not read TZ).
 date_default_timezone_set(getenv('TZ') ?: 'UTC');
 
-function call(string $step, string $method, string $path, $body, bool $json = true): void
+function call(string $step, string $method, string $path, $body, bool $json = true, bool $encode = true): void
 {
 	global $base, $token;
 	$headers = ['x-integration-token: ' . $token, 'x-location-id: loc-1', 'x-device-ids: kds-1'];
 	// The first request forgets the header, as a plugin's first draft does.
-	if ($json) $headers[] = 'Content-Type: application/json';
+	if ($json && $encode) $headers[] = 'Content-Type: application/json';
 	$ch = curl_init(rtrim($base, '/') . $path);
 	curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
 	curl_setopt($ch, CURLOPT_CUSTOMREQUEST, $method);
@@ -22,7 +22,7 @@ function call(string $step, string $method, string $path, $body, bool $json = tr
 	curl_setopt($ch, CURLINFO_HEADER_OUT, true);
 	$sent = null;
 	if ($body !== null) {
-		$sent = json_encode($body);
+		$sent = $encode ? json_encode($body) : $body;
 		curl_setopt($ch, CURLOPT_POSTFIELDS, $sent);
 	}
 	$text = curl_exec($ch);
@@ -36,7 +36,7 @@ function call(string $step, string $method, string $path, $body, bool $json = tr
 		'step' => $step,
 		'status' => $status,
 		'sentType' => $m[1] ?? null,
-		'sent' => $sent === null ? null : substr($sent, 0, 300),
+		'sent' => is_string($sent) ? substr($sent, 0, 300) : $sent,
 		'body' => json_decode($text, true),
 	], JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE), "\n";
 }
@@ -64,6 +64,8 @@ $order = [
 	],
 ];
 call('no-header', 'POST', '/integrators/kds-orders', $order, false);
+// The order array itself as CURLOPT_POSTFIELDS: curl sends multipart/form-data.
+call('postfields-array', 'POST', '/integrators/kds-orders', ['id' => "$id-form", 'name' => 'Form'], true, false);
 call('create', 'POST', '/integrators/kds-orders', $order);
 call('duplicate', 'POST', '/integrators/kds-orders', $order);
 

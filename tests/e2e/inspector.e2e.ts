@@ -155,10 +155,10 @@ test.describe('Inspector', () => {
 		await rows(page).filter({ hasText: '415' }).click();
 		await expect(details).toContainText('HTTP 415');
 		await expect(details.getByLabel('Bytes sent back')).toHaveText(
-			'{"code":"UNSUPPORTED_MEDIA_TYPE","message":"Content-Type: expected application/json, got \\"text/plain\\""}'
+			'{"code":"UNSUPPORTED_MEDIA_TYPE","message":"Content-Type: expected application/json, got \\"text/plain\\" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json"}'
 		);
 		await expect(details.getByRole('region', { name: /^Why/ })).toContainText(
-			'Content-Type: expected application/json, got "text/plain"'
+			'Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json'
 		);
 		await expect(details).toContainText('None found: the reply above says why it was refused.');
 		await expect(details.getByRole('region', { name: 'Payload' })).toContainText('"name": "Xena"');

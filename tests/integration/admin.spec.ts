@@ -231,12 +231,14 @@ describe('message log and findings', () => {
 		const [entry] = await messages();
 		expect(entry).toMatchObject({
 			command: 'POST /integrators/kds-orders',
-			result: '415 Content-Type: expected application/json, got "text/plain"',
+			result:
+				'415 Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json',
 			reply: JSON.stringify({
 				code: 'UNSUPPORTED_MEDIA_TYPE',
-				message: 'Content-Type: expected application/json, got "text/plain"'
+				message:
+					'Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json'
 			}),
-			why: 'Content-Type: expected application/json, got "text/plain"',
+			why: 'Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json',
 			ok: false,
 			raw: sent,
 			contentType: 'text/plain',
@@ -258,7 +260,8 @@ describe('message log and findings', () => {
 		expect(await again.json()).toEqual({
 			result: `415 ${JSON.stringify({
 				code: 'UNSUPPORTED_MEDIA_TYPE',
-				message: 'Content-Type: expected application/json, got "text/plain"'
+				message:
+					'Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json'
 			})}`
 		});
 	});

@@ -249,6 +249,16 @@ describe('Node', () => {
 			);
 			const by = Object.fromEntries(out.map((line) => [line.step, line]));
 			expect(by.health).toMatchObject({ status: 200, body: { status: 'ok' } });
+			// A string body without the header: fetch labels it text/plain;charset=UTF-8.
+			expect(by['no-header']).toEqual({
+				step: 'no-header',
+				status: 415,
+				body: {
+					code: 'UNSUPPORTED_MEDIA_TYPE',
+					message:
+						'Content-Type: expected application/json, got "text/plain;charset=UTF-8" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json'
+				}
+			});
 			expect(by.create).toMatchObject({ status: 201, body: { orderId: 'node-fetch-1' } });
 			expect(by.devices).toMatchObject({ status: 200, body: [{ id: 'kds-1' }, { id: 'kds-2' }] });
 			expect(by['too-large']).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
@@ -406,6 +416,18 @@ describe('PHP (php-cli, the cURL extension, fsockopen)', () => {
 					)
 				}
 			});
+			// The order array itself as CURLOPT_POSTFIELDS: a multipart form.
+			expect(by['postfields-array'].sentType).toMatch(/^multipart\/form-data; boundary=/);
+			expect(by['postfields-array']).toMatchObject({
+				status: 415,
+				body: {
+					code: 'UNSUPPORTED_MEDIA_TYPE',
+					message: expect.stringMatching(
+						/^Content-Type: expected application\/json, got "multipart\/form-data; boundary=-+[0-9a-f]+" \(what PHP's curl sends when CURLOPT_POSTFIELDS is given an array\); send json_encode\(\) of the order as the body with the header Content-Type: application\/json$/
+					)
+				}
+			});
+			expect(await card('php-http-1-form')).toBeUndefined();
 			// Nothing of the refused request was kept: the create that follows is a create.
 			expect(by.create).toMatchObject({ status: 201, sentType: 'application/json' });
 			expect(by.duplicate).toMatchObject({

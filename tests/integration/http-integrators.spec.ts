@@ -900,12 +900,22 @@ describe('request errors: one shape, the same status on every route', () => {
 		const addHeader = 'add the header Content-Type: application/json';
 		for (const [method, path] of writes) {
 			for (const [contentType, message] of [
-				['text/plain', 'Content-Type: expected application/json, got "text/plain"'],
+				[
+					'text/plain;charset=UTF-8',
+					`Content-Type: expected application/json, got "text/plain;charset=UTF-8" (what fetch and XMLHttpRequest send with a string body unless told otherwise); ${addHeader}`
+				],
 				[
 					'application/x-www-form-urlencoded',
 					`Content-Type: expected application/json, got "application/x-www-form-urlencoded" (what curl -d, PHP's curl and Java's HttpURLConnection send unless told otherwise); ${addHeader}`
 				],
-				['application/xml', 'Content-Type: expected application/json, got "application/xml"']
+				[
+					'multipart/form-data; boundary=x',
+					`Content-Type: expected application/json, got "multipart/form-data; boundary=x" (what PHP's curl sends when CURLOPT_POSTFIELDS is given an array); send json_encode() of the order as the body with the header Content-Type: application/json`
+				],
+				[
+					'application/xml',
+					'Content-Type: expected application/json, got "application/xml"; send the body as JSON with the header Content-Type: application/json'
+				]
 			]) {
 				const res = await call(method, path, { raw: JSON.stringify(order('M1')), contentType });
 				expect([path, contentType, res.status, res.body]).toEqual([

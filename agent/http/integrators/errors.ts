@@ -71,14 +71,22 @@ function notJson(req: FastifyRequest): ApiError {
 /**
  * What to do about a wrong Content-Type where the usual cause is known: a form type is what
  * `curl -d`, PHP's curl with a string body and Java's HttpURLConnection send unless told
- * otherwise, with the JSON body intact; no type at all, a hand-made request.
+ * otherwise, with the JSON body intact; `text/plain;charset=UTF-8` is fetch's and
+ * XMLHttpRequest's for a string body; `multipart/form-data` is PHP's curl given the order array
+ * itself (CURLOPT_POSTFIELDS => $order); no type at all, a hand-made request. Found by the client
+ * zoo (tests/clients).
  */
 function contentTypeHint(got: string | undefined): string {
-	if (got === undefined || got.trim() === '')
-		return '; add the header Content-Type: application/json';
-	if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(got))
-		return " (what curl -d, PHP's curl and Java's HttpURLConnection send unless told otherwise); add the header Content-Type: application/json";
-	return '';
+	const add = '; add the header Content-Type: application/json';
+	if (got === undefined || got.trim() === '') return add;
+	const type = /^\s*([^;\s]*)/.exec(got)?.[1].toLowerCase();
+	if (type === 'application/x-www-form-urlencoded')
+		return ` (what curl -d, PHP's curl and Java's HttpURLConnection send unless told otherwise)${add}`;
+	if (type === 'text/plain')
+		return ` (what fetch and XMLHttpRequest send with a string body unless told otherwise)${add}`;
+	if (type === 'multipart/form-data')
+		return " (what PHP's curl sends when CURLOPT_POSTFIELDS is given an array); send json_encode() of the order as the body with the header Content-Type: application/json";
+	return '; send the body as JSON with the header Content-Type: application/json';
 }
 
 /** Fastify's own refusals (body parsing and limits) in the one shape, same status everywhere. */

@@ -175,7 +175,7 @@ const RESPONSES = {
 	UnsupportedMediaType: error(
 		'The body is not sent as application/json.',
 		'UNSUPPORTED_MEDIA_TYPE',
-		'Content-Type: expected application/json, got "text/plain"'
+		'Content-Type: expected application/json, got "text/plain" (what fetch and XMLHttpRequest send with a string body unless told otherwise); add the header Content-Type: application/json'
 	),
 	ValidationFailed: {
 		description: 'The body is JSON but breaks the schema; every offending field is named.',
