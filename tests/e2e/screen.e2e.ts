@@ -380,6 +380,31 @@ test.describe('Bump and recall', () => {
 		});
 	});
 
+	test('a bump key that names no card says so on the screen; the cards stay', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', create(order('1', 'Alpha', [line('1', 'Soup')])));
+		await simulator.sendTcp('kds-1', create(order('2', 'Bravo', [line('1', 'Soup')])));
+		await expect(cards(page)).toHaveCount(2);
+
+		await page.keyboard.press('3');
+		await expect(page.getByRole('alert')).toHaveText('No card 3 on this page');
+		await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+		await test.step('Enter with no card selected says so too', async () => {
+			await page.keyboard.press('Enter');
+			await expect(page.getByRole('alert')).toHaveText('No card selected');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+		});
+		await test.step('a key that names a card still bumps it, and says nothing', async () => {
+			await page.keyboard.press('2');
+			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
+			await expect(page.getByRole('status', { name: 'Bumped Bravo' })).toBeVisible();
+			await expect(page.getByRole('alert').filter({ hasText: 'No card 2' })).toHaveCount(0);
+		});
+	});
+
 	test.describe('with a key map of its own', () => {
 		// The agent comes from the fixture, not from the test: on a failure the screenshot is taken
 		// before fixtures close, so it shows the screen as it failed, not an agent the test had
@@ -405,7 +430,7 @@ test.describe('Bump and recall', () => {
 											id: 'bar',
 											name: 'Bar',
 											tcp: { port: 0 },
-											settings: { keymap: { a: 'bump:1', b: 'bump:2', z: 'recall' } }
+											settings: { keymap: { a: 'bump:1', b: 'bump:2', e: 'bump:5', z: 'recall' } }
 										}
 									]
 								}
@@ -429,6 +454,11 @@ test.describe('Bump and recall', () => {
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha']);
 			await page.keyboard.press('z');
 			await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+			await test.step("the map's bump:5 with two cards says there is no card 5", async () => {
+				await page.keyboard.press('e');
+				await expect(page.getByRole('alert')).toHaveText('No card 5 on this page');
+				await expect.poll(() => cardTitles(page)).toEqual(['Alpha', 'Bravo']);
+			});
 		});
 	});
 

@@ -50,7 +50,7 @@ export class ScreenSession {
 					this.notifications.receive(message);
 					if (message.type === 'notifications') return;
 					const result = this.board.receive(message);
-					if (message.type === 'error') this.#notify(this.#explain(message.code, message.message));
+					if (message.type === 'error') this.notify(this.#explain(message.code, message.message));
 					if (message.type === 'snapshot' && this.failure) this.failure = null;
 					return result;
 				} catch (error) {
@@ -87,7 +87,7 @@ export class ScreenSession {
 			...(orderId ? { orderId } : {}),
 			...(course !== undefined ? { course } : {})
 		});
-		if (!sent) this.#notify(`Not connected: ${action} not sent`);
+		if (!sent) this.notify(`Not connected: ${action} not sent`);
 		return sent;
 	}
 
@@ -95,7 +95,7 @@ export class ScreenSession {
 	acknowledge(popupId: string): boolean {
 		const sent = this.connection.send({ type: 'popup.ack', id: popupId });
 		if (sent) this.notifications.hide(popupId);
-		else this.#notify('Not connected: the message stays until it can be acknowledged');
+		else this.notify('Not connected: the message stays until it can be acknowledged');
 		return sent;
 	}
 
@@ -106,7 +106,7 @@ export class ScreenSession {
 	ready(orderId: string): boolean {
 		this.#lastAction = 'ready';
 		const sent = this.connection.send({ type: 'takeout.ready', orderId });
-		if (!sent) this.#notify('Not connected: not marked ready');
+		if (!sent) this.notify('Not connected: not marked ready');
 		return sent;
 	}
 
@@ -120,7 +120,8 @@ export class ScreenSession {
 		return 'That order cannot be fired';
 	}
 
-	#notify(text: string): void {
+	/** Say something on the screen for a few seconds (ScreenView shows it): one notice at a time. */
+	notify(text: string): void {
 		this.notice = { text, at: Date.now() };
 	}
 }
