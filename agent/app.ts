@@ -216,7 +216,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const lock = dataDir ? lockDataDir(dataDir) : null;
 	let store: Store;
 	try {
-		store = new Store({ dataDir, sync: options.sync });
+		store = new Store({
+			dataDir,
+			sync: options.sync,
+			onWalFlushError: (err) =>
+				logger.warn(
+					{ err },
+					"cannot flush the order store's WAL in the background; checkpoints take longer"
+				)
+		});
 	} catch (err) {
 		lock?.release();
 		throw err;

@@ -6,11 +6,13 @@
  * event loop together with every other order of that turn (the agent's group commit); only then is
  * it answered. Since 2026-11-26 the settings are the agent's own (durablePragmas): before, the
  * floor ran on SQLite's defaults (checkpoint at 1000 pages, locks taken per transaction) while the
- * agent did not, which flattered the agent's ratio.
+ * agent did not, which flattered the agent's ratio. Its WAL is flushed in the background after
+ * commits, as the agent's is (agent/store/wal-flush.ts), since 2026-12-01.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { durablePragmas } from '../agent/store/store.ts';
+import { WalFlush } from '../agent/store/wal-flush.ts';
 
 export class FloorStore<Client> {
 	private orders = new Map<string, unknown>();
@@ -29,6 +31,7 @@ export class FloorStore<Client> {
 			'CREATE TABLE IF NOT EXISTS orders (order_id TEXT NOT NULL UNIQUE, body TEXT NOT NULL)'
 		);
 		const put = db.prepare('INSERT OR REPLACE INTO orders (order_id, body) VALUES (?, ?)');
+		const walFlush = new WalFlush(`${file}-wal`);
 		this.commit = (rows) => {
 			db.exec('BEGIN');
 			try {
@@ -38,6 +41,7 @@ export class FloorStore<Client> {
 				db.exec('ROLLBACK');
 				throw err;
 			}
+			walFlush.written();
 		};
 	}
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { OrderContext, OrderRecord } from '#core/order-machine';
 import type { ScreenChange } from '#core/screen';
 import { Database, pragmaValue, transaction, type Statement } from './sqlite.ts';
+import { WalFlush } from './wal-flush.ts';
 
 export type SyncMode = 'normal' | 'full';
 
@@ -24,6 +25,11 @@ export interface StoreOptions {
 	 * full: it also survives power loss, at the cost of an fsync per command.
 	 */
 	sync?: SyncMode;
+	/**
+	 * A background flush of the WAL failed (wal-flush.ts): only the checkpoints are slower
+	 * without it, nothing is lost. Told once.
+	 */
+	onWalFlushError?: (err: Error) => void;
 }
 
 /** The order store cannot be opened: a one-sentence reason that names the file. */
@@ -88,6 +94,8 @@ export class Store {
 	private putOrderKeepItems: Statement;
 	private deleteOrder: Statement;
 	private closed = false;
+	/** Writes the WAL in the background so that checkpoints are short; none in memory or with full sync. */
+	readonly walFlush: WalFlush | null = null;
 	private commitMany: (
 		batches: readonly ScreenBatch[],
 		within?: (batches: readonly ScreenBatch[]) => void
@@ -109,6 +117,9 @@ export class Store {
 			this.file = file;
 		}
 		this.db = this.open(file, options.sync);
+		// With full sync every commit already syncs the WAL: nothing would be left to flush.
+		if (this.file && options.sync !== 'full')
+			this.walFlush = new WalFlush(`${this.file}-wal`, { onError: options.onWalFlushError });
 		this.putOrder = this.db.prepare(PUT_ORDER);
 		this.putOrderKeepItems = this.db.prepare(
 			'UPDATE orders SET state = ?, context = ? WHERE screen_id = ? AND order_id = ?'
@@ -255,17 +266,20 @@ export class Store {
 		within?: (batches: readonly ScreenBatch[]) => void
 	): void {
 		this.commitMany(batches, within);
+		this.walFlush?.written();
 	}
 
 	/** Forget one screen's orders, or every order. */
 	clear(screenId?: string): void {
 		if (screenId) this.db.prepare('DELETE FROM orders WHERE screen_id = ?').run(screenId);
 		else this.db.exec('DELETE FROM orders');
+		this.walFlush?.written();
 	}
 
 	close(): void {
 		if (this.closed) return;
 		this.closed = true;
+		this.walFlush?.close();
 		this.db.close();
 	}
 }
