@@ -1,6 +1,7 @@
 /** Small shared pieces of the benchmarks: percentiles, RSS, child processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -270,4 +271,30 @@ export function target(
 	if (op === null) return `  ${name.padEnd(58)} ${figure}`;
 	const met = op === '>=' ? value >= goal : value <= goal;
 	return `  ${name.padEnd(58)} ${figure.padEnd(28)} target ${op === '>=' ? '≥' : '≤'} ${show(goal)}  ${met ? 'MET' : 'NOT MET'}`;
+}
+
+/** A free TCP port on loopback, as the OS chooses one. */
+export function freePort(): Promise<number> {
+	return new Promise((resolve) => {
+		const s = createServer().listen(0, '127.0.0.1', () => {
+			const address = s.address();
+			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/**
+ * A free port whose next port is free too: the agent's second screen listens one above the
+ * first's `--tcp-port`, and a port taken there stopped a bench run (EADDRINUSE, 2026-12-01).
+ */
+export async function freePortPair(): Promise<number> {
+	for (;;) {
+		const port = await freePort();
+		const next = await new Promise<boolean>((resolve) => {
+			const s = createServer()
+				.once('error', () => resolve(false))
+				.listen(port + 1, '127.0.0.1', () => s.close(() => resolve(true)));
+		});
+		if (next) return port;
+	}
 }

@@ -19,11 +19,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitForExit } from '../tests/helpers/process.ts';
-import { compileBenchFile, fmt, ROOT } from './lib.ts';
+import { compileBenchFile, fmt, freePort, freePortPair, ROOT } from './lib.ts';
 
 const STARTS = Number(process.env.KDS_BENCH_STARTS ?? 7);
 /** Another build's agent.js (e.g. of an earlier commit) to start in the same rounds, for an A/B. */
@@ -32,28 +32,6 @@ const COMPARE = process.env.KDS_BENCH_START_COMPARE;
 const DATA = process.env.KDS_BENCH_START_DATA;
 const TARGET_FIRST_REPLY_MS = 300;
 const progress = (text: string) => process.stderr.write(`  start bench: ${text}\n`);
-
-function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const s = createServer().listen(0, '127.0.0.1', () => {
-			const address = s.address();
-			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
-}
-
-/** A free port whose next port is free too. */
-async function freePortPair(): Promise<number> {
-	for (;;) {
-		const port = await freePort();
-		const next = await new Promise<boolean>((resolve) => {
-			const s = createServer()
-				.once('error', () => resolve(false))
-				.listen(port + 1, '127.0.0.1', () => s.close(() => resolve(true)));
-		});
-		if (next) return port;
-	}
-}
 
 /** Connect as soon as the port accepts (retrying every millisecond); resolves with the socket. */
 async function connectWhenOpen(port: number, child: ChildProcess): Promise<Socket> {

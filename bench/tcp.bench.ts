@@ -11,7 +11,7 @@
  * Run: npm run bench:tcp
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentFlags, spawnAgent, waitForExit } from '../tests/helpers/process.ts';
@@ -19,6 +19,7 @@ import { TcpSession } from '../tests/helpers/tcp.ts';
 import { execSync } from 'node:child_process';
 import {
 	CpuMeter,
+	freePortPair,
 	fmt,
 	fmtCpu,
 	pct,
@@ -186,18 +187,9 @@ async function compare(
 	};
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const s = createServer().listen(0, '127.0.0.1', () => {
-			const address = s.address();
-			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
-}
-
 /** Spawn the CLI and poll its TCP port until it accepts: process start to accepting TCP. */
 async function startupMs(dataDir: string): Promise<number> {
-	const port = await freePort();
+	const port = await freePortPair();
 	const t0 = performance.now();
 	const agent = startAgentProcess([
 		'--data-dir',
