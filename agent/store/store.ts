@@ -117,8 +117,10 @@ export class Store {
 			this.file = file;
 		}
 		this.db = this.open(file, options.sync);
-		// With full sync every commit already syncs the WAL: nothing would be left to flush.
-		if (this.file && options.sync !== 'full')
+		// With full sync every commit already syncs the WAL: nothing would be left to flush. Not on
+		// Windows, whose FlushFileBuffers needs a handle opened for writing: the store's checkpoints
+		// are there as they were.
+		if (this.file && options.sync !== 'full' && process.platform !== 'win32')
 			this.walFlush = new WalFlush(`${this.file}-wal`, { onError: options.onWalFlushError });
 		this.putOrder = this.db.prepare(PUT_ORDER);
 		this.putOrderKeepItems = this.db.prepare(

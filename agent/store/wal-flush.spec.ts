@@ -174,6 +174,20 @@ describe("WalFlush on a real store's WAL", () => {
 		}
 	);
 
+	it('makes no flush on Windows, whose flush needs a handle opened for writing', () => {
+		const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+		Object.defineProperty(process, 'platform', { value: 'win32' });
+		let store: Store | undefined;
+		try {
+			store = new Store({ dataDir });
+			expect(store.walFlush).toBeNull();
+		} finally {
+			Object.defineProperty(process, 'platform', platform);
+			store?.close();
+		}
+		expect(process.platform).not.toBe('win32');
+	});
+
 	it('makes no flush for a store in memory or with full sync', () => {
 		const memory = new Store({ dataDir: null });
 		const full = new Store({ dataDir, sync: 'full' });

@@ -14,7 +14,8 @@
  * file, whichever descriptor names it). The checkpoint's own fsync then finds most of the WAL
  * already on disk: 110 → 57-68 ms per checkpoint with flushes every 50-200 ms. It only makes
  * committed data durable sooner; SQLite's own syncs and their order are unchanged. Idle, it does
- * nothing (no timer runs until a commit), and its timer never keeps the process alive.
+ * nothing (no timer runs until a commit), and its timer never keeps the process alive. The store
+ * makes none in memory, with `--sync full`, or on Windows (store.ts).
  */
 import * as nodeFs from 'node:fs';
 
