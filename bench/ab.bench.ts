@@ -13,8 +13,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { join, resolve } from 'node:path';
 import { agentFlags, waitForExit } from '../tests/helpers/process.ts';
 import { TcpSession } from '../tests/helpers/tcp.ts';
 import {
@@ -25,7 +24,7 @@ import {
 	seedOrders,
 	type CannonRequest
 } from './http.bench.ts';
-import { CpuMeter, fmt, percentile, ROOT, tcpCreate } from './lib.ts';
+import { CpuMeter, fmt, percentile, ROOT, spawnTs, tcpCreate } from './lib.ts';
 
 // Builds first (two or more directories holding an agent.js, each optionally followed by `:` and
 // node flags separated by commas: `dist:--max-semi-space-size=4`, and by `@` and the node binary
@@ -33,7 +32,7 @@ import { CpuMeter, fmt, percentile, ROOT, tcpCreate } from './lib.ts';
 // rounds. A durable floor may stand among them: a floor server's source
 // (`bench/floor-tcp-server.ts` for tcp and tcp1, `bench/floor-http-server.ts` for create and
 // partial; `../old/bench/floor-tcp-server.ts@/usr/bin/node`, another tree's floor on its runtime),
-// compiled into its own tree's dist/bench so that its packages resolve from that tree.
+// compiled into its own tree's dist/bench so that its packages resolve from that tree (lib.ts).
 const args = process.argv.slice(2);
 const nodeBinary = (a: string) => a.split('@')[1] ?? process.execPath;
 const buildDir = (a: string) => a.split('@')[0].split(':')[0];
@@ -57,40 +56,22 @@ interface Agent {
 }
 
 /** A floor server (see above): its first line on stdout is its port (TCP) or its URL (HTTP). */
-function startFloor(entry: string): Promise<Agent> {
-	const source = resolve(ROOT, buildDir(entry));
-	const tree = dirname(dirname(source));
-	const outfile = join(tree, 'dist/bench', basename(source).replace(/\.ts$/, '.js'));
-	buildSync({
-		entryPoints: [source],
-		outfile,
-		bundle: true,
-		platform: 'node',
-		format: 'esm',
-		packages: 'external',
-		logLevel: 'warning'
-	});
+async function startFloor(entry: string): Promise<Agent> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'kds-ab-floor-'));
-	const child = spawn(nodeBinary(entry), [...nodeFlags(entry), outfile, dataDir], {
-		cwd: tree,
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	let out = '';
-	return new Promise((done, fail) => {
-		child.once('exit', (code) => fail(new Error(`${entry} exited with ${code}:\n${out}`)));
-		child.stdout!.on('data', (d) => {
-			out += d;
-			const nl = out.indexOf('\n');
-			if (nl < 0) return;
-			const first = out.slice(0, nl).trim();
-			child.stdout!.removeAllListeners('data');
-			child.stdout!.resume();
-			child.removeAllListeners('exit');
-			const http = first.startsWith('http') ? first : '';
-			const tcp = { host: '127.0.0.1', port: http ? 0 : Number(first) };
-			done({ child, http, tcp, dataDir, ids: [] });
-		});
-	});
+	const { child, firstLine } = await spawnTs(
+		buildDir(entry),
+		[dataDir],
+		nodeFlags(entry),
+		nodeBinary(entry)
+	);
+	const http = firstLine.startsWith('http') ? firstLine.trim() : '';
+	return {
+		child,
+		http,
+		tcp: { host: '127.0.0.1', port: http ? 0 : Number(firstLine) },
+		dataDir,
+		ids: []
+	};
 }
 
 function start(dist: string): Promise<Agent> {

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
@@ -206,15 +206,23 @@ const compiled = new Set<string>();
 
 /**
  * A TypeScript file of the bench as plain JavaScript, compiled with esbuild into dist/bench/ (as
- * the agent runs from its bundle, so that neither tsx's loader nor its memory is measured).
+ * the agent runs from its bundle, so that neither tsx's loader nor its memory is measured) of the
+ * tree the file belongs to, the folder above its bench/: this project's for `bench/…`, another
+ * checkout's for `../old/bench/floor-tcp-server.ts`, so that its packages resolve from that tree.
  * Returns the compiled file's path.
  */
 export function compileBenchFile(file: string): string {
-	const outfile = join(ROOT, 'dist/bench', basename(file).replace(/\.ts$/, '.js'));
-	if (compiled.has(file)) return outfile;
-	compiled.add(file);
+	return compileInTree(file).outfile;
+}
+
+function compileInTree(file: string): { outfile: string; tree: string } {
+	const source = resolve(ROOT, file);
+	const tree = dirname(dirname(source));
+	const outfile = join(tree, 'dist/bench', basename(source).replace(/\.ts$/, '.js'));
+	if (compiled.has(source)) return { outfile, tree };
+	compiled.add(source);
 	buildSync({
-		entryPoints: [join(ROOT, file)],
+		entryPoints: [source],
 		outfile,
 		bundle: true,
 		platform: 'node',
@@ -223,18 +231,22 @@ export function compileBenchFile(file: string): string {
 		target: 'node20',
 		logLevel: 'warning'
 	});
-	return outfile;
+	return { outfile, tree };
 }
 
-/** Start a TypeScript file of the bench, compiled; resolves with the child and its first stdout line. */
+/**
+ * Start a TypeScript file of the bench, compiled, in its tree (with `node`, another runtime's
+ * binary, when given); resolves with the child and its first stdout line.
+ */
 export function spawnTs(
 	file: string,
 	args: string[] = [],
-	nodeArgs: string[] = []
+	nodeArgs: string[] = [],
+	node = process.execPath
 ): Promise<{ child: ChildProcess; firstLine: string }> {
-	const outfile = compileBenchFile(file);
-	const child = spawn(process.execPath, [...nodeArgs, outfile, ...args], {
-		cwd: ROOT,
+	const { outfile, tree } = compileInTree(file);
+	const child = spawn(node, [...nodeArgs, outfile, ...args], {
+		cwd: tree,
 		stdio: ['ignore', 'pipe', 'inherit']
 	});
 	return new Promise((resolve, reject) => {

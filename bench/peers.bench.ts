@@ -17,7 +17,6 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -29,7 +28,7 @@ import {
 	stop,
 	type CannonResult
 } from './http.bench.ts';
-import { compileBenchFile, fmt, ROOT, target, times } from './lib.ts';
+import { compileBenchFile, fmt, freePort, ROOT, target, times } from './lib.ts';
 
 const SECONDS = Number(process.env.KDS_BENCH_PEER_SECONDS ?? 5);
 const ROUNDS = Number(process.env.KDS_BENCH_PEER_ROUNDS ?? 3);
@@ -58,15 +57,6 @@ function installPrism(): string {
 		);
 	}
 	return bin;
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const s = createServer().listen(0, '127.0.0.1', () => {
-			const address = s.address();
-			s.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
 }
 
 /** Start Prism mocking `spec` and wait until it answers. */
