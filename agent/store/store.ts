@@ -94,7 +94,7 @@ export class Store {
 	private putOrderKeepItems: Statement;
 	private deleteOrder: Statement;
 	private closed = false;
-	/** Writes the WAL in the background so that checkpoints are short; none in memory or with full sync. */
+	/** Writes the WAL in the background so that checkpoints are short; none in memory, with full sync or on Windows. */
 	readonly walFlush: WalFlush | null = null;
 	private commitMany: (
 		batches: readonly ScreenBatch[],

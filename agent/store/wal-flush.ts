@@ -83,7 +83,6 @@ export class WalFlush {
 
 	private readonly flush = (): void => {
 		this.timer = null;
-		if (this.closed) return;
 		this.flushing = true;
 		this.fs.open(this.walFile, 'r', (err, fd) => {
 			if (err) return this.done(err.code === 'ENOENT' ? null : err);
