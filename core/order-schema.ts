@@ -7,7 +7,16 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas.ts';
+import {
+	bool,
+	int,
+	isoDateTime,
+	isoDuration,
+	nonEmpty,
+	opt,
+	orderId,
+	str
+} from './field-schemas.ts';
 import { fastReader, passesWhen, pureTransform } from './fast-parse.ts';
 import type { Outcome } from './outcome.ts';
 import { expected, readers, showValue } from './parse.ts';

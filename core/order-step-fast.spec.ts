@@ -8,7 +8,12 @@ import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { orderEvents } from '../tests/helpers/order-events.ts';
-import { orderMachine, type OrderEvent, type OrderInput, type OrderRecord } from './order-machine.ts';
+import {
+	orderMachine,
+	type OrderEvent,
+	type OrderInput,
+	type OrderRecord
+} from './order-machine.ts';
 import {
 	createRecord,
 	createRecordViaXState,
