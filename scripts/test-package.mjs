@@ -206,8 +206,13 @@ try {
 	const started = Date.now();
 	const help = npx(['--help']);
 	check(
-		help.includes('--ready-file') && help.startsWith('kds-sim'),
-		`npx kds-sim --help (first run installs it: ${((Date.now() - started) / 1000).toFixed(1)} s)`
+		help.includes('--ready-file') &&
+			help.startsWith('kds-sim') &&
+			['start', 'send', 'discover', 'fleet-config'].every((c) =>
+				new RegExp(`^  ${c} `, 'm').test(help)
+			),
+		`npx kds-sim --help lists its options and the commands start, send, discover, fleet-config (first run installs it: ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+		help
 	);
 	check(npx(['send', '--help']).includes('kds-sim send'), 'npx kds-sim send --help');
 	const fleet = JSON.parse(npx(['fleet-config', '--locations', '2', '--screens', '3']));
