@@ -207,49 +207,67 @@ describe('the release plan (scripts/release-plan.mjs)', () => {
 });
 
 describe('npm publish --dry-run', () => {
-	it('would publish kds-sim with the agent, the UI, the typed testing helpers and the Python fixture, and nothing of the sources', () => {
+	it("the npm job's own command would publish kds-sim with the agent, the UI, the typed testing helpers and the Python fixture, and nothing of the sources", () => {
 		expect(
 			existsSync(join(ROOT, 'dist/agent.js')) && existsSync(join(ROOT, 'build/handler.js')),
 			'the package is built (npm run build; npm test builds first)'
 		).toBe(true);
-		// Scripts off (no prepack build), and a registry on a closed loopback port, asked once (npm
-		// looks the name up first): nothing leaves the machine.
-		const run = spawnSync(
-			'npm',
-			[
-				'publish',
-				'--dry-run',
-				'--json',
-				'--ignore-scripts',
-				'--registry',
-				'http://127.0.0.1:9/',
-				'--fetch-retries',
-				'0'
-			],
-			{ cwd: ROOT, encoding: 'utf8' }
-		);
-		expect(run.status, run.stderr).toBe(0);
-		expect(run.stderr).toContain('Publishing to http://127.0.0.1:9/ with tag latest');
-		const packed = JSON.parse(run.stdout)[pkg.name] as { name: string; files: { path: string }[] };
-		expect(packed.name).toBe('kds-sim');
-		const files = packed.files.map((f) => f.path);
-		for (const file of [
-			'bin/kds-sim.js',
-			'dist/agent.js',
-			'dist/testing.js',
-			'dist/types/tests/helpers/index.d.ts',
-			'dist/types/core/order-schema.d.ts',
-			'build/handler.js',
-			'python/kds_sim_fixture.py',
-			'README.md',
-			'LICENSE'
-		])
-			expect(files).toContain(file);
-		expect(
-			files.filter((f) =>
-				/^(agent|core|src|tests|bench|scripts|examples|\.github)\/|\.map$/.test(f)
-			)
-		).toEqual([]);
+		const dir = mkdtempSync(join(tmpdir(), 'kds-publish-'));
+		try {
+			// The pack job's tarball (its build left out: npm test built the tree already).
+			execFileSync(
+				'npm',
+				['pack', '--ignore-scripts', '--loglevel=error', '--pack-destination', dir],
+				{
+					cwd: ROOT
+				}
+			);
+			// The npm job's command as the runner's shell gets it, dry: scripts off, and a
+			// registry on a closed loopback port, asked once (npm looks the name up first), so
+			// nothing leaves the machine.
+			const command = release.jobs.npm.steps
+				.find((s) => s.run?.startsWith('npm publish'))!
+				.run!.replaceAll('${{ needs.pack.outputs.version }}', pkg.version)
+				.replaceAll('${{ needs.pack.outputs.dist-tag }}', 'latest');
+			const run = spawnSync(
+				'bash',
+				[
+					'-c',
+					`${command} --dry-run --json --ignore-scripts --registry http://127.0.0.1:9/ --fetch-retries 0`
+				],
+				{ cwd: dir, encoding: 'utf8' }
+			);
+			expect(run.status, run.stderr).toBe(0);
+			expect(run.stderr).toContain(
+				'Publishing to http://127.0.0.1:9/ with tag latest and public access (dry-run)'
+			);
+			const packed = JSON.parse(run.stdout)[pkg.name] as {
+				name: string;
+				version: string;
+				files: { path: string }[];
+			};
+			expect([packed.name, packed.version]).toEqual(['kds-sim', pkg.version]);
+			const files = packed.files.map((f) => f.path);
+			for (const file of [
+				'bin/kds-sim.js',
+				'dist/agent.js',
+				'dist/testing.js',
+				'dist/types/tests/helpers/index.d.ts',
+				'dist/types/core/order-schema.d.ts',
+				'build/handler.js',
+				'python/kds_sim_fixture.py',
+				'README.md',
+				'LICENSE'
+			])
+				expect(files).toContain(file);
+			expect(
+				files.filter((f) =>
+					/^(agent|core|src|tests|bench|scripts|examples|\.github)\/|\.map$/.test(f)
+				)
+			).toEqual([]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	}, 60_000);
 });
 
