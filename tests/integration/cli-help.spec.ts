@@ -3,6 +3,8 @@
  * it, and a word that is no command refused with their names.
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.ts';
 
@@ -42,12 +44,14 @@ describe('kds-sim --help', () => {
 		);
 		expect(help.stdout).toMatch(/^ {2}--ready-file <file> /m);
 		expect(await kdsSim(['-h'])).toEqual(help);
-	});
+	}, 60_000);
 
 	it("answers each listed command's --help with that command's usage", async () => {
 		const { stdout } = await kdsSim(['--help']);
-		for (const command of commandsOf(stdout)) {
-			const own = await kdsSim([command, '--help']);
+		const commands = commandsOf(stdout);
+		const answers = await Promise.all(commands.map((command) => kdsSim([command, '--help'])));
+		commands.forEach((command, i) => {
+			const own = answers[i];
 			expect(own.code, command).toBe(0);
 			expect(own.stderr, command).toBe('');
 			if (command === 'start') expect(own.stdout).toBe(stdout);
@@ -55,8 +59,8 @@ describe('kds-sim --help', () => {
 				expect(own.stdout, command).toMatch(new RegExp(`^ *(Usage: )?kds-sim ${command} `, 'm'));
 				expect(own.stdout, command).not.toContain('Commands (each has its own --help)');
 			}
-		}
-	});
+		});
+	}, 60_000);
 
 	it('refuses a word that is no command, naming the commands, with exit code 2', async () => {
 		expect(await kdsSim(['sned', '--tcp', '127.0.0.1:9104'])).toEqual({
@@ -65,12 +69,23 @@ describe('kds-sim --help', () => {
 			stderr:
 				"Unknown command 'sned': the commands are start, send, discover, fleet-config (kds-sim --help lists them and the options).\n"
 		});
-	});
+	}, 60_000);
 
 	it("names only KDS_* settings of the simulator's own, none with the KDS_SIM_ prefix a client's settings use (docs/ci.md)", async () => {
 		const { stdout } = await kdsSim(['--help']);
 		const variables = [...stdout.matchAll(/\b(KDS_[A-Z_]+)/g)].map((m) => m[1]);
 		expect(variables).toContain('KDS_TOKEN');
 		expect(variables.filter((name) => name.startsWith('KDS_SIM_'))).toEqual([]);
-	});
+		// and it lists every KDS_* name the agent's code mentions (error codes, KDS_ERR_*, aside):
+		// what the help does not name, the simulator does not read.
+		const mentioned = new Set<string>();
+		for (const file of readdirSync(join(ROOT, 'agent'), { recursive: true, encoding: 'utf8' })) {
+			if (!file.endsWith('.ts') || file.endsWith('.spec.ts')) continue;
+			for (const [name] of readFileSync(join(ROOT, 'agent', file), 'utf8').matchAll(
+				/\bKDS_[A-Z_]+\b/g
+			))
+				if (!name.startsWith('KDS_ERR_')) mentioned.add(name);
+		}
+		expect([...mentioned].filter((name) => !variables.includes(name))).toEqual([]);
+	}, 60_000);
 });
