@@ -46,7 +46,7 @@ beforeAll(() => {
 	}
 	writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module', private: true }));
 	copyFileSync(join(ROOT, 'examples/playwright/kitchen.spec.ts'), join(project, 'kitchen.spec.ts'));
-}, 180_000);
+}, 300_000);
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
@@ -88,6 +88,6 @@ describe("an integrator's project type-checks against the shipped declarations, 
 				/node_modules\/kds-sim\/dist\/types\/tests\/helpers\/index\.d\.ts$/m
 			);
 			expect(run.stdout).toMatch(/node_modules\/kds-sim\/dist\/types\/core\/order-schema\.d\.ts$/m);
-		}, 120_000);
+		}, 300_000);
 	}
 });
