@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkConformance, type CheckContext } from './conformance';
-import type { OrderEvent, OrderRecord } from './order-machine';
+import { checkConformance, type CheckContext } from './conformance.ts';
+import type { OrderEvent, OrderRecord } from './order-machine.ts';
 import {
 	CancelOrderSchema,
 	HttpOrderSchema,
@@ -18,10 +18,10 @@ import {
 	PartialOrderSchema,
 	type Order,
 	type OrderCommand
-} from './order-schema';
-import { parseWith } from './parse';
-import type { TcpCommandName } from './tcp-message';
-import { createRecord, createScreenState, decide, step } from './screen';
+} from './order-schema.ts';
+import { parseWith } from './parse.ts';
+import type { TcpCommandName } from './tcp-message.ts';
+import { createRecord, createScreenState, decide, step } from './screen.ts';
 
 const T0 = 1_795_338_000_000;
 const LINE_IDS = ['1', '2', '3', '4'];

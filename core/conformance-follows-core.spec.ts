@@ -11,16 +11,16 @@
  * copy of the rule would still say "ignored" (or "cleared") and fail here.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Content from './content';
-import { checkConformance, type Finding } from './conformance';
-import type { OrderRecord } from './order-machine';
-import { applyChanges, createRecord, createScreenState, decide } from './screen';
-import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema';
+import type * as Content from './content.ts';
+import { checkConformance, type Finding } from './conformance.ts';
+import type { OrderRecord } from './order-machine.ts';
+import { applyChanges, createRecord, createScreenState, decide } from './screen.ts';
+import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema.ts';
 
 /** The rule changes the table runs under; set per test. */
 const mutation = vi.hoisted(() => ({ addOverwrites: false, updateKeepsFields: false }));
 
-vi.mock('./content', async (importOriginal) => {
+vi.mock('./content.ts', async (importOriginal) => {
 	const real = await importOriginal<typeof Content>();
 	return {
 		...real,

@@ -5,19 +5,19 @@
  * Pure: no Node, no DOM.
  */
 import type * as z from 'zod';
-import type { OrderRecord } from './order-machine';
-import type { Outcome } from './outcome';
-import type { Decision } from './screen';
-import { RULE_TABLE, type Finding, type RuleCode } from './rules';
+import type { OrderRecord } from './order-machine.ts';
+import type { Outcome } from './outcome.ts';
+import type { Decision } from './screen.ts';
+import { RULE_TABLE, type Finding, type RuleCode } from './rules.ts';
 import {
 	CancelOrderSchema,
 	HttpOrderSchema,
 	PartialOrderSchema,
 	TcpOrderSchema,
 	type OrderCommand
-} from './order-schema';
-import { formatPath } from './parse';
-import { type TcpCommandName } from './tcp-message';
+} from './order-schema.ts';
+import { formatPath } from './parse.ts';
+import { type TcpCommandName } from './tcp-message.ts';
 
 export interface CheckContext {
 	interface: 'tcp' | 'http';

@@ -6,12 +6,12 @@ import {
 	type CheckContext,
 	type Finding,
 	type Severity
-} from './conformance';
-import type { OrderRecord } from './order-machine';
-import { createRecord, step } from './screen';
-import { HttpOrderSchema, type Order } from './order-schema';
-import { parseWith } from './parse';
-import { parseTcpValue } from './tcp-message';
+} from './conformance.ts';
+import type { OrderRecord } from './order-machine.ts';
+import { createRecord, step } from './screen.ts';
+import { HttpOrderSchema, type Order } from './order-schema.ts';
+import { parseWith } from './parse.ts';
+import { parseTcpValue } from './tcp-message.ts';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const SAMPLE_FILES = readdirSync(SAMPLES).filter((f) => f.endsWith('.json'));

@@ -7,14 +7,14 @@
  *
  * Reporting only: a finding never changes the reply. Pure: no Node, no DOM.
  */
-import { isObject, Report, type CheckContext, type Subject } from './conformance-subject';
-import { orderRules } from './message-findings';
-import { decided, outcomeFindings } from './outcome-findings';
-import { severityRank, type Finding } from './rules';
-import { showValue } from './parse';
-import { TCP_COMMANDS } from './tcp-message';
-import { readOrder, unknownFields } from './schema-findings';
-import { undecodedTextFindings } from './text-findings';
+import { isObject, Report, type CheckContext, type Subject } from './conformance-subject.ts';
+import { orderRules } from './message-findings.ts';
+import { decided, outcomeFindings } from './outcome-findings.ts';
+import { severityRank, type Finding } from './rules.ts';
+import { showValue } from './parse.ts';
+import { TCP_COMMANDS } from './tcp-message.ts';
+import { readOrder, unknownFields } from './schema-findings.ts';
+import { undecodedTextFindings } from './text-findings.ts';
 
 export {
 	countBySeverity,
@@ -26,9 +26,9 @@ export {
 	type Rule,
 	type RuleCode,
 	type Severity
-} from './rules';
-export type { CheckContext } from './conformance-subject';
-export { REPLACEMENT_CHARACTER } from './text-findings';
+} from './rules.ts';
+export type { CheckContext } from './conformance-subject.ts';
+export { REPLACEMENT_CHARACTER } from './text-findings.ts';
 
 const ENVELOPE_KEYS = new Set(['command', 'order']);
 

@@ -5,15 +5,15 @@ import {
 	contentFromOrder,
 	type ItemView,
 	type OrderContent
-} from './content';
+} from './content.ts';
 import {
 	KdsItemSchema,
 	PartialOrderSchema,
 	type KdsItem,
 	type Order,
 	type PartialOrder
-} from './order-schema';
-import { parseWith } from './parse';
+} from './order-schema.ts';
+import { parseWith } from './parse.ts';
 
 const T0 = 1_795_338_000_000;
 const T1 = T0 + 60_000;

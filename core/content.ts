@@ -2,8 +2,8 @@
  * How a command changes what an order card shows: contract section 3 and the full and partial
  * update rules of 4.2. Pure functions over plain data; the order machine's actions call them.
  */
-import { quoted, type Outcome } from './outcome';
-import type { KdsItem, Order, PartialOrder } from './order-schema';
+import { quoted, type Outcome } from './outcome.ts';
+import type { KdsItem, Order, PartialOrder } from './order-schema.ts';
 
 /** An item as the screen shows it. */
 export interface ItemView extends KdsItem {

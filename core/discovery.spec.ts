@@ -6,7 +6,7 @@ import {
 	decodeAnnouncement,
 	encodeAnnouncement,
 	utf8Cut
-} from './discovery';
+} from './discovery.ts';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 /** `text` as bytes, NUL-padded to `width`. */

@@ -19,8 +19,8 @@ import {
 	fastStringWhere,
 	fastThen,
 	passesWhen
-} from './fast-parse';
-import { int as intField, nonEmpty, opt, str as strField } from './field-schemas';
+} from './fast-parse.ts';
+import { int as intField, nonEmpty, opt, str as strField } from './field-schemas.ts';
 import {
 	COURSE_STATUSES,
 	HttpOrderSchema,
@@ -31,10 +31,10 @@ import {
 	OrderItemSchema,
 	PartialOrderSchema,
 	TcpOrderSchema
-} from './order-schema';
-import { checkConformance } from './conformance';
-import { parseTcpValue, type TcpCommandName } from './tcp-message';
-import { parseWith, readers } from './parse';
+} from './order-schema.ts';
+import { checkConformance } from './conformance.ts';
+import { parseTcpValue, type TcpCommandName } from './tcp-message.ts';
+import { parseWith, readers } from './parse.ts';
 
 const fastOf = (schema: z.ZodType) => readers.get(schema)!.fast!;
 

@@ -5,8 +5,8 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import { expected, showValue } from './parse';
-import { isIsoDateTime } from './times';
+import { expected, showValue } from './parse.ts';
+import { isIsoDateTime } from './times.ts';
 
 /**
  * Optional field that also accepts null; both mean "absent" (contract 4.2, partial rule 3).

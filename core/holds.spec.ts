@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemView } from './content';
-import { durationMs, fireCourse, hasHeldCourse, holdStart, startTime } from './holds';
+import type { ItemView } from './content.ts';
+import { durationMs, fireCourse, hasHeldCourse, holdStart, startTime } from './holds.ts';
 
 const MIN = 60_000;
 const PICKUP = '2026-11-22T12:30:00Z';

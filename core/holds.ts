@@ -3,8 +3,8 @@
  * minus prepTimeDuration), and what firing a held course does to the items. Pure, shared by the
  * agent (which schedules the release) and the UI (which shows it).
  */
-import type { ItemView } from './content';
-import { ISO_DURATION } from './field-schemas';
+import type { ItemView } from './content.ts';
+import { ISO_DURATION } from './field-schemas.ts';
 
 const MS = { W: 7 * 86_400_000, D: 86_400_000, H: 3_600_000, M: 60_000, S: 1000 } as const;
 

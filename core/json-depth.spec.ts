@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 
 const nest = (depth: number, open = '{"a":', close = '}') =>
 	`${open.repeat(depth)}1${close.repeat(depth)}`;

@@ -5,10 +5,10 @@
  *
  * Pure: no Node, no DOM.
  */
-import { generatedLineIds, ItemGroupSchema, ORDER_MODES } from './order-schema';
-import { showValue, formatPath } from './parse';
-import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject';
-import { isHttpUrl } from './url';
+import { generatedLineIds, ItemGroupSchema, ORDER_MODES } from './order-schema.ts';
+import { showValue, formatPath } from './parse.ts';
+import { isObject, type Json, type Key, type Path, type Subject } from './conformance-subject.ts';
+import { isHttpUrl } from './url.ts';
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 

@@ -4,8 +4,8 @@ import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
 	SendMessageSchema
-} from './notification-schema';
-import { parseWith } from './parse';
+} from './notification-schema.ts';
+import { parseWith } from './parse.ts';
 
 const sample = (name: string): unknown =>
 	JSON.parse(readFileSync(new URL(`../tests/fixtures/samples/${name}`, import.meta.url), 'utf8'));

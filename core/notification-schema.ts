@@ -5,10 +5,10 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import { int, isoDateTime, opt, orderId, str } from './field-schemas';
-import { expected, readers } from './parse';
-import { normaliseDateTime } from './times';
-import { isHttpUrl } from './url';
+import { int, isoDateTime, opt, orderId, str } from './field-schemas.ts';
+import { expected, readers } from './parse.ts';
+import { normaliseDateTime } from './times.ts';
+import { isHttpUrl } from './url.ts';
 
 /**
  * Longest pop-up message accepted, in characters (Unicode code points, as Python's len() counts:

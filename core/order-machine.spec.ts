@@ -7,9 +7,9 @@ import {
 	type OrderInput,
 	type OrderRecord,
 	type OrderStateName
-} from './order-machine';
-import { createRecord, step } from './order-step';
-import type { KdsItem, Order } from './order-schema';
+} from './order-machine.ts';
+import { createRecord, step } from './order-step.ts';
+import type { KdsItem, Order } from './order-schema.ts';
 
 const T0 = 1_795_338_000_000;
 const at = (minutes: number) => T0 + minutes * 60_000;

@@ -15,14 +15,14 @@
  * while the order is on the screen.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
-import type { Order, PartialOrder } from './order-schema';
+import type { Order, PartialOrder } from './order-schema.ts';
 import {
 	applyFullUpdate,
 	applyPartialUpdate,
 	contentFromOrder,
 	type OrderContent
-} from './content';
-import { fireCourse, hasHeldCourse } from './holds';
+} from './content.ts';
+import { fireCourse, hasHeldCourse } from './holds.ts';
 
 export interface OrderContext extends OrderContent {
 	id: string;

@@ -7,10 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkConformance } from './conformance';
-import { HttpOrderSchema } from './order-schema';
-import { parseWith } from './parse';
-import { parseTcpValue } from './tcp-message';
+import { checkConformance } from './conformance.ts';
+import { HttpOrderSchema } from './order-schema.ts';
+import { parseWith } from './parse.ts';
+import { parseTcpValue } from './tcp-message.ts';
 
 const item = fc.record(
 	{

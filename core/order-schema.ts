@@ -7,12 +7,21 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import { bool, int, isoDateTime, isoDuration, nonEmpty, opt, orderId, str } from './field-schemas';
-import { fastReader, passesWhen, pureTransform } from './fast-parse';
-import type { Outcome } from './outcome';
-import { expected, readers, showValue } from './parse';
-import { COURSE_STATUSES, ORDER_MODES } from './order-words';
-import { normaliseDateTime } from './times';
+import {
+	bool,
+	int,
+	isoDateTime,
+	isoDuration,
+	nonEmpty,
+	opt,
+	orderId,
+	str
+} from './field-schemas.ts';
+import { fastReader, passesWhen, pureTransform } from './fast-parse.ts';
+import type { Outcome } from './outcome.ts';
+import { expected, readers, showValue } from './parse.ts';
+import { COURSE_STATUSES, ORDER_MODES } from './order-words.ts';
+import { normaliseDateTime } from './times.ts';
 
 export { COURSE_STATUSES, ORDER_MODES };
 

@@ -8,7 +8,12 @@ import fc from 'fast-check';
 import { createActor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { orderEvents } from '../tests/helpers/order-events.ts';
-import { orderMachine, type OrderEvent, type OrderInput, type OrderRecord } from './order-machine';
+import {
+	orderMachine,
+	type OrderEvent,
+	type OrderInput,
+	type OrderRecord
+} from './order-machine.ts';
 import {
 	createRecord,
 	createRecordViaXState,
@@ -16,16 +21,16 @@ import {
 	snapshotOf,
 	step,
 	stepViaXState
-} from './order-step';
+} from './order-step.ts';
 import {
 	COURSE_STATUSES,
 	HttpOrderSchema,
 	ORDER_MODES,
 	type KdsItem,
 	type Order
-} from './order-schema';
-import { parseWith } from './parse';
-import { parseTcpValue } from './tcp-message';
+} from './order-schema.ts';
+import { parseWith } from './parse.ts';
+import { parseTcpValue } from './tcp-message.ts';
 
 const SAMPLES = new URL('../tests/fixtures/samples/', import.meta.url);
 const T0 = 1_795_338_000_000;

@@ -19,7 +19,7 @@ import type {
 	OrderRecord,
 	OrderSnapshot,
 	OrderStateName
-} from './order-machine';
+} from './order-machine.ts';
 
 export interface OrderStepper {
 	createRecord(input: OrderInput): OrderRecord;

@@ -6,7 +6,7 @@
  * the machine has nothing it does not reproduce (order-step-fast.spec.ts holds it to XState).
  */
 import { initialTransition, transition } from 'xstate';
-import { fastPathOf } from './order-step-fast';
+import { fastPathOf } from './order-step-fast.ts';
 import {
 	orderMachine,
 	type OrderEvent,
@@ -14,7 +14,7 @@ import {
 	type OrderRecord,
 	type OrderSnapshot,
 	type OrderStateName
-} from './order-machine';
+} from './order-machine.ts';
 
 function recordOf(snapshot: OrderSnapshot): OrderRecord {
 	return { state: snapshot.value as OrderStateName, context: snapshot.context };

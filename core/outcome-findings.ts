@@ -5,10 +5,10 @@
  *
  * Pure: no Node, no DOM.
  */
-import type { Outcome } from './outcome';
-import type { OrderCommand } from './order-schema';
-import { createScreenState, decide, recordAfter, type Decision } from './screen';
-import type { Subject } from './conformance-subject';
+import type { Outcome } from './outcome.ts';
+import type { OrderCommand } from './order-schema.ts';
+import { createScreenState, decide, recordAfter, type Decision } from './screen.ts';
+import type { Subject } from './conformance-subject.ts';
 
 export function outcomeFindings(s: Subject, outcomes: readonly Outcome[]): void {
 	for (const outcome of outcomes) {

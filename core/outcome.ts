@@ -6,7 +6,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import type { RuleCode } from './rules';
+import type { RuleCode } from './rules.ts';
 
 export interface Outcome {
 	/** The rule of the catalogue (rules.ts) the decision falls under. */

@@ -10,7 +10,7 @@
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import * as z from 'zod';
-import type { Outcome } from './outcome';
+import type { Outcome } from './outcome.ts';
 
 export interface FieldError {
 	/** Field path such as `order.items[1].qty`; empty for the message as a whole. */

@@ -4,14 +4,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SCREEN_ACTIONS } from './screen';
+import { SCREEN_ACTIONS } from './screen.ts';
 import {
 	parseClientMessage,
 	parseServerMessage,
 	type ClientMessage,
 	type OrderRecordSchema,
 	type ServerMessage
-} from './relay';
+} from './relay.ts';
 import type * as z from 'zod';
 
 const SEED = 2727;

@@ -14,10 +14,10 @@ import type {
 	OrderInput,
 	OrderRecord,
 	OrderStateName
-} from './order-machine';
-import type { Order, PartialOrder } from './order-schema';
-import { expected, formatErrors, parseWith } from './parse';
-import { SCREEN_ACTIONS, type ScreenChange } from './screen';
+} from './order-machine.ts';
+import type { Order, PartialOrder } from './order-schema.ts';
+import { expected, formatErrors, parseWith } from './parse.ts';
+import { SCREEN_ACTIONS, type ScreenChange } from './screen.ts';
 
 /*
  * Every message type below is a zod schema with its type inferred from it, and both edges parse

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countBySeverity, RULES, SEVERITIES, severityRank, worstSeverity } from './rules';
+import { countBySeverity, RULES, SEVERITIES, severityRank, worstSeverity } from './rules.ts';
 
 describe('severities', () => {
 	it('are ranked worst first, and every rule has one of them', () => {

@@ -5,7 +5,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import { COURSE_STATUSES, ORDER_MODES } from './order-words';
+import { COURSE_STATUSES, ORDER_MODES } from './order-words.ts';
 
 /** A finding's severities, worst first: the one list every filter and sort reads. */
 export const SEVERITIES = ['error', 'warning', 'info'] as const;

@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { seededRandom } from '../tests/helpers/random.ts';
-import * as orders from './order-schema';
-import * as parse from './parse';
-import * as tcp from './tcp-message';
+import * as orders from './order-schema.ts';
+import * as parse from './parse.ts';
+import * as tcp from './tcp-message.ts';
 
 /** The parsers under test, from one copy of the core's modules. */
 const compiled = { ...orders, ...parse, ...tcp };
@@ -112,9 +112,9 @@ describe('compiled schemas parse as the runtime does', () => {
 		// A second copy of the schema modules, their schemas fixed on zod's runtime parser.
 		vi.resetModules();
 		runtime = {
-			...(await import('./order-schema')),
-			...(await import('./parse')),
-			...(await import('./tcp-message'))
+			...(await import('./order-schema.ts')),
+			...(await import('./parse.ts')),
+			...(await import('./tcp-message.ts'))
 		};
 	});
 

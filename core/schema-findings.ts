@@ -5,10 +5,10 @@
  * Pure: no Node, no DOM.
  */
 import type * as z from 'zod';
-import type { Outcome } from './outcome';
-import type { RuleCode } from './rules';
-import { PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './order-schema';
-import { parseWith } from './parse';
+import type { Outcome } from './outcome.ts';
+import type { RuleCode } from './rules.ts';
+import { PartialOrderSchema, TcpOrderSchema, type OrderCommand } from './order-schema.ts';
+import { parseWith } from './parse.ts';
 import {
 	isObject,
 	orderSchemaFor,
@@ -16,7 +16,7 @@ import {
 	type Key,
 	type Path,
 	type Subject
-} from './conformance-subject';
+} from './conformance-subject.ts';
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
 	let here = value;

@@ -14,15 +14,15 @@ import {
 	MAX_ETA_MINUTES,
 	MAX_MESSAGE_LENGTH,
 	SendMessageSchema
-} from './notification-schema';
+} from './notification-schema.ts';
 import {
 	CancelOrderSchema,
 	HttpOrderSchema,
 	PartialOrderSchema,
 	TcpOrderSchema
-} from './order-schema';
-import { formatErrors, parseWith, type FieldError, type ParseResult } from './parse';
-import { parseTcpMessage } from './tcp-message';
+} from './order-schema.ts';
+import { formatErrors, parseWith, type FieldError, type ParseResult } from './parse.ts';
+import { parseTcpMessage } from './tcp-message.ts';
 
 const SAMPLES_DIR = fileURLToPath(new URL('../tests/fixtures/samples/', import.meta.url));
 

@@ -6,9 +6,9 @@ import {
 	HttpOrderSchema,
 	PartialOrderSchema,
 	TcpOrderSchema
-} from './order-schema';
-import { formatErrors, formatPath, parseWith, type FieldError, type ParseResult } from './parse';
-import { parseTcpMessage, parseTcpValue } from './tcp-message';
+} from './order-schema.ts';
+import { formatErrors, formatPath, parseWith, type FieldError, type ParseResult } from './parse.ts';
+import { parseTcpMessage, parseTcpValue } from './tcp-message.ts';
 
 /** The sample payloads written from the contract (a copy of shared/samples kept in the repo). */
 const SAMPLES_DIR =

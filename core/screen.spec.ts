@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderRecord } from './order-machine';
-import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema';
+import type { OrderRecord } from './order-machine.ts';
+import type { KdsItem, Order, OrderCommand, PartialOrder } from './order-schema.ts';
 import {
 	applyChanges,
 	createRecord,
@@ -17,7 +17,7 @@ import {
 	type Decision,
 	type ScreenAction,
 	type ScreenState
-} from './screen';
+} from './screen.ts';
 
 const T0 = 1_795_338_000_000;
 let clock = T0;

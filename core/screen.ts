@@ -6,11 +6,11 @@
  * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
  * queue through `queueOf`. Each order's record moves by its machine through order-step.ts.
  */
-import { fullUpdateOutcomes, partialUpdateOutcomes } from './content';
-import { quoted, type Outcome } from './outcome';
-import type { OrderCommand, PartialOrder } from './order-schema';
-import type { OrderEvent, OrderInput, OrderRecord } from './order-machine';
-import { createRecord, step } from './order-step';
+import { fullUpdateOutcomes, partialUpdateOutcomes } from './content.ts';
+import { quoted, type Outcome } from './outcome.ts';
+import type { OrderCommand, PartialOrder } from './order-schema.ts';
+import type { OrderEvent, OrderInput, OrderRecord } from './order-machine.ts';
+import { createRecord, step } from './order-step.ts';
 
 /** How an order's record moves (order-step.ts), re-exported for the screen's callers. */
 export { createRecord, step };

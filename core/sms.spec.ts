@@ -7,7 +7,7 @@ import {
 	smsTriggered,
 	undeliverableReason,
 	wantsSms
-} from './sms';
+} from './sms.ts';
 
 describe('customer SMS rules', () => {
 	it('the default "received" text is the real product’s', () => {

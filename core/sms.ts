@@ -6,7 +6,7 @@
  * customerArrivedUrl appended. The simulator has no carrier: texts go to an outbox. Pure rules
  * and the outbox entry shape, shared by the agent and the UI.
  */
-import type { OrderFields } from './content';
+import type { OrderFields } from './content.ts';
 
 /** The trigger that sent a text. */
 export type SmsKind = 'received' | 'bumped' | 'ready';

@@ -4,14 +4,14 @@
  *
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
-import type { Outcome } from './outcome';
+import type { Outcome } from './outcome.ts';
 import {
 	CancelOrderSchema,
 	PartialOrderSchema,
 	TcpOrderSchema,
 	type OrderCommand
-} from './order-schema';
-import { expected, parseWith, showValue, type ParseResult, type ReadOptions } from './parse';
+} from './order-schema.ts';
+import { expected, parseWith, showValue, type ParseResult, type ReadOptions } from './parse.ts';
 
 /** The TCP reply to a message that cannot be parsed (contract sections 4.5 and 7). */
 export const UNABLE_TO_PARSE = 'Unable to parse data';

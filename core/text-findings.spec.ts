@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkConformance, REPLACEMENT_CHARACTER, type CheckContext } from './conformance';
+import { checkConformance, REPLACEMENT_CHARACTER, type CheckContext } from './conformance.ts';
 
 const FFFD = REPLACEMENT_CHARACTER;
 const notUtf8 = (ctx: CheckContext) =>

@@ -7,8 +7,8 @@
  *
  * Pure: no Node, no DOM.
  */
-import { isObject, type Key, type Report, type CheckContext } from './conformance-subject';
-import { showValue } from './parse';
+import { isObject, type Key, type Report, type CheckContext } from './conformance-subject.ts';
+import { showValue } from './parse.ts';
 
 /** What the UTF-8 decoder leaves for each byte sequence that is not UTF-8. */
 export const REPLACEMENT_CHARACTER = '\uFFFD';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wallTime } from '../tests/helpers/wall-time.ts';
-import { isIsoDateTime, normaliseDateTime } from './times';
+import { isIsoDateTime, normaliseDateTime } from './times.ts';
 
 const CHICAGO = 'America/Chicago';
 

@@ -14,7 +14,7 @@
  * kept: what the card and the hold timer then read. Each normalisation is an outcome with the
  * rule it falls under (see rules.ts).
  */
-import type { Outcome } from './outcome';
+import type { Outcome } from './outcome.ts';
 
 /** Groups: 1 date, 2 hh, 3 mm, 4 ss, 5 fraction, 6 offset. */
 const ISO_DATE_TIME =

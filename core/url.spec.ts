@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHttpUrl } from './url';
+import { isHttpUrl } from './url.ts';
 
 describe('isHttpUrl', () => {
 	it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_MODES } from './order-schema';
-import { webhookItems, webhookOrderType } from './webhooks';
+import { ORDER_MODES } from './order-schema.ts';
+import { webhookItems, webhookOrderType } from './webhooks.ts';
 
 describe('webhook bodies (#core/webhooks)', () => {
 	it('order types as the vendor spells them: lowercase, no spaces', () => {

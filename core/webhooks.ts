@@ -4,7 +4,7 @@
  * webhooks page show. Pure: the agent (agent/notify/webhooks.ts) decides when an event fires and
  * supplies the ids (uuids, the orderId hash) and times; this module only shapes what is sent.
  */
-import type { ItemView, OrderFields } from './content';
+import type { ItemView, OrderFields } from './content.ts';
 
 /** The vendor's event names, as `triggeredAction` carries them and endpoints' triggers name them. */
 export const WEBHOOK_EVENTS = [

@@ -89,10 +89,15 @@ const packed = JSON.parse(
 const tarball = join(work, packed.filename);
 const files = packed.files.map((f) => f.path);
 check(
-	['bin/kds-sim.js', 'dist/agent.js', 'dist/testing.js', 'build/handler.js', 'LICENSE'].every((f) =>
-		files.includes(f)
-	) && files.some((f) => f.startsWith('dist/types/')),
-	`the tarball holds the agent, the UI, the testing helpers and their types (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
+	[
+		'bin/kds-sim.js',
+		'dist/agent.js',
+		'dist/testing.js',
+		'build/handler.js',
+		'python/kds_sim_fixture.py',
+		'LICENSE'
+	].every((f) => files.includes(f)) && files.some((f) => f.startsWith('dist/types/')),
+	`the tarball holds the agent, the UI, the testing helpers and their types, the Python fixture (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
 	files.join(' ')
 );
 const unwanted = files.filter((f) => /\.spec\.ts$|^tests\/|^bench\/|screenshots|\.map$/.test(f));
@@ -206,8 +211,13 @@ try {
 	const started = Date.now();
 	const help = npx(['--help']);
 	check(
-		help.includes('--ready-file') && help.startsWith('kds-sim'),
-		`npx kds-sim --help (first run installs it: ${((Date.now() - started) / 1000).toFixed(1)} s)`
+		help.includes('--ready-file') &&
+			help.startsWith('kds-sim') &&
+			['start', 'send', 'discover', 'fleet-config'].every((c) =>
+				new RegExp(`^  ${c} `, 'm').test(help)
+			),
+		`npx kds-sim --help lists its options and the commands start, send, discover, fleet-config (first run installs it: ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+		help
 	);
 	check(npx(['send', '--help']).includes('kds-sim send'), 'npx kds-sim send --help');
 	const fleet = JSON.parse(npx(['fleet-config', '--locations', '2', '--screens', '3']));

@@ -1,8 +1,8 @@
 /**
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
- * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); anything else starts the
- * simulator (agent/cli/main.ts).
+ * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim start`, or no command,
+ * starts the simulator (agent/cli/main.ts); another word is refused with the commands' names.
  *
  * Each command's module is imported when that command runs: in the bundle each is a chunk of its
  * own, so starting the simulator loads none of the others' code (npm run bench -- start).
@@ -73,11 +73,22 @@ async function fleetConfigCommand(args: string[]): Promise<void> {
 	}
 }
 
+// The commands `kds-sim --help` lists (agent/cli/settings.ts); anything else that is not a flag is
+// refused with their names, before the simulator's own parser calls it a stray argument.
+const COMMANDS = ['start', 'send', 'discover', 'fleet-config'];
+
 const [command, ...args] = process.argv.slice(2);
 if (command === 'send') await sendCommand(args);
 else if (command === 'discover') await discoverCommand(args);
 else if (command === 'fleet-config') await fleetConfigCommand(args);
-else {
+else if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
+	fail(
+		command,
+		new UsageError(
+			`Unknown command '${command}': the commands are ${COMMANDS.join(', ')} (kds-sim --help lists them and the options).`
+		)
+	);
+} else {
 	if (command === 'start') process.argv.splice(2, 1);
 	await import('./main.ts');
 }

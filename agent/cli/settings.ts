@@ -10,8 +10,15 @@ import { readCommandLine, UsageError } from '../command-line.ts';
 export const HELP = `kds-sim: a kitchen screen simulator for the KDS integrator interface
 
 Usage: kds-sim [options]      (in a clone: npm start -- [options])
+       kds-sim <command> [options]
 
-Options (each also settable by the environment variable shown):
+Commands (each has its own --help):
+  start                 start the simulator (the default: kds-sim alone does the same)
+  send                  send one order message to a screen over TCP or HTTP, print the reply
+  discover              list the screens announcing themselves on the LAN (UDP 28000)
+  fleet-config          print a config with many locations and screens (for --config)
+
+Options of start (each also settable by the environment variable shown):
   --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)
   --data-dir <dir>      KDS_DATA_DIR     where orders are stored (default: ./${DEFAULT_DATA_DIR})
   --memory              KDS_MEMORY=1     keep orders in memory only; nothing is written to disk

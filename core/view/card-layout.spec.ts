@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemView } from '../content.ts';
-import { blocksOf, itemLabel, layoutItems, sectionLabel } from './card-layout';
+import { blocksOf, itemLabel, layoutItems, sectionLabel } from './card-layout.ts';
 
 function item(lineId: string, over: Partial<ItemView> = {}): ItemView {
 	return { lineId, name: `Item ${lineId}`, qty: 1, mods: [], ...over };

@@ -14,7 +14,7 @@ import {
 	timerLevel,
 	timersFor,
 	zonedFormat
-} from './format';
+} from './format.ts';
 
 describe('displayName', () => {
 	it('appends check number and origin source to the name', () => {

@@ -17,7 +17,7 @@ class KdsSimContainerTest {
     static final String TOKEN = "java-pos-token";
     static final String ADMIN_TOKEN = "java-admin-token";
     static GenericContainer<?> kds =
-        new GenericContainer<>(DockerImageName.parse("kds-sim:latest"))
+        new GenericContainer<>(DockerImageName.parse("ghcr.io/kds-sim/kds-sim:0.1"))
             .withExposedPorts(8104, 9104, 9105)
             .withEnv("KDS_TOKEN", TOKEN)
             .withEnv("KDS_ADMIN_TOKEN", ADMIN_TOKEN)

@@ -13,7 +13,7 @@ public sealed class KdsSimFixture : IAsyncLifetime
     public const string Token = "dotnet-pos-token";
     public const string AdminToken = "dotnet-admin-token";
     public IContainer Kds { get; } = new ContainerBuilder()
-        .WithImage("kds-sim:latest")
+        .WithImage("ghcr.io/kds-sim/kds-sim:0.1")
         .WithPortBinding(8104, true)
         .WithPortBinding(9104, true)
         .WithEnvironment("KDS_TOKEN", Token)

@@ -44,31 +44,38 @@ it('the compose file is valid for docker-compose, and starts the POS once the si
 	expect(run.stdout).toContain('KDS_TOKEN: compose-pos-token');
 });
 
-it('the GitHub Actions job publishes every port the image exposes and gives the token by env', () => {
-	const [workflow] = yaml('github-actions.yml') as {
-		jobs: { kds: { services: { kds: { env: object; ports: string[]; options: string } } } };
-	}[];
-	const service = workflow.jobs.kds.services.kds;
-	expect(service.ports.map((p) => Number(p.split(':')[1])).sort()).toEqual(exposed());
-	expect(Object.keys(service.env).sort()).toEqual(['KDS_ADMIN_TOKEN', 'KDS_TOKEN']);
-	// The image's HEALTHCHECK is the check (exec form: the image has no shell for a
-	// --health-cmd, which Docker runs with /bin/sh -c); the job only makes it more frequent.
-	expect(service.options).not.toContain('--health-cmd');
-	expect(service.options).toContain('--health-interval');
-	const health = JSON.parse(podman('image', 'inspect', IMAGE))[0].Healthcheck.Test as string[];
-	expect(health[0]).toBe('CMD');
-	expect(health.join(' ')).toContain('/health');
-});
+for (const file of ['github-actions.yml', 'github-actions-build.yml']) {
+	it(`${file}: the job publishes every port the image exposes and gives the token by env`, () => {
+		const [workflow] = yaml(file) as {
+			jobs: { pos: { services: { kds: { env: object; ports: string[]; options: string } } } };
+		}[];
+		const service = workflow.jobs.pos.services.kds;
+		expect(service.ports.map((p) => Number(p.split(':')[1])).sort()).toEqual(exposed());
+		expect(Object.keys(service.env).sort()).toEqual(['KDS_ADMIN_TOKEN', 'KDS_TOKEN']);
+		// The image's HEALTHCHECK is the check (exec form: the image has no shell for a
+		// --health-cmd, which Docker runs with /bin/sh -c); the job only makes it more frequent.
+		expect(service.options).not.toContain('--health-cmd');
+		expect(service.options).toContain('--health-interval');
+		const health = JSON.parse(podman('image', 'inspect', IMAGE))[0].Healthcheck.Test as string[];
+		expect(health[0]).toBe('CMD');
+		expect(health.join(' ')).toContain('/health');
+	});
+}
 
 it('the GitLab job names the service kds and gives it the token', () => {
 	const [job] = yaml('gitlab-ci.yml') as Record<
 		string,
-		{ services: { alias: string }[]; variables: Record<string, string>; script: string[] }
+		{
+			services: { alias: string; variables: Record<string, string> }[];
+			variables: Record<string, string>;
+			script: string[];
+		}
 	>[];
 	const pos = job['pos-integration'];
 	expect(pos.services[0].alias).toBe('kds');
-	expect(pos.variables.KDS_TOKEN.length).toBeGreaterThanOrEqual(8);
-	expect(pos.script.join('\n')).toContain('http://kds:8104/health');
+	expect(pos.services[0].variables.KDS_TOKEN.length).toBeGreaterThanOrEqual(8);
+	expect(pos.variables.KDS_SIM_URL).toBe('http://kds:8104');
+	expect(pos.script.join('\n')).toContain('os.environ["KDS_SIM_URL"] + "/health"');
 });
 
 it('the Kubernetes lab: one replica per simulator, the non-root user, every exposed port in its Service', () => {

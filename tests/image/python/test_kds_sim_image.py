@@ -1,8 +1,9 @@
 """A Python POS team's tests against the kds-sim image: unittest, standard library only.
 
-    KDS_IMAGE=kds-sim:latest python3 -m unittest -v test_kds_sim_image.py
+    KDS_IMAGE=ghcr.io/kds-sim/kds-sim:0.1 python3 -m unittest -v test_kds_sim_image.py
 
-(KDS_ENGINE=podman where podman is the engine.) tests/image/python.spec.ts runs this file.
+beside kds_sim_fixture.py (python/ of the package; KDS_ENGINE=podman where podman is the engine).
+tests/image/python.spec.ts runs this file with the fixture taken out of `npm pack`'s tarball.
 """
 import json
 import socket

@@ -1,13 +1,14 @@
 """A kds-sim container for a Python test suite: standard library only (docs/ci.md).
 
-Copy this file into your tests. It starts the image with `docker run` (or podman: set
-KDS_ENGINE=podman), publishes the HTTP port and the screens' TCP ports on 127.0.0.1 with ports
-the engine chooses, waits for /health, and gives the test the URLs, the ports and a reset.
+Copy this file into your tests: the npm package has it (node_modules/kds-sim/python/), and so
+has each GitHub release, beside the tarball. It starts the image with `docker run` (or podman:
+set KDS_ENGINE=podman), publishes the HTTP port and the screens' TCP ports on 127.0.0.1 with
+ports the engine chooses, waits for /health, and gives the test the URLs, the ports and a reset.
 
     class KitchenTest(unittest.TestCase):
         @classmethod
         def setUpClass(cls):
-            cls.kds = KdsSim.start()          # image: KDS_IMAGE or kds-sim:latest
+            cls.kds = KdsSim.start()          # image: KDS_IMAGE or ghcr.io/kds-sim/kds-sim:0.1
             cls.addClassCleanup(cls.kds.stop)
 
         def setUp(self):
@@ -22,6 +23,10 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+
+# The published image of the release this file came with (docs/release.md); KDS_IMAGE or
+# start(image=...) names another, e.g. one built from the Containerfile (kds-sim:latest).
+DEFAULT_IMAGE = "ghcr.io/kds-sim/kds-sim:0.1"
 
 
 class KdsSim:
@@ -39,7 +44,7 @@ class KdsSim:
     @classmethod
     def start(cls, image=None, screens=("kds-1", "kds-2"), first_tcp_port=9104, timeout=60):
         engine = os.environ.get("KDS_ENGINE", "docker")
-        image = image or os.environ.get("KDS_IMAGE", "kds-sim:latest")
+        image = image or os.environ.get("KDS_IMAGE", DEFAULT_IMAGE)
         token = "pos-" + secrets.token_hex(8)
         admin_token = "admin-" + secrets.token_hex(8)
         container_ports = [first_tcp_port + i for i in range(len(screens))]
