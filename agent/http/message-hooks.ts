@@ -240,6 +240,10 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 				// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 				raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
 				contentType: contentType ?? null,
+				// Only on a request a fault touched (integrators/fault-hooks.ts).
+				...(req.kdsFault === undefined
+					? {}
+					: { fault: `${req.kdsFault.kind} (${req.kdsFault.faultId})` }),
 				findings
 			},
 			// Refused: the core's reasons first (the body has the contract's words), else the
@@ -247,6 +251,7 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 			{ sent: message || null }
 		);
 		// Parsed as JSON, and kept whole: the log on disk may write it as it came.
+		if (req.kdsFault !== undefined) req.kdsFault.messageId = entry.id;
 		if (req.body !== undefined && req.kdsRawBody !== undefined && entry.raw === req.kdsRawBody)
 			(entry as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
 	}
