@@ -82,18 +82,19 @@ export class Faults {
 		inputs.forEach((input, index) => {
 			const prefix = inputs.length === 1 ? [] : [index];
 			const parsed = parseFaultSpec(input, prefix);
-			if (!parsed.ok) return void errors.push(...parsed.errors);
-			const spec = parsed.value;
+			if (!parsed.ok) errors.push(...parsed.errors);
+			else specs.push(parsed.value);
+			// The screen and the location are checked even when another field is wrong: every
+			// error at once.
 			const at = (key: string) => (prefix.length ? `[${index}].${key}` : key);
-			const { screen, location } = spec as { screen?: string; location?: string };
-			if (screen !== undefined && !this.options.isScreen(screen))
+			const { screen, location } = (input ?? {}) as { screen?: unknown; location?: unknown };
+			if (typeof screen === 'string' && !this.options.isScreen(screen))
 				errors.push({ path: at('screen'), message: `no screen ${JSON.stringify(screen)} here` });
-			if (location !== undefined && !this.options.isLocation(location))
+			if (typeof location === 'string' && !this.options.isLocation(location))
 				errors.push({
 					path: at('location'),
 					message: `no location ${JSON.stringify(location)} in the configuration`
 				});
-			specs.push(spec);
 		});
 		if (errors.length > 0) return { ok: false, errors };
 		const now = this.options.now();

@@ -169,10 +169,13 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 		let refused: Slot[] | undefined;
 		while (slots.length > 0 && slots[0].reply !== null && slots[0].terminator !== null) {
 			if (slots[0].pieces !== undefined) {
+				// A reply a fault cuts into pieces: what is before it goes first, what is after waits.
 				if (out && !socket.destroyed) socket.write(out);
-				out = '';
+				for (const slot of refused ?? []) {
+					options.refused?.(slot.refused!, source, slot.reply! + slot.terminator);
+				}
 				writeInPieces(slots.shift()!);
-				break;
+				return;
 			}
 			const slot = slots.shift()!;
 			out += slot.reply! + slot.terminator;
