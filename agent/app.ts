@@ -53,7 +53,7 @@ import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } fro
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 import { Faults } from './faults/faults.ts';
 import { screenTcpFaults } from './tcp/faults.ts';
-import type { FaultSpecInput } from '#core/faults';
+import { resolveProfile, type FaultSpecInput } from '#core/faults';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -124,8 +124,13 @@ export interface AgentOptions {
 	 * Options (tests): when and how it settles.
 	 */
 	settleMemory?: boolean | MemorySettleOptions;
-	/** Faults on from the start (a profile of the config or --faults; docs/faults.md). */
+	/** Faults on from the start (docs/faults.md). */
 	faults?: FaultSpecInput[];
+	/**
+	 * Fault profiles on from the start (`--faults`): `name` or `name@screen`, the config's own or
+	 * built in; with the config's `faults.on`.
+	 */
+	faultProfiles?: string[];
 }
 
 export interface RunningScreen {
@@ -395,8 +400,16 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			);
 			engine.endpoints.set(screen.config.id, { host: server.host, port: server.port });
 		}
-		if (options.faults !== undefined && options.faults.length > 0) {
-			const added = faults.add(options.faults);
+		const local = [...engine.screens.values()]
+			.filter((s) => !s.config.deleted && !s.config.remote)
+			.map((s) => s.config.id);
+		const profiles = [...(config.faults?.on ?? []), ...(options.faultProfiles ?? [])];
+		const initial = [
+			...profiles.flatMap((name) => resolveProfile(name, config.faults?.profiles ?? {}, local)),
+			...(options.faults ?? [])
+		];
+		if (initial.length > 0) {
+			const added = faults.add(initial);
 			if (!added.ok)
 				throw new Error(
 					`Invalid faults: ${added.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`

@@ -345,3 +345,41 @@ export function parseFaultSpec(
 	const errors = parsed.ok ? [] : parsed.errors.filter((e) => e.path !== formatPath(prefix));
 	return { ok: false, errors: [...unknown, ...errors] };
 }
+
+/**
+ * The config file's `faults` section (docs/faults.md): profiles of its own (named lists of
+ * faults), and the profiles on from the start (`name` or `name@screen`, as `--faults` takes).
+ */
+export const FaultsConfigSchema = z.strictObject({
+	profiles: z.record(z.string().min(1), z.array(FaultSpecSchema)).default({}),
+	on: z.array(z.string().min(1)).default([])
+});
+export type FaultsConfig = z.output<typeof FaultsConfigSchema>;
+
+/**
+ * The faults that `name` or `name@screen` stands for: a profile of the config (as written), or
+ * a built-in one for that screen, or for each of `screens` when none is named. Throws a sentence
+ * naming the profiles there are.
+ */
+export function resolveProfile(
+	entry: string,
+	own: Record<string, FaultSpecInput[]>,
+	screens: readonly string[]
+): FaultSpecInput[] {
+	const at = entry.indexOf('@');
+	const name = at < 0 ? entry : entry.slice(0, at);
+	const screen = at < 0 ? undefined : entry.slice(at + 1);
+	const mine = own[name];
+	if (mine !== undefined)
+		return screen === undefined ? mine : mine.map((f) => ({ ...f, screen }) as FaultSpecInput);
+	const make = BUILT_IN_PROFILES[name];
+	if (make === undefined)
+		throw new Error(
+			`Unknown fault profile "${name}" (profiles: ${[...Object.keys(own), ...Object.keys(BUILT_IN_PROFILES)].join(', ')})`
+		);
+	if (screen !== undefined) return make(screen);
+	const first = make(screens[0] ?? '');
+	// A profile that names no screen (cloud-trouble) is added once.
+	if (!JSON.stringify(first).includes('"screen"')) return first;
+	return screens.flatMap((id) => make(id));
+}

@@ -9,6 +9,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../helpers/fixtures.ts';
+import { DEFAULT_CONFIG } from '../../agent/config.ts';
+import { readSettings } from '../../agent/cli/settings.ts';
+import { FaultListSchema, ResilienceReportSchema } from '../../agent/http/faults-api.ts';
 import { ROOT } from '../helpers/process.ts';
 
 const CLIENTS = join(ROOT, 'tests', 'clients');
@@ -322,5 +325,70 @@ describe('HTTP faults, with a client that retries well', () => {
 			500
 		);
 		expect(await cardIds(s, 'kds-1')).toEqual([]);
+	});
+});
+
+describe('profiles: the config file and the command line', () => {
+	it('the config’s own profile and a built-in one on the command line are on from the start', async () => {
+		sim = await startSimulator({
+			uiDir: null,
+			config: {
+				...DEFAULT_CONFIG,
+				faults: {
+					profiles: { 'lunch-rush': [{ kind: 'slow-reply', screen: 'kds-1', delayMs: 50 }] },
+					on: ['lunch-rush']
+				}
+			},
+			faultProfiles: readSettings(['--faults', 'wifi-down@kds-2'], {}).faultProfiles
+		});
+		const listed = FaultListSchema.parse(
+			await (await fetch(`${sim.httpUrl}/api/admin/faults`)).json()
+		).faults;
+		expect(listed.map((f) => [f.kind, f.screen])).toEqual([
+			['slow-reply', 'kds-1'],
+			['down', 'kds-2'],
+			['cloud-offline', 'kds-2']
+		]);
+		expect(await sim.sendTcp('kds-1', order('9001'))).toBe('9001');
+		await expect(sim.sendTcp('kds-2', order('9002'))).rejects.toThrow(/ECONNRESET|EPIPE/);
+	});
+
+	it('an unknown profile stops the start with the profiles there are; a bad --faults is refused', async () => {
+		await expect(startSimulator({ uiDir: null, faultProfiles: ['gremlins'] })).rejects.toThrow(
+			'Unknown fault profile "gremlins" (profiles: flaky-wifi, wifi-down, cloud-trouble)'
+		);
+		expect(() => readSettings(['--faults', 'flaky wifi'], {})).toThrow(
+			/Invalid value for --faults \(KDS_FAULTS\): "flaky wifi"/
+		);
+		expect(readSettings([], { KDS_FAULTS: 'flaky-wifi,cloud-trouble' }).faultProfiles).toEqual([
+			'flaky-wifi',
+			'cloud-trouble'
+		]);
+	});
+
+	it('the OpenAPI document lists the fault routes under their own tag; the report is its schema', async () => {
+		const s = await start();
+		const doc = (await (await fetch(`${s.httpUrl}/openapi.json`)).json()) as {
+			paths: Record<string, Record<string, { tags: string[] }>>;
+		};
+		const faultOps = Object.entries(doc.paths).flatMap(([path, item]) =>
+			Object.entries(item)
+				.filter(([, op]) => op.tags[0] === 'Faults')
+				.map(([method]) => `${method.toUpperCase()} ${path}`)
+		);
+		expect(faultOps.sort()).toEqual([
+			'DELETE /api/admin/faults/{id}',
+			'GET /api/admin/faults',
+			'GET /api/admin/faults/report',
+			'GET /api/faults',
+			'POST /api/admin/faults',
+			'POST /api/admin/faults/reset'
+		]);
+		await s.addFault({ kind: 'lost-reply', screen: 'kds-1', count: 1 });
+		await s.sendTcp('kds-1', order('9101'));
+		const report = ResilienceReportSchema.parse(
+			await (await fetch(`${s.httpUrl}/api/admin/faults/report`)).json()
+		);
+		expect(report.clients[0].findings[0].rule).toBe('KDS-FAULT-NEVER-RESENT');
 	});
 });
