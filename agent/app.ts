@@ -364,6 +364,21 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		tcpServers.push(Object.assign(server, { screenId: id }));
 		return server;
 	};
+	// A screen offline from the cloud: Device Updated says offline (and online when it is back),
+	// and the API orders that waited for it (queue mode) are applied then, in the order they came.
+	faults.actions.offline = (id, offline) => {
+		webhooks.setCloudOffline(id, offline);
+		if (offline) return;
+		for (const command of faults.takeQueued(id)) {
+			engine.runCommand(id, command, (decision) => {
+				if (decision && !decision.ok)
+					logger.info(
+						{ screen: id, id: command.order.id, code: decision.code },
+						'queued API order refused when back online'
+					);
+			});
+		}
+	};
 	// A reboot fault: the port closes (its connections with it) and its browsers are let go, then
 	// after `seconds` the screen is back on the same port, with its orders.
 	faults.actions.reboot = (id, seconds) => {
@@ -544,6 +559,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				sms.close();
 				webhooks.close();
 				settle?.close();
+				// A commit still in flight (an API order a fault had queued, applied as it ended).
+				await engine.settled();
 				await closeStore();
 			})();
 			return closed;

@@ -19,6 +19,7 @@ import {
 } from '#core/faults';
 import type { FaultTouch } from '#core/fault-findings';
 import type { FieldError } from '#core/parse';
+import type { OrderCommand } from '#core/order-schema';
 
 /** What a screen's TCP listener reads of the faults on it. */
 export interface ScreenFaults {
@@ -54,6 +55,8 @@ export class Faults {
 	http: LiveFault[] | null = null;
 	/** Screens offline from the cloud, with the fault that says so. */
 	readonly offline = new Map<string, LiveFault>();
+	/** API commands for screens offline in queue mode, in the order they came. */
+	private readonly queued = new Map<string, OrderCommand[]>();
 	private readonly screens = new Map<string, ScreenFaults>();
 	private readonly all: LiveFault[] = [];
 	private next = 1;
@@ -172,6 +175,20 @@ export class Faults {
 			this.offline.delete(spec.screen);
 			this.actions.offline?.(spec.screen, false, fault);
 		}
+	}
+
+	/** An API command for a screen offline in queue mode: applied when it is back online. */
+	queueOffline(screenId: string, command: OrderCommand): void {
+		const list = this.queued.get(screenId);
+		if (list === undefined) this.queued.set(screenId, [command]);
+		else list.push(command);
+	}
+
+	/** The commands that waited for a screen, oldest first; forgotten here. */
+	takeQueued(screenId: string): OrderCommand[] {
+		const list = this.queued.get(screenId) ?? [];
+		this.queued.delete(screenId);
+		return list;
 	}
 
 	/** Whether any fault is on (the UI's plain indicator). */

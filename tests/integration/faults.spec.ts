@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG } from '../../agent/config.ts';
 import { readSettings } from '../../agent/cli/settings.ts';
 import { FaultListSchema, ResilienceReportSchema } from '../../agent/http/faults-api.ts';
 import { ROOT } from '../helpers/process.ts';
+import { startReceiver } from '../helpers/webhook-receiver.ts';
 
 const CLIENTS = join(ROOT, 'tests', 'clients');
 let sim: Simulator | undefined;
@@ -390,5 +391,72 @@ describe('profiles: the config file and the command line', () => {
 			await (await fetch(`${s.httpUrl}/api/admin/faults/report`)).json()
 		);
 		expect(report.clients[0].findings[0].rule).toBe('KDS-FAULT-NEVER-RESENT');
+	});
+});
+
+describe('a screen offline from the cloud', () => {
+	it('fail mode: API orders to it are not delivered, TCP still reaches it, and Device Updated says offline then online', async () => {
+		const hooks = await startReceiver();
+		try {
+			const config = structuredClone(DEFAULT_CONFIG) as typeof DEFAULT_CONFIG & {
+				brands: Array<{ webhooks?: object[] }>;
+			};
+			config.brands[0].webhooks = [{ url: hooks.url, triggers: ['Device Updated'] }];
+			const s = (sim = await startSimulator({ uiDir: null, config }));
+			// A browser shows the screen: it is online.
+			const ws = new WebSocket(`${s.httpUrl.replace('http', 'ws')}/ws?screen=kds-1`);
+			await new Promise((resolve) => ws.addEventListener('message', resolve, { once: true }));
+			await hooks.waitFor(1);
+			const fault = await s.addFault({ kind: 'cloud-offline', screen: 'kds-1' });
+			await hooks.waitFor(2);
+
+			const alone = await s.sendHttp('create', order('9501').order, { devices: 'kds-1' });
+			expect(alone.status).toBe(502);
+			expect(alone.body).toMatchObject({
+				code: 'NOT_DELIVERED',
+				deliveryStatuses: [{ device: 'kds-1', status: 'UNREACHABLE' }]
+			});
+			const both = await s.sendHttp('create', order('9502').order, { devices: 'kds-1,kds-2' });
+			expect(both.status).toBe(201);
+			expect((both.body as { deliveryStatuses: unknown[] }).deliveryStatuses).toEqual([
+				expect.objectContaining({ device: 'kds-1', status: 'UNREACHABLE' }),
+				{ device: 'kds-2', status: 'SUCCESS', type: 'android' }
+			]);
+			expect(await s.sendTcp('kds-1', order('9503'))).toBe('9503');
+			expect(await cardIds(s, 'kds-1')).toEqual(['9503']);
+			expect(await cardIds(s, 'kds-2')).toEqual(['9502']);
+
+			await s.removeFault(fault.id);
+			await hooks.waitFor(3);
+			expect(hooks.received.map((r) => r.body.data.isOnline)).toEqual([true, false, true]);
+			ws.close();
+		} finally {
+			await hooks.close();
+		}
+	});
+
+	it('queue mode: accepted as QUEUED, shown when it is back online, in the order sent', async () => {
+		const s = await start();
+		const fault = await s.addFault({ kind: 'cloud-offline', screen: 'kds-1', mode: 'queue' });
+		const created = await s.sendHttp('create', order('9601').order, { devices: 'kds-1' });
+		expect(created.status).toBe(201);
+		expect(created.body).toMatchObject({
+			deliveryStatuses: [{ device: 'kds-1', status: 'QUEUED' }]
+		});
+		// An update to it waits too, behind the create.
+		const partial = await s.sendHttp(
+			'partial',
+			{ id: '9601', priority: true },
+			{ devices: 'kds-1' }
+		);
+		expect(partial).toMatchObject({
+			status: 200,
+			body: { deliveryStatuses: [{ status: 'QUEUED' }] }
+		});
+		expect(await cardIds(s)).toEqual([]);
+		await s.removeFault(fault.id);
+		await s.engine.settled();
+		const json = await s.screenJson('kds-1');
+		expect(json.cards.map((c) => [c.id, c.title, c.priority])).toEqual([['9601', 'Ana 🌮', true]]);
 	});
 });

@@ -69,7 +69,7 @@ export async function registerIntegratorApi(
 		});
 		if (options.faults) registerFaultHooks(scope, options.faults);
 		const tenancy = new Tenancy(options.config, options.engine);
-		registerOrderRoutes(scope, options.engine, tenancy, options.remotes);
+		registerOrderRoutes(scope, options.engine, tenancy, options.remotes, options.faults);
 		registerInformationRoutes(scope, options.engine, tenancy);
 		registerNotificationRoutes(scope, options.engine, options.notifications, tenancy);
 		registerMethodNotAllowed(scope);
