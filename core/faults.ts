@@ -112,7 +112,8 @@ export const FaultSpecSchema = z.discriminatedUnion('kind', [
 			.number()
 			.min(0.1)
 			.max(3600)
-			.describe('How long the screen is away: its port closed, its browsers let go.')
+			.describe('How long the screen is away: its port closed, its browsers let go.'),
+		label
 	}),
 	z.strictObject({
 		kind: z.literal('http-status'),
