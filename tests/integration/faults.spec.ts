@@ -303,6 +303,17 @@ describe('HTTP faults, with a client that retries well', () => {
 		expect(out[0]).toMatchObject({ attempt: 1, error: expect.any(String) });
 		expect(out.at(-1)).toEqual({ done: 409 });
 		expect(await cardIds(s)).toEqual(['8201']);
+		// The inspector keeps the request whose response never left, marked, with nothing sent back.
+		const lost = s.messages.list({}).find((e) => e.fault !== undefined)!;
+		expect(lost).toMatchObject({
+			orderId: '8201',
+			ok: true,
+			reply: '',
+			result: '201 taken, then the response was lost (fault f1)',
+			fault: 'http-response-lost (f1)'
+		});
+		const [client] = (await s.faultReport()).clients;
+		expect(client.findings.map((f) => f.rule)).toEqual(['KDS-FAULT-RESENT-SAME-ID']);
 	});
 
 	it('dropped: nothing taken; the retry makes the order. Delay: answered late, taken once', async () => {
@@ -311,6 +322,10 @@ describe('HTTP faults, with a client that retries well', () => {
 		const out = await pythonHttp(s, '8301');
 		expect(out[0]).toMatchObject({ attempt: 1, error: expect.any(String) });
 		expect(out.at(-1)).toEqual({ done: 201 });
+		expect(s.messages.list({}).map((e) => [e.orderId, e.ok, e.fault ?? null])).toEqual([
+			['8301', true, null],
+			['8301', false, 'http-drop (f1)']
+		]);
 		await s.addFault({ kind: 'http-delay', route: 'create', delayMs: 300, count: 1 });
 		expect((await pythonHttp(s, '8302')).at(-1)).toEqual({ done: 201 });
 		expect((await cardIds(s)).sort()).toEqual(['8301', '8302']);

@@ -83,6 +83,10 @@ export function registerFaultHooks(scope: FastifyInstance, faults: Faults): void
 			}
 			case 'http-drop':
 				touch(req, fault, false);
+				req.kdsRecordUnanswered?.(
+					0,
+					`no response: connection dropped (fault ${fault.id}); nothing was taken`
+				);
 				// No response at all: the connection ends (nothing was taken).
 				req.socket.destroy();
 				return;
@@ -99,11 +103,15 @@ export function registerFaultHooks(scope: FastifyInstance, faults: Faults): void
 		}
 	});
 
-	scope.addHook('onSend', (req: FastifyRequest, _reply: FastifyReply, payload: unknown, done) => {
+	scope.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done) => {
 		const after = req.kdsFaultAfter;
 		if (after === undefined) return done(null, payload);
 		if ('lost' in after) {
 			// Handled and committed; the answer never leaves: the connection is closed instead.
+			req.kdsRecordUnanswered?.(
+				reply.statusCode,
+				`${reply.statusCode} taken, then the response was lost (fault ${req.kdsFault?.faultId})`
+			);
 			req.socket.destroy();
 			return done(null, payload);
 		}
