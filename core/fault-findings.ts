@@ -144,7 +144,14 @@ export function judgeFaults(
 	touches: readonly FaultTouch[],
 	messages: readonly MessageEntry[]
 ): ResilienceReport {
-	const log = [...messages].sort((a, b) => a.id - b.id);
+	// Each client's messages, oldest first: what it did next is read from its own only.
+	const byClient = new Map<string, MessageEntry[]>();
+	for (const m of [...messages].sort((a, b) => a.id - b.id)) {
+		const client = clientOf(m.interface, m.source);
+		const list = byClient.get(client);
+		if (list === undefined) byClient.set(client, [m]);
+		else list.push(m);
+	}
 	const reports = new Map<string, ClientReport>();
 	const reportOf = (client: string) => {
 		let report = reports.get(client);
@@ -172,12 +179,11 @@ export function judgeFaults(
 		});
 	// A client's messages after a moment: not the touched message itself.
 	const after = (touch: FaultTouch, client: string) =>
-		log.filter(
+		(byClient.get(client) ?? []).filter(
 			(m) =>
 				m.id !== touch.messageId &&
 				m.at >= touch.at &&
-				(touch.messageId === undefined || m.id > touch.messageId) &&
-				clientOf(m.interface, m.source) === client
+				(touch.messageId === undefined || m.id > touch.messageId)
 		);
 
 	const downs = new Map<string, FaultTouch[]>();

@@ -261,4 +261,44 @@ describe("the POS's answer, judged", () => {
 		);
 		expect(storm.clients[0].findings.map((f) => f.rule)).toEqual(['KDS-FAULT-RETRY-STORM']);
 	});
+
+	it('asking for the active orders counts as asking; a new id after a fault that kept nothing is no error', () => {
+		const asked = judgeFaults(
+			[lostReply('10.0.0.7:5000', '1001', 1)],
+			[
+				entry(1, 0, '10.0.0.7:5000', '1001', order('1001')),
+				{ ...entry(2, 10, '10.0.0.7:5001', '', ''), command: 'GET /integrators/kds-orders/active' }
+			]
+		);
+		expect(asked.clients[0].findings).toEqual([]);
+		const reset = judgeFaults(
+			[{ ...lostReply('10.0.0.8:5000', '1001', 1), kind: 'reset-before-commit', committed: false }],
+			[
+				entry(1, 0, '10.0.0.8:5000', '1001', order('1001'), 'connection reset (fault)'),
+				entry(2, 10, '10.0.0.8:5001', '1001-r', order('1001-r'))
+			]
+		);
+		expect(reset.clients[0].verdict).toBe('ok');
+	});
+
+	it('a 429 retried before its Retry-After', () => {
+		const touch: FaultTouch = {
+			...lostReply('10.0.0.7:5000', '1001', 1),
+			kind: 'http-status',
+			interface: 'http',
+			command: 'POST /integrators/kds-orders',
+			committed: false,
+			retryAfterMs: 2000
+		};
+		const http = (id: number, at: number) => ({
+			...entry(id, at, '10.0.0.7:5001', '1001', order('1001')),
+			interface: 'http' as const
+		});
+		expect(judgeFaults([touch], [http(2, 500)]).clients[0].findings.map((f) => f.rule)).toContain(
+			'KDS-FAULT-RETRY-TOO-SOON'
+		);
+		expect(judgeFaults([touch], [http(2, 2500)]).clients[0].findings.map((f) => f.rule)).toEqual([
+			'KDS-FAULT-RESENT-SAME-ID'
+		]);
+	});
 });
