@@ -351,10 +351,32 @@ export function parseFaultSpec(
  * The config file's `faults` section (docs/faults.md): profiles of its own (named lists of
  * faults), and the profiles on from the start (`name` or `name@screen`, as `--faults` takes).
  */
-export const FaultsConfigSchema = z.strictObject({
-	profiles: z.record(z.string().min(1), z.array(FaultSpecSchema)).default({}),
-	on: z.array(z.string().min(1)).default([])
-});
+export const FaultsConfigSchema = z.strictObject(
+	{
+		profiles: z
+			.record(
+				z.string().min(1),
+				z.array(
+					// Each fault read as the admin API reads it: the same words for the same mistakes.
+					z.unknown().transform((input, ctx) => {
+						const parsed = parseFaultSpec(input);
+						if (parsed.ok) return parsed.value;
+						for (const e of parsed.errors)
+							ctx.addIssue({ code: 'custom', path: e.path ? [e.path] : [], message: e.message });
+						return z.NEVER;
+					})
+				)
+			)
+			.default({}),
+		on: z.array(z.string().min(1)).default([])
+	},
+	{
+		error: (issue) =>
+			issue.code === 'unrecognized_keys'
+				? `unknown field ${issue.keys.join(', ')} (faults has profiles and on)`
+				: undefined
+	}
+);
 export type FaultsConfig = z.output<typeof FaultsConfigSchema>;
 
 /**

@@ -373,6 +373,17 @@ describe('profiles: the config file and the command line', () => {
 		await expect(startSimulator({ uiDir: null, faultProfiles: ['gremlins'] })).rejects.toThrow(
 			'Unknown fault profile "gremlins" (profiles: flaky-wifi, wifi-down, cloud-trouble)'
 		);
+		await expect(
+			startSimulator({
+				uiDir: null,
+				config: {
+					...DEFAULT_CONFIG,
+					faults: { profiles: { x: [{ kind: 'lost-reply', count: 0 }] } }
+				}
+			})
+		).rejects.toThrow(
+			'Invalid config: faults.profiles.x[0].screen: required (a string); faults.profiles.x[0].count: expected at least 1'
+		);
 		expect(() => readSettings(['--faults', 'flaky wifi'], {})).toThrow(
 			/Invalid value for --faults \(KDS_FAULTS\): "flaky wifi"/
 		);
