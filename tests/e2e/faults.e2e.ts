@@ -115,4 +115,21 @@ test.describe('faults on cue', () => {
 			'fired 1×, spent'
 		);
 	});
+
+	test('a reboot: the screen goes away, its browser sees it, and it comes back with its orders', async ({
+		page,
+		simulator
+	}) => {
+		await screenPage(page, simulator, 'kds-1');
+		await simulator.sendTcp('kds-1', maria());
+		await expect(card(page, 'Maria 🌮')).toBeVisible();
+		await simulator.addFault({ kind: 'reboot', screen: 'kds-1', seconds: 3 });
+		await expect(page.getByRole('alert', { name: 'Not connected' })).toBeVisible();
+		await expect(simulator.sendTcp('kds-1', maria())).rejects.toThrow(/ECONNREFUSED/);
+		await expect(page.getByRole('alert', { name: 'Not connected' })).toHaveCount(0, {
+			timeout: 20_000
+		});
+		await expect(card(page, 'Maria 🌮')).toBeVisible();
+		expect(await simulator.sendTcp('kds-1', maria())).toBe('DUPLICATE_ORDER_ID');
+	});
 });
