@@ -331,6 +331,23 @@ describe('HTTP faults, with a client that retries well', () => {
 		expect((await cardIds(s)).sort()).toEqual(['8301', '8302']);
 	});
 
+	it('per route: information and notifications answer the status, the order routes go on', async () => {
+		const s = await start();
+		await s.addFaults([
+			{ kind: 'http-status', status: 504, route: 'information' },
+			{ kind: 'http-status', status: 502, route: 'notifications', location: 'loc-1' }
+		]);
+		const info = await fetch(`${s.httpUrl}/integrators/kds-information/locations`, {
+			headers: { 'x-integration-token': s.token }
+		});
+		expect(info.status).toBe(504);
+		expect(await info.json()).toMatchObject({ code: 'GATEWAY_TIMEOUT' });
+		expect((await s.sendHttp('create', order('8501').order)).status).toBe(201);
+		const arrived = await s.sendHttp('customer-arrived', { orderId: '8501' });
+		expect(arrived.status).toBe(502);
+		expect((await s.listFaults()).map((f) => f.fired)).toEqual([1, 1]);
+	});
+
 	it('a fault for one screen does not touch orders for another', async () => {
 		const s = await start();
 		await s.addFault({ kind: 'http-status', status: 500, screen: 'kds-1' });
