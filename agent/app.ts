@@ -330,7 +330,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);
-		if (screenId === undefined) messages.clear();
+		if (screenId === undefined) {
+			messages.clear();
+			faults.forgetTouches();
+		}
 		notifications.forget(screenId);
 		sms.forget(screenId);
 	};

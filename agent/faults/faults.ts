@@ -159,14 +159,21 @@ export class Faults {
 		return true;
 	}
 
-	/** Remove every fault (and forget what they touched). */
+	/**
+	 * Remove every fault. What they touched stays, so the report can be read after the faults are
+	 * off; it goes with the message log (`forgetTouches`, POST /api/admin/reset).
+	 */
 	reset(): void {
 		const all = this.all.splice(0);
 		for (const fault of all) this.ended(fault);
 		for (const timer of this.timers) clearTimeout(timer);
 		this.timers.clear();
-		this.touches.length = 0;
 		this.refresh();
+	}
+
+	/** Forget what the faults touched (the message log was cleared: the report starts again). */
+	forgetTouches(): void {
+		this.touches.length = 0;
 	}
 
 	private ended(fault: LiveFault): void {

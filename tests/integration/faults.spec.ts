@@ -115,6 +115,10 @@ describe('faults through the admin API', () => {
 		await s.resetFaults();
 		expect(await s.listFaults()).toEqual([]);
 		expect(await s.sendTcp('kds-1', order('502'))).toBe('502');
+		// The report outlives the faults; it goes with the log (POST /api/admin/reset).
+		expect((await s.faultReport()).clients).toHaveLength(1);
+		await post(s, '/api/admin/reset', {});
+		expect((await s.faultReport()).clients).toEqual([]);
 	});
 });
 
