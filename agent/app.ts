@@ -51,6 +51,9 @@ import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
+import { Faults } from './faults/faults.ts';
+import { screenTcpFaults } from './tcp/faults.ts';
+import { resolveProfile, type FaultSpecInput } from '#core/faults';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -121,6 +124,13 @@ export interface AgentOptions {
 	 * Options (tests): when and how it settles.
 	 */
 	settleMemory?: boolean | MemorySettleOptions;
+	/** Faults on from the start (docs/faults.md). */
+	faults?: FaultSpecInput[];
+	/**
+	 * Fault profiles on from the start (`--faults`): `name` or `name@screen`, the config's own or
+	 * built in; with the config's `faults.on`.
+	 */
+	faultProfiles?: string[];
 }
 
 export interface RunningScreen {
@@ -147,6 +157,8 @@ export interface RunningAgent {
 	cook: AutoCook;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
+	/** The faults on cue (docs/faults.md): add, list, remove, reset. */
+	faults: Faults;
 	/** The inspector's log of every message received. */
 	messages: MessageLog;
 	/** The brands' webhook endpoints, their events and delivery logs (docs/webhooks.md). */
@@ -253,6 +265,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// The inspector's recorder, on the agent's clock, handed to both transports.
 	const recorder = new MessageRecorder(messages, engine.clock);
 	const handleTcp = tcpMessageHandler(engine, recorder);
+	const faults = new Faults({
+		now: () => engine.now(),
+		isScreen: (id) => engine.liveScreen(id) !== undefined,
+		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id)
+	});
+	/** Screens away for a reboot fault: their browsers are told so until they are back. */
+	const rebooting = new Set<string>();
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
@@ -311,9 +330,76 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);
-		if (screenId === undefined) messages.clear();
+		if (screenId === undefined) {
+			messages.clear();
+			faults.forgetTouches();
+		}
 		notifications.forget(screenId);
 		sms.forget(screenId);
+	};
+	/** Open one screen's TCP listener (at start, and again after a reboot fault). */
+	const openTcp = async (id: string, host: string, port: number) => {
+		const tcpFaults = screenTcpFaults(faults, id, handleTcp, recorder);
+		const gate = tcpFaults.gate;
+		const server = await listenTcpScreen({
+			host,
+			port,
+			logger,
+			budget,
+			messageTimeoutMs,
+			faults: gate,
+			// One boolean read per message: the faulted path only while a fault is on this screen.
+			handle: (text, source, reply, terminator) =>
+				gate.on
+					? tcpFaults.handle(text, source, reply, terminator)
+					: handleTcp(id, text, source, reply, { terminator }),
+			// Bytes refused before parsing reach the inspector too (only refusals come here).
+			refused: (frame, source, reply) =>
+				recordRefusedFrame(recorder, id, frame, source, reply, {
+					maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+					maxDepth: DEFAULT_MAX_DEPTH
+				})
+		}).catch((err: NodeJS.ErrnoException) => {
+			throw new Error(
+				`Cannot listen for screen ${id} on TCP ${host}:${port}: ${err.code ?? err.message}`
+			);
+		});
+		tcpServers.push(Object.assign(server, { screenId: id }));
+		return server;
+	};
+	// A screen offline from the cloud: Device Updated says offline (and online when it is back),
+	// and the API orders that waited for it (queue mode) are applied then, in the order they came.
+	faults.actions.offline = (id, offline) => {
+		webhooks.setCloudOffline(id, offline);
+		if (offline) return;
+		for (const command of faults.takeQueued(id)) {
+			engine.runCommand(id, command, (decision) => {
+				if (decision && !decision.ok)
+					logger.info(
+						{ screen: id, id: command.order.id, code: decision.code },
+						'queued API order refused when back online'
+					);
+			});
+		}
+	};
+	// A reboot fault: the port closes (its connections with it) and its browsers are let go, then
+	// after `seconds` the screen is back on the same port, with its orders.
+	faults.actions.reboot = (id, seconds) => {
+		const index = tcpServers.findIndex((s) => s.screenId === id);
+		if (index < 0) return;
+		const [server] = tcpServers.splice(index, 1);
+		rebooting.add(id);
+		relay?.disconnect(id);
+		void server.close(0).then(() => {
+			const timer = setTimeout(() => {
+				rebooting.delete(id);
+				if (closed !== undefined || !engine.liveScreen(id)) return;
+				openTcp(id, server.host, server.port).catch((err: unknown) =>
+					logger.error({ err, screen: id }, 'TCP listener not back after a reboot fault')
+				);
+			}, seconds * 1000);
+			timer.unref?.();
+		});
 	};
 	try {
 		// The TCP listeners open first, once everything a reply needs is loaded and warm (the order
@@ -325,28 +411,27 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		for (const screen of engine.screens.values()) {
 			// A remote screen listens in its own simulator.
 			if (screen.config.deleted || screen.config.remote) continue;
-			const id = screen.config.id;
-			const server = await listenTcpScreen({
-				host: screen.config.tcp.host,
-				port: screen.config.tcp.port,
-				logger,
-				budget,
-				messageTimeoutMs,
-				handle: (text, source, reply, terminator) =>
-					handleTcp(id, text, source, reply, { terminator }),
-				// Bytes refused before parsing reach the inspector too (only refusals come here).
-				refused: (frame, source, reply) =>
-					recordRefusedFrame(recorder, id, frame, source, reply, {
-						maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
-						maxDepth: DEFAULT_MAX_DEPTH
-					})
-			}).catch((err: NodeJS.ErrnoException) => {
+			const server = await openTcp(
+				screen.config.id,
+				screen.config.tcp.host,
+				screen.config.tcp.port
+			);
+			engine.endpoints.set(screen.config.id, { host: server.host, port: server.port });
+		}
+		const local = [...engine.screens.values()]
+			.filter((s) => !s.config.deleted && !s.config.remote)
+			.map((s) => s.config.id);
+		const profiles = [...(config.faults?.on ?? []), ...(options.faultProfiles ?? [])];
+		const initial = [
+			...profiles.flatMap((name) => resolveProfile(name, config.faults?.profiles ?? {}, local)),
+			...(options.faults ?? [])
+		];
+		if (initial.length > 0) {
+			const added = faults.add(initial);
+			if (!added.ok)
 				throw new Error(
-					`Cannot listen for screen ${id} on TCP ${screen.config.tcp.host}:${screen.config.tcp.port}: ${err.code ?? err.message}`
+					`Invalid faults: ${added.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
 				);
-			});
-			engine.endpoints.set(id, { host: server.host, port: server.port });
-			tcpServers.push(Object.assign(server, { screenId: id }));
 		}
 		// The HTTP stack is a chunk of its own in the bundle: loaded, compiled and run only now,
 		// after pino (a lazy logger's pino loads a part per turn of the event loop).
@@ -364,6 +449,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			webhooks,
 			notifications,
 			limits: { budget, messageTimeoutMs },
+			faults,
+			rebooting,
 			adminToken: options.adminToken,
 			trustLoopback: options.trustLoopback,
 			listeners: () =>
@@ -455,6 +542,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		sms,
 		messages,
 		webhooks,
+		faults,
 		discovery: announcer?.plan ?? null,
 		remotes,
 		discovered: listener ? { listener, port: listenerPort } : null,
@@ -467,12 +555,15 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				notifications.close();
 				holds.close();
 				cook.close();
+				faults.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();
 				sms.close();
 				webhooks.close();
 				settle?.close();
+				// A commit still in flight (an API order a fault had queued, applied as it ended).
+				await engine.settled();
 				await closeStore();
 			})();
 			return closed;

@@ -5,6 +5,7 @@
  * start-up with one sentence naming the setting, the value and what is expected.
  */
 import { readFileSync } from 'node:fs';
+import { FaultsConfigSchema } from '#core/faults';
 import * as z from 'zod';
 import { ORDER_MODES } from '#core/order-schema';
 import { formatErrors, parseWith, showValue } from '#core/parse';
@@ -247,7 +248,9 @@ const BrandSchema = z.object({
 });
 
 export const ConfigSchema = z.object({
-	brands: z.array(BrandSchema).min(1, { error: 'expected at least one brand' })
+	brands: z.array(BrandSchema).min(1, { error: 'expected at least one brand' }),
+	/** Faults on cue: profiles of the config's own, and those on from the start (docs/faults.md). */
+	faults: FaultsConfigSchema.optional()
 });
 
 export type SimConfig = z.output<typeof ConfigSchema>;

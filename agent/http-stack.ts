@@ -28,6 +28,8 @@ import type { Notifications } from './notify/notification-state.ts';
 import type { SmsOutbox } from './notify/sms.ts';
 import type { Webhooks } from './notify/webhooks.ts';
 import { registerWebhooksApi } from './http/webhooks-api.ts';
+import { registerFaultsApi } from './http/faults-api.ts';
+import type { Faults } from './faults/faults.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -45,6 +47,9 @@ export interface HttpStackOptions {
 	/** Where orders for remote screens are written (agent/fleet). */
 	remotes: RemoteWriter;
 	limits: { budget: ByteBudget; messageTimeoutMs: number };
+	/** Faults on cue (docs/faults.md), and the screens away for a reboot fault. */
+	faults: Faults;
+	rebooting: ReadonlySet<string>;
 	adminToken?: string;
 	trustLoopback?: boolean;
 	/** The screens' TCP listeners as /health lists them, made again on each request. */
@@ -82,7 +87,13 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		plugins: [
 			(app) => registerHealth(app, options.listeners, (token) => isIntegrationToken(config, token)),
 			(app) =>
-				registerIntegratorApi(app, { engine, config, notifications, remotes: options.remotes }),
+				registerIntegratorApi(app, {
+					engine,
+					config,
+					notifications,
+					remotes: options.remotes,
+					faults: options.faults
+				}),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
 			(app) =>
 				registerFleetApi(app, {
@@ -95,7 +106,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					reset: options.reset,
 					sendTcp: options.sendTcp
 				}),
-			(app) => registerWebhooksApi(app, options.webhooks)
+			(app) => registerWebhooksApi(app, options.webhooks),
+			(app) => registerFaultsApi(app, options.faults, messages)
 		],
 		uiDir: options.uiDir
 	});
@@ -105,6 +117,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
 		onTakeoutReady: (screenId, orderId) => notifications.ready(screenId, orderId),
 		unavailable: (screenId) => {
+			if (options.rebooting.has(screenId)) return `screen ${screenId} is rebooting (a fault)`;
 			const remote = engine.screen(screenId)?.remote;
 			if (!remote || remote.state === 'live') return null;
 			return `screen ${screenId} lives in another simulator (${remote.where}), which is not reachable now`;

@@ -13,9 +13,11 @@
  *   4. The store refusing writes (a full disk, simulated with SQLite's own SQLITE_FULL): nothing
  *      acknowledged, a clear log line, recovery when space returns.
  *   5. A corrupted database file at start: one sentence, exit 2, the file untouched.
+ *   6. Faults on (flaky Wi-Fi on a screen's TCP port, a troubled cloud on HTTP), clients that
+ *      retry with the same id: every order on its screen exactly once, the agent up.
  *
  * Exit code 0 when every check held. `SOAK_QUICK=1` runs each part small (a smoke test); an
- * argument runs one part (crash, fuzz, crowd, full, corrupt); `SOAK_PARTS=fuzz` or `flood` runs
+ * argument runs one part (crash, fuzz, crowd, full, corrupt, faults); `SOAK_PARTS=fuzz` or `flood` runs
  * one half of the fuzz part, to see which costs the memory.
  */
 import { execFile } from 'node:child_process';
@@ -664,6 +666,90 @@ async function corrupted(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 6. Faults on (docs/faults.md): nothing acknowledged or committed is lost
+
+const FAULT_ORDERS = QUICK ? 100 : 1_000;
+
+/** A POS that retries well: the same id until it is answered (DUPLICATE_ORDER_ID: it arrived). */
+async function tcpUntilAnswered(host: string, port: number, id: string): Promise<number> {
+	for (let attempt = 1; attempt <= 20; attempt++) {
+		const reply = await Promise.race([
+			sendTcp(host, port, { command: 'create-order', order: fullOrder(id, `Fault ${id}`) }).catch(
+				() => ''
+			),
+			sleep(3000).then(() => '')
+		]);
+		if (reply === id || reply === 'DUPLICATE_ORDER_ID') return attempt;
+		await sleep(20 * attempt);
+	}
+	throw new Error(`order ${id} never answered`);
+}
+
+async function httpUntilAnswered(httpUrl: string, id: string): Promise<number> {
+	for (let attempt = 1; attempt <= 20; attempt++) {
+		const status = await fetch(`${httpUrl}/integrators/kds-orders`, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				'x-integration-token': 'kds-demo-token',
+				'x-location-id': 'loc-1',
+				'x-device-ids': 'kds-2'
+			},
+			body: JSON.stringify(fullOrder(id, `Fault ${id}`, TIME_ISO)),
+			signal: AbortSignal.timeout(5000)
+		})
+			.then((res) => res.status)
+			.catch(() => 0);
+		if (status === 201 || status === 409) return attempt;
+		await sleep(status === 429 || status === 503 ? 1000 : 20 * attempt);
+	}
+	throw new Error(`HTTP order ${id} never answered`);
+}
+
+async function faultRound(): Promise<void> {
+	const dir = tempDir('faults');
+	const agent = await bundle([...agentFlags(dir), '--faults', 'flaky-wifi@kds-1,cloud-trouble']);
+	try {
+		const { host, port } = agent.tcp.get('kds-1')!;
+		const ids = Array.from({ length: FAULT_ORDERS }, (_, i) => `F${i}`);
+		let retries = 0;
+		// Ten POS terminals at once, each its share of the orders, half over TCP, half over HTTP.
+		await Promise.all(
+			Array.from({ length: 10 }, async (_, lane) => {
+				for (let i = lane; i < ids.length; i += 10) {
+					const attempts =
+						i % 2 === 0
+							? await tcpUntilAnswered(host, port, ids[i])
+							: await httpUntilAnswered(agent.httpUrl, ids[i]);
+					retries += attempts - 1;
+				}
+			})
+		);
+		const faults = (await (await fetch(`${agent.httpUrl}/api/admin/faults`)).json()) as {
+			faults: Array<{ kind: string; fired: number }>;
+		};
+		await fetch(`${agent.httpUrl}/api/admin/faults/reset`, { method: 'POST' });
+		const tcpIds = (await stateOf(agent.httpUrl, 'kds-1')).map((r) => r.context.id).sort();
+		const httpIds = (await stateOf(agent.httpUrl, 'kds-2')).map((r) => r.context.id).sort();
+		const wantTcp = ids.filter((_, i) => i % 2 === 0).sort();
+		const wantHttp = ids.filter((_, i) => i % 2 === 1).sort();
+		const fired = faults.faults.map((f) => `${f.kind} ${f.fired}`).join(', ');
+		const alive = agent.child.exitCode === null;
+		report(
+			alive &&
+				JSON.stringify(tcpIds) === JSON.stringify(wantTcp) &&
+				JSON.stringify(httpIds) === JSON.stringify(wantHttp) &&
+				faults.faults.some((f) => f.fired > 0),
+			`faults on (flaky-wifi on kds-1 over TCP, cloud-trouble on HTTP): ${ids.length} orders from 10 retrying clients, ${retries} retries; faults fired: ${fired}; on the screens after: kds-1 ${tcpIds.length}/${wantTcp.length}, kds-2 ${httpIds.length}/${wantHttp.length}, each exactly once; agent ${alive ? 'up' : 'DOWN'}`
+		);
+	} finally {
+		agent.child.kill('SIGTERM');
+		await waitForExit(agent.child);
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const t0 = Date.now();
 const parts: Array<[string, () => Promise<void>]> = [
@@ -671,7 +757,8 @@ const parts: Array<[string, () => Promise<void>]> = [
 	['fuzz', fuzz],
 	['crowd', crowd],
 	['full', diskFull],
-	['corrupt', corrupted]
+	['corrupt', corrupted],
+	['faults', faultRound]
 ];
 const only = process.argv[2];
 for (const [name, part] of parts) {

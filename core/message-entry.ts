@@ -46,6 +46,11 @@ export interface MessageEntry {
 	 * Absent on TCP entries and on entries logged by versions before it was kept.
 	 */
 	contentType?: string | null;
+	/**
+	 * The fault that touched this message, `<kind> (<fault id>)` (docs/faults.md). Absent on every
+	 * message no fault touched.
+	 */
+	fault?: string;
 	findings: Finding[];
 }
 

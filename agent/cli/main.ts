@@ -67,6 +67,11 @@ async function main() {
 			`  listening        for screens on UDP ${agent.discovered.port}: ${into ? `adopted as remote screens of ${into}` : `listed on the home page (--adopt-discovered adds them)`}`
 		);
 	}
+	const faults = agent.faults.list();
+	if (faults.length > 0)
+		lines.push(
+			`  FAULTS ON        ${faults.map((f) => `${f.kind}${'screen' in f ? ` on ${String(f.screen)}` : ''}`).join(', ')} (POST /api/admin/faults/reset turns them off)`
+		);
 	process.stdout.write(`${lines.join('\n')}\n`);
 	if (settings.readyFile !== undefined) {
 		try {

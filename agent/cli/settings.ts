@@ -40,6 +40,7 @@ Options of start (each also settable by the environment variable shown):
   --pending-budget-mb <n>  KDS_PENDING_BUDGET_MB  MiB all unfinished messages (TCP and HTTP) may hold at once (default 64)
   --message-timeout <s>  KDS_MESSAGE_TIMEOUT  seconds a message (TCP, or HTTP body) may take to arrive whole (default 30)
   --ready-file <file>   KDS_READY_FILE   once every port listens, write where (JSON: HTTP URL, each screen's TCP host:port); - prints it as one line on stdout
+  --faults <list>       KDS_FAULTS       fault profiles on from the start: name or name@screen, comma-separated (flaky-wifi, wifi-down, cloud-trouble, or the config's own; docs/faults.md)
   --log-level <level>   KDS_LOG_LEVEL    ${LOG_LEVELS.join(', ')} (default info)
   -h, --help            this text
 `;
@@ -137,6 +138,20 @@ function listenSettings(
 	return { adopt, httpPort, bind: where?.host, port: where?.port };
 }
 
+/** `--faults`: profile names, `name` or `name@screen`, comma-separated (checked at start). */
+function faultProfiles(value: string | undefined): string[] | undefined {
+	if (value === undefined) return undefined;
+	const list = value.split(',').map((entry) => entry.trim());
+	if (list.some((entry) => !/^[\w.-]+(@[\w.-]+)?$/.test(entry)))
+		invalid(
+			'--faults',
+			'KDS_FAULTS',
+			value,
+			'profile names, name or name@screen, separated by commas'
+		);
+	return list;
+}
+
 export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 	const { values: parsed } = readCommandLine(
 		{
@@ -164,6 +179,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 				'pending-budget-mb': { type: 'string' },
 				'message-timeout': { type: 'string' },
 				'ready-file': { type: 'string' },
+				faults: { type: 'string' },
 				help: { type: 'boolean', short: 'h' }
 			},
 			allowPositionals: false
@@ -256,6 +272,7 @@ export function readSettings(argv: string[], env: NodeJS.ProcessEnv) {
 		inspectorRetention: retention === undefined ? undefined : Number(retention),
 		configPath: pick('config', 'KDS_CONFIG'),
 		readyFile: pick('ready-file', 'KDS_READY_FILE'),
+		faultProfiles: faultProfiles(pick('faults', 'KDS_FAULTS')),
 		dataDir: pick('data-dir', 'KDS_DATA_DIR'),
 		memory: parsed.memory === true || memoryEnv === '1' || memoryEnv === 'true',
 		sync: sync as 'normal' | 'full' | undefined,

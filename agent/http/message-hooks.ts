@@ -50,6 +50,11 @@ declare module 'fastify' {
 		 * with the outcomes: the findings take it instead of deciding again (#core/conformance).
 		 */
 		kdsDecided?: CheckContext['decided'];
+		/**
+		 * Record a request a fault left without a response on the wire (docs/faults.md): dropped
+		 * (status 0) or handled with its response lost. Once; onResponse then records nothing.
+		 */
+		kdsRecordUnanswered?: (status: number, result: string) => void;
 	}
 }
 
@@ -200,13 +205,19 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 		done(null, payload);
 	});
 	app.addHook('onResponse', (req, reply, done) => {
-		if (logged(req.url)) record(req, reply.statusCode);
+		if (logged(req.url) && req.kdsFault?.messageId === undefined) record(req, reply.statusCode);
 		done();
 	});
+	app.decorateRequest(
+		'kdsRecordUnanswered',
+		function recordUnanswered(this: FastifyRequest, status: number, result: string) {
+			if (logged(this.url) && this.kdsFault?.messageId === undefined) record(this, status, result);
+		}
+	);
 
-	function record(req: FastifyRequest, status: number): void {
+	function record(req: FastifyRequest, status: number, unanswered?: string): void {
 		let message = '';
-		if (status >= 400 && req.kdsReplyBody) {
+		if (unanswered === undefined && status >= 400 && req.kdsReplyBody) {
 			try {
 				message = (JSON.parse(req.kdsReplyBody) as { message?: string }).message ?? '';
 			} catch {
@@ -234,12 +245,17 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 				screenIds: screenIds(targetScreens(req)),
 				command: route,
 				orderId: orderIdOf(req),
-				result: message ? `${status} ${message}` : String(status),
-				reply: req.kdsReplyBody ?? '',
-				ok: status < 400,
+				result: unanswered ?? (message ? `${status} ${message}` : String(status)),
+				// A fault that left the request without a response: nothing went back on the wire.
+				reply: unanswered === undefined ? (req.kdsReplyBody ?? '') : '',
+				ok: unanswered === undefined ? status < 400 : status >= 200 && status < 400,
 				// As received, like a TCP payload (the inspector pretty-prints whatever it shows).
 				raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
 				contentType: contentType ?? null,
+				// Only on a request a fault touched (integrators/fault-hooks.ts).
+				...(req.kdsFault === undefined
+					? {}
+					: { fault: `${req.kdsFault.kind} (${req.kdsFault.faultId})` }),
 				findings
 			},
 			// Refused: the core's reasons first (the body has the contract's words), else the
@@ -247,6 +263,7 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 			{ sent: message || null }
 		);
 		// Parsed as JSON, and kept whole: the log on disk may write it as it came.
+		if (req.kdsFault !== undefined) req.kdsFault.messageId = entry.id;
 		if (req.body !== undefined && req.kdsRawBody !== undefined && entry.raw === req.kdsRawBody)
 			(entry as { [RAW_IS_JSON]?: boolean })[RAW_IS_JSON] = true;
 	}

@@ -266,6 +266,7 @@ export const MessageEntrySchema = z.strictObject({
 	ok: z.boolean(),
 	raw: z.string(),
 	contentType: z.string().nullable().optional(),
+	fault: z.string().optional(),
 	findings: z.array(FindingSchema)
 }) satisfies z.ZodType<MessageEntry>;
 

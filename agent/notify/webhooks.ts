@@ -427,11 +427,21 @@ export class Webhooks {
 		}
 	}
 
+	/** Screens offline from the cloud (a fault, docs/faults.md): offline whatever their browsers. */
+	private cloudOffline = new Set<string>();
+
+	/** A fault took a screen offline from the cloud, or gave it back: Device Updated says so. */
+	setCloudOffline(screenId: string, offline: boolean): void {
+		if (offline) this.cloudOffline.add(screenId);
+		else this.cloudOffline.delete(screenId);
+		this.onViewers(screenId);
+	}
+
 	/** A browser opened or closed a screen: Device Updated when it went online or offline. */
 	private onViewers(screenId: string): void {
 		const screen = this.engine.liveScreen(screenId);
 		if (!screen) return; // a removed screen's browsers leaving: it was Device Deleted already
-		const online = this.engine.fanout.viewers(screenId) > 0;
+		const online = !this.cloudOffline.has(screenId) && this.engine.fanout.viewers(screenId) > 0;
 		const was = this.online.get(screenId);
 		if (was?.online === online) return;
 		this.online.set(screenId, { online, since: this.engine.now() });

@@ -33,6 +33,8 @@ export interface TcpMessageOptions {
 	 * ''), so the log keeps the exact bytes. Absent for a re-send, which has no connection.
 	 */
 	terminator?: () => string | null;
+	/** A fault touched this message: the inspector's entry says so, and the touch learns its id. */
+	fault?: { faultId: string; kind: string; messageId?: number };
 }
 
 /**
@@ -59,7 +61,8 @@ export function tcpMessageHandler(engine: Engine, recorder?: MessageRecorder): T
 			source,
 			reply,
 			options?.terminator,
-			options?.editedFrom
+			options?.editedFrom,
+			options?.fault
 		);
 }
 
@@ -82,7 +85,8 @@ function handleTcpMessage(
 	source: string,
 	reply: (text: string | null) => void,
 	terminator: (() => string | null) | undefined,
-	editedFrom: number | undefined
+	editedFrom: number | undefined,
+	fault?: TcpMessageOptions['fault']
 ): void {
 	const at = recorder?.now();
 	// A date-time with no offset is the local time of the screen's location.
@@ -104,7 +108,8 @@ function handleTcpMessage(
 					terminator,
 					editedFrom,
 					decoded.json,
-					parsed
+					parsed,
+					fault
 				);
 	if (!parsed.ok) {
 		const why = formatErrors(parsed.errors);
@@ -192,7 +197,8 @@ class TcpEntry {
 		private readonly terminator: (() => string | null) | undefined,
 		private readonly editedFrom: number | undefined,
 		private readonly json: unknown,
-		private readonly parsed: ParseResult<OrderCommand>
+		private readonly parsed: ParseResult<OrderCommand>,
+		private readonly fault: TcpMessageOptions['fault']
 	) {
 		this.before = recordFor(engine, screenId, json);
 	}
@@ -240,13 +246,15 @@ class TcpEntry {
 			reply,
 			ok: this.ok,
 			raw: text,
+			fault: this.fault === undefined ? undefined : `${this.fault.kind} (${this.fault.faultId})`,
 			findings: found,
 			at: 0,
 			why: null,
 			id: 0,
 			[RAW_IS_JSON]: marked
 		};
-		this.recorder.record(message, { unsent: this.unsent }, this.at);
+		const recorded = this.recorder.record(message, { unsent: this.unsent }, this.at);
+		if (this.fault !== undefined) this.fault.messageId = recorded.id;
 	}
 }
 

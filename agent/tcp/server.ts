@@ -33,9 +33,14 @@ export interface TcpScreenOptions {
 	handle: (
 		text: string,
 		source: string,
-		reply: (text: string | null) => void,
+		reply: (text: string | null, fault?: ReplyFault) => void,
 		terminator: () => string | null
 	) => void;
+	/**
+	 * The faults on this screen's port (agent/faults/): read once per connection and, through
+	 * `handle`, per message, only as `faults.on`; absent or off, nothing else is done.
+	 */
+	faults?: { on: boolean; connection(socket: Socket, source: string): boolean };
 	logger: Logger;
 	/**
 	 * Told of each frame refused before parsing (bytes that are not JSON, oversize, too deep,
@@ -67,6 +72,18 @@ export const DEFAULT_MESSAGE_TIMEOUT_MS = 30_000;
 /** A frame refused before parsing. */
 export type RefusedFrame = Exclude<Frame, { kind: 'message' | 'eol' }>;
 
+/**
+ * What a fault does to one message's reply (docs/faults.md): close the connection once the
+ * order is committed, without the reply (lost reply); reset it (reset before commit); never
+ * answer (no answer); answer after a delay (slow reply); or write it in pieces with pauses.
+ */
+export type ReplyFault =
+	| { kind: 'close' }
+	| { kind: 'reset' }
+	| { kind: 'hold' }
+	| { kind: 'delay'; ms: number }
+	| { kind: 'pieces'; pieces: number; pauseMs: number };
+
 /** One reply owed to the client, in message order. */
 interface Slot {
 	reply: string | null;
@@ -74,6 +91,8 @@ interface Slot {
 	terminator: string | null;
 	/** Set only on a refused frame's slot (an accepted message's slot never has it). */
 	refused?: RefusedFrame;
+	/** Set only on the slot of a reply a fault cuts into pieces. */
+	pieces?: { pieces: number; pauseMs: number };
 }
 
 /** What the log says of a frame refused before parsing. */
@@ -141,11 +160,23 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 		return true;
 	};
 
+	/** A reply is being written in pieces (a fault): the next wait for it. */
+	let piecing = false;
 	// Write every reply that is ready, in order; after the peer's half-close, close when done.
 	const drain = () => {
+		if (piecing) return;
 		let out = '';
 		let refused: Slot[] | undefined;
 		while (slots.length > 0 && slots[0].reply !== null && slots[0].terminator !== null) {
+			if (slots[0].pieces !== undefined) {
+				// A reply a fault cuts into pieces: what is before it goes first, what is after waits.
+				if (out && !socket.destroyed) socket.write(out);
+				for (const slot of refused ?? []) {
+					options.refused?.(slot.refused!, source, slot.reply! + slot.terminator);
+				}
+				writeInPieces(slots.shift()!);
+				return;
+			}
 			const slot = slots.shift()!;
 			out += slot.reply! + slot.terminator;
 			if (slot.refused !== undefined) (refused ??= []).push(slot);
@@ -161,6 +192,48 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 			// Nothing more will be read: the fd can go once the replies are handed to the kernel.
 			socket.end(() => socket.destroy());
 		} else if (ended && slots.length === 0) socket.end();
+	};
+
+	/** A fault's reply in pieces, a pause between each; the replies after it wait. */
+	const writeInPieces = (slot: Slot) => {
+		const text = slot.reply! + slot.terminator;
+		const { pieces, pauseMs } = slot.pieces!;
+		const size = Math.max(1, Math.ceil(text.length / pieces));
+		let at = 0;
+		piecing = true;
+		const next = () => {
+			if (socket.destroyed) return;
+			socket.write(text.slice(at, at + size));
+			at += size;
+			if (at < text.length) return void setTimeout(next, pauseMs);
+			piecing = false;
+			drain();
+		};
+		next();
+	};
+
+	/** What a fault does with a reply (the handler says, only while a fault is on). */
+	const faulted = (slot: Slot, reply: string, fault: ReplyFault) => {
+		switch (fault.kind) {
+			case 'close':
+				socket.destroy();
+				return;
+			case 'reset':
+				socket.resetAndDestroy();
+				return;
+			case 'hold':
+				return;
+			case 'delay':
+				setTimeout(() => {
+					slot.reply = reply;
+					drain();
+				}, fault.ms);
+				return;
+			case 'pieces':
+				slot.pieces = { pieces: fault.pieces, pauseMs: fault.pauseMs };
+				slot.reply = reply;
+				drain();
+		}
 	};
 
 	const settleLast = (terminator: string) => {
@@ -181,12 +254,13 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 				options.handle(
 					frame.text,
 					source,
-					(reply) => {
+					(reply, fault) => {
 						if (reply === null) {
 							options.logger.error({ source }, 'TCP message not committed; closing the connection');
 							socket.destroy();
 							return;
 						}
+						if (fault !== undefined) return faulted(slot, reply, fault);
 						slot.reply = reply;
 						drain();
 					},
@@ -275,7 +349,12 @@ export const DEFAULT_CLOSE_GRACE_MS = 2000;
 
 export function listenTcpScreen(options: TcpScreenOptions): Promise<TcpScreenServer> {
 	const connections = new Map<Socket, Connection>();
+	const faults = options.faults;
 	const server = createServer({ allowHalfOpen: true }, (socket) => {
+		// A screen that is down (a fault) resets the connection as it opens.
+		if (faults !== undefined && faults.on) {
+			if (faults.connection(socket, `${socket.remoteAddress}:${socket.remotePort}`)) return;
+		}
 		connections.set(socket, serveConnection(socket, options));
 		socket.on('close', () => connections.delete(socket));
 	});

@@ -5,6 +5,8 @@
         sim.send_http("POST", "/integrators/kds-orders", order, screens=["kds-1"])
         sim.screen("kds-1")["cards"]              # what the screen shows, as JSON
         sim.reset()                               # forget every order (between tests)
+        sim.add_fault(kind="lost-reply", screen="kds-1", count=1)   # a bad day on cue
+        sim.fault_report()                        # what your POS did next (docs/faults.md)
 
 The simulator is started with --ready-file: it writes where it listens (the HTTP URL, each
 screen's TCP host and port) once every port is up, so nothing here guesses ports or reads the
@@ -130,6 +132,27 @@ class Simulator:
         if status != 200:
             raise RuntimeError(f"POST /api/admin/reset: {status} {answer}")
         return answer
+
+    # Faults on cue (docs/faults.md), through the admin API.
+
+    def add_fault(self, **spec):
+        """Add one fault, e.g. add_fault(kind="lost-reply", screen="kds-1", count=1); returns it."""
+        status, answer = self._request("POST", "/api/admin/faults", spec)
+        if status != 201:
+            raise RuntimeError(f"POST /api/admin/faults: {status} {answer}")
+        return answer["added"][0]
+
+    def faults(self):
+        """Every fault, with how often each fired."""
+        return self._request("GET", "/api/admin/faults")[1]["faults"]
+
+    def reset_faults(self):
+        """Remove every fault (between tests)."""
+        self._request("POST", "/api/admin/faults/reset")
+
+    def fault_report(self):
+        """What each client did after each fault: {"clients": [{client, verdict, findings}]}."""
+        return self._request("GET", "/api/admin/faults/report")[1]
 
     def _request(self, method, path, body=None, headers=None):
         data = None if body is None else json.dumps(body).encode("utf-8")

@@ -41,6 +41,7 @@ class KitchenTest(unittest.TestCase):
 
     def setUp(self):
         self.sim.reset()
+        self.sim.reset_faults()
 
     def titles(self, screen_id):
         return [card["title"] for card in self.sim.screen(screen_id)["cards"]]
@@ -78,6 +79,27 @@ class KitchenTest(unittest.TestCase):
         self.assertEqual(self.titles("kds-2"), ["Kim"])
         self.sim.reset()
         self.assertEqual(self.titles("kds-2"), [])
+
+    def test_pos_retry_after_a_lost_reply(self):
+        # The POS under test: its send with retries (here, the one of docs/faults.md).
+        def pos_send(order):
+            message = {"command": "create-order", "order": order}
+            for _ in range(5):
+                try:
+                    reply = self.sim.send_tcp("kds-1", message, timeout=2)
+                except OSError:
+                    reply = ""
+                if reply in (order["id"], "DUPLICATE_ORDER_ID"):
+                    return reply  # DUPLICATE_ORDER_ID: the first one arrived
+            raise AssertionError("no reply after 5 tries")
+
+        self.sim.add_fault(kind="lost-reply", screen="kds-1", count=1)
+        self.assertEqual(pos_send(ticket("L-1", "Zoë 寿司 🍣")), "DUPLICATE_ORDER_ID")
+        # One ticket in the kitchen, and the simulator's verdict on the POS.
+        self.assertEqual(self.titles("kds-1"), ["Zoë 寿司 🍣"])
+        (client,) = self.sim.fault_report()["clients"]
+        self.assertEqual(client["verdict"], "ok")
+        self.assertEqual([f["rule"] for f in client["findings"]], ["KDS-FAULT-RESENT-SAME-ID"])
 
 
 if __name__ == "__main__":

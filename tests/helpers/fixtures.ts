@@ -15,6 +15,7 @@ import { test as base, expect, type Locator, type Page } from '@playwright/test'
 import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
 import { screenJson } from '../../agent/inspector/screen-view.ts';
 import { sendTcp } from './tcp.ts';
+import { faultHelpers, type FaultHelpers } from './faults.ts';
 
 export { expect };
 
@@ -40,6 +41,17 @@ export interface Simulator extends RunningAgent {
 	 * recall list, takeout view, open pop-ups and the customer texts it triggered.
 	 */
 	screenJson(screenId: string): Promise<ScreenJson>;
+	/**
+	 * Faults on cue (docs/faults.md), through the admin API: `addFault({kind: 'lost-reply',
+	 * screen: 'kds-1', count: 1})`, `faultReport()` for what the client did next. The fixture
+	 * removes every fault after each test.
+	 */
+	addFault: FaultHelpers['addFault'];
+	addFaults: FaultHelpers['addFaults'];
+	listFaults: FaultHelpers['listFaults'];
+	removeFault: FaultHelpers['removeFault'];
+	resetFaults: FaultHelpers['resetFaults'];
+	faultReport: FaultHelpers['faultReport'];
 }
 
 export type ScreenJson = ReturnType<typeof screenJson>;
@@ -66,6 +78,7 @@ export async function startSimulator(options: AgentOptions = {}): Promise<Simula
 
 export function withShortcuts(agent: RunningAgent): Simulator {
 	return Object.assign(agent, {
+		...faultHelpers(agent.httpUrl),
 		sendTcp(screenId: string, payload: string | object) {
 			const screen = agent.screens.find((s) => s.id === screenId);
 			if (!screen)
@@ -118,6 +131,8 @@ export const test = base.extend<{ simulator: Simulator; simulatorOptions: AgentO
 		try {
 			await use(simulator);
 		} finally {
+			// No fault outlives its test, whatever the test did (docs/faults.md).
+			simulator.faults.reset();
 			await simulator.close();
 		}
 	}

@@ -9,3 +9,10 @@ export { sendTcp, sendTcpRaw, TcpSession } from './tcp.ts';
 export type { AgentOptions, RunningAgent } from '../../agent/app.ts';
 export type { SimConfig, SimConfigInput } from '../../agent/config.ts';
 export { ManualClock, offsetClock } from '../../agent/clock.ts';
+export {
+	faultHelpers,
+	type FaultHelpers,
+	type Fault,
+	type FaultSpecInput,
+	type ResilienceReport
+} from './faults.ts';

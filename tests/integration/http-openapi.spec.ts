@@ -65,7 +65,15 @@ describe('/openapi.json', () => {
 			].sort()
 		);
 		expect(
-			operations(['Orders', 'Information', 'Notifications', 'Health', 'Simulator', 'Admin'])
+			operations([
+				'Orders',
+				'Information',
+				'Notifications',
+				'Health',
+				'Simulator',
+				'Admin',
+				'Faults'
+			])
 		).toEqual(
 			Object.entries(doc.paths)
 				.flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))

@@ -174,7 +174,7 @@ const agentFloors: string[][] = [
 	['app.ts'],
 	['http-stack.ts'],
 	['tcp', 'http', 'ws'],
-	['inspector', 'fleet'],
+	['inspector', 'fleet', 'faults'],
 	['notify', 'discovery'],
 	['engine'],
 	['store'],

@@ -16,6 +16,8 @@ import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { METHODS } from './paths.ts';
 import { Tenancy } from './tenancy.ts';
+import type { Faults } from '../../faults/faults.ts';
+import { registerFaultHooks } from './fault-hooks.ts';
 
 export interface IntegratorApiOptions {
 	engine: Engine;
@@ -25,6 +27,8 @@ export interface IntegratorApiOptions {
 	notifications: Notifications;
 	/** Where orders for remote screens are written (agent/fleet). */
 	remotes: RemoteWriter;
+	/** Faults on cue (docs/faults.md): their hooks are on these routes only. */
+	faults?: Faults;
 }
 
 /** Any other method on a known path: 405 with Allow (OPTIONS: 204 with Allow). */
@@ -63,8 +67,9 @@ export async function registerIntegratorApi(
 			req.kdsRawBody = body as string;
 			done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(req.headers['content-type']), undefined);
 		});
+		if (options.faults) registerFaultHooks(scope, options.faults);
 		const tenancy = new Tenancy(options.config, options.engine);
-		registerOrderRoutes(scope, options.engine, tenancy, options.remotes);
+		registerOrderRoutes(scope, options.engine, tenancy, options.remotes, options.faults);
 		registerInformationRoutes(scope, options.engine, tenancy);
 		registerNotificationRoutes(scope, options.engine, options.notifications, tenancy);
 		registerMethodNotAllowed(scope);

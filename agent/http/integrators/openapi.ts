@@ -35,6 +35,7 @@ import {
 	type CallbackBody
 } from '../../notify/takeout-queue.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
+import { FAULT_COMPONENTS, FAULTS_TAG, faultPaths } from '../faults-openapi.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { openApiPath, PATHS } from './paths.ts';
 import {
@@ -117,7 +118,9 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['FieldError', FieldErrorSchema, 'One offending field.'],
 	['Error', ErrorSchema, 'Every error answer of the integrator API.'],
 	// The simulator's and the admin API's (tags Simulator and Admin; ../admin-openapi.ts).
-	...ADMIN_COMPONENTS
+	...ADMIN_COMPONENTS,
+	// Faults on cue (tag Faults; ../faults-openapi.ts).
+	...FAULT_COMPONENTS
 ];
 
 function componentSchemas(): Record<string, unknown> {
@@ -320,7 +323,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 			{ name: 'Information' },
 			{ name: 'Notifications' },
 			{ name: 'Health' },
-			...ADMIN_TAGS
+			...ADMIN_TAGS,
+			FAULTS_TAG
 		],
 		paths: {
 			'/health': {
@@ -452,7 +456,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 					}
 				}
 			}),
-			...adminPaths()
+			...adminPaths(),
+			...faultPaths()
 		},
 		components: {
 			schemas: componentSchemas(),

@@ -5,6 +5,7 @@
  * (Engine.commit). The rules themselves are the shared core's, the same ones TCP runs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Faults } from '../../faults/faults.ts';
 import type * as z from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
 import { deliverToRemotes, isRemote, type RemoteWriter } from '../../fleet/deliver.ts';
@@ -93,9 +94,16 @@ async function applyAll(
 	writer: RemoteWriter,
 	req: FastifyRequest,
 	command: OrderCommand,
+	faults: Faults | undefined,
 	withType: boolean
 ): Promise<DeliveryStatus[] | typeof DELIVERED> {
 	const { screens } = targetOf(req);
+	// Screens offline from the cloud (a fault): one size check when there is none.
+	if (faults !== undefined && faults.offline.size > 0) {
+		const offline = offlineStatuses(faults, screens, command, withType);
+		if (offline.size > 0)
+			return withOffline(engine, writer, req, command, faults, withType, offline);
+	}
 	const at = engine.now();
 	const batches: ScreenBatch[] = [];
 	const missing: string[] = [];
@@ -145,6 +153,63 @@ async function applyAll(
 		});
 	});
 	return statuses(screens, withType).map((s) => byDevice.get(s.device) ?? s);
+}
+
+/**
+ * The statuses of the target screens that are offline from the cloud (docs/faults.md): `fail`
+ * mode, UNREACHABLE (nothing reaches it); `queue` mode, QUEUED (the command waits, and is applied
+ * when the screen is back online).
+ */
+function offlineStatuses(
+	faults: Faults,
+	screens: Screen[],
+	command: OrderCommand,
+	withType: boolean
+): Map<string, DeliveryStatus> {
+	const out = new Map<string, DeliveryStatus>();
+	for (const screen of screens) {
+		const fault = faults.offline.get(screen.config.id);
+		if (fault === undefined || fault.spec.kind !== 'cloud-offline') continue;
+		const queue = fault.spec.mode === 'queue';
+		out.set(screen.config.id, {
+			device: screen.config.id,
+			status: queue ? DELIVERY_STATUS.queued : 'UNREACHABLE',
+			...(withType ? { type: screen.config.type } : {}),
+			message: queue
+				? `screen ${screen.config.id} is offline from the cloud (fault ${fault.id}): the order waits, and is shown when it is back online`
+				: `screen ${screen.config.id} is offline from the cloud (fault ${fault.id}): the order did not reach it (TCP still does)`
+		});
+	}
+	return out;
+}
+
+/** applyAll with some target screens offline from the cloud: the others as usual. */
+async function withOffline(
+	engine: Engine,
+	writer: RemoteWriter,
+	req: FastifyRequest,
+	command: OrderCommand,
+	faults: Faults,
+	withType: boolean,
+	offline: Map<string, DeliveryStatus>
+): Promise<DeliveryStatus[]> {
+	const target = targetOf(req);
+	const online = target.screens.filter((s) => !offline.has(s.config.id));
+	for (const [id, status] of offline) {
+		if (status.status === DELIVERY_STATUS.queued) faults.queueOffline(id, command);
+	}
+	let list: DeliveryStatus[] = [];
+	if (online.length > 0) {
+		req.kdsTarget = { ...target, screens: online };
+		try {
+			const applied = await applyAll(engine, writer, req, command, undefined, withType);
+			list = applied === DELIVERED ? statuses(online, withType) : applied;
+		} finally {
+			req.kdsTarget = target;
+		}
+	}
+	const byDevice = new Map(list.map((s) => [s.device, s]));
+	return target.screens.map((s) => offline.get(s.config.id) ?? byDevice.get(s.config.id)!);
 }
 
 /** applyAll's answer when every screen is local: each took the request. */
@@ -206,7 +271,8 @@ export function registerOrderRoutes(
 	app: FastifyInstance,
 	engine: Engine,
 	tenancy: Tenancy,
-	writer: RemoteWriter
+	writer: RemoteWriter,
+	faults?: Faults
 ): void {
 	app.decorateRequest('kdsTarget', null);
 	// Headers are checked before the body is read, so a stranger learns nothing from body errors.
@@ -258,7 +324,7 @@ export function registerOrderRoutes(
 			);
 		}
 		const command = { command: ORDER_ROUTES.create.command, order };
-		const list = await applyAll(engine, writer, req, command, true);
+		const list = await applyAll(engine, writer, req, command, faults, true);
 		req.log.debug({ orderId: order.id, devices: target.screens.length }, 'order created over HTTP');
 		return answer(reply, 201, order.id, list, target.screens, true);
 	});
@@ -266,21 +332,21 @@ export function registerOrderRoutes(
 	app.put(PATHS.orders, { onRequest, ...declared(`PUT ${PATHS.orders}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, HttpOrderSchema);
 		const command = { command: ORDER_ROUTES.update.command, order };
-		const list = await applyAll(engine, writer, req, command, false);
+		const list = await applyAll(engine, writer, req, command, faults, false);
 		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 
 	app.put(PATHS.partial, { onRequest, ...declared(`PUT ${PATHS.partial}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, PartialOrderSchema);
 		const command = { command: ORDER_ROUTES.partial.command, order };
-		const list = await applyAll(engine, writer, req, command, false);
+		const list = await applyAll(engine, writer, req, command, faults, false);
 		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 
 	app.put(PATHS.cancel, { onRequest, ...declared(`PUT ${PATHS.cancel}`) }, async (req, reply) => {
 		const order = parseOrderBody(req, CancelOrderSchema);
 		const command = { command: ORDER_ROUTES.cancel.command, order };
-		const list = await applyAll(engine, writer, req, command, false);
+		const list = await applyAll(engine, writer, req, command, faults, false);
 		return answer(reply, 200, order.id, list, targetOf(req).screens, false);
 	});
 }

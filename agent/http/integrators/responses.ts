@@ -31,7 +31,12 @@ export type DeliveryOutcome = keyof typeof DELIVERY_STATUS;
  * whole; a remote screen (docs/fleet.md) also answers what its TCP reply said, or that it could
  * not be reached.
  */
-export const ORDER_DELIVERY_STATUSES = [DELIVERY_STATUS.delivered, ...REMOTE_FAILURES] as const;
+export const ORDER_DELIVERY_STATUSES = [
+	DELIVERY_STATUS.delivered,
+	...REMOTE_FAILURES,
+	// A screen offline from the cloud (a fault, docs/faults.md) in its queue mode.
+	DELIVERY_STATUS.queued
+] as const;
 
 const NOTIFICATION_STATUS_TEXT: Record<DeliveryOutcome, string> = {
 	delivered: 'shown now.',

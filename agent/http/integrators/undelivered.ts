@@ -26,7 +26,12 @@ export function undelivered(
 	statuses: readonly DeliveryStatus[],
 	orderId: string
 ): Undelivered | null {
-	if (statuses.length === 0 || statuses.some((s) => s.status === 'SUCCESS')) return null;
+	// QUEUED: a screen offline from the cloud took it, to show when back online (docs/faults.md).
+	if (
+		statuses.length === 0 ||
+		statuses.some((s) => s.status === 'SUCCESS' || s.status === 'QUEUED')
+	)
+		return null;
 	const all = (status: string) => statuses.every((s) => s.status === status);
 	const errors = (what: string) =>
 		statuses.map((s) => ({

@@ -1,0 +1,408 @@
+/**
+ * Faults on cue (docs/faults.md): what a tester asks the simulator to do wrong, and when. The
+ * kinds, their targets and parameters (one zod schema, validated once at the admin API's and the
+ * config's edge), and the pure rule of when a fault fires: for the next N messages or
+ * connections (`count`), for a while (`durationMs`), with a probability drawn from a seeded PRNG
+ * (`probability`, `seed`), or until removed. The agent (agent/faults/) keeps the live faults and
+ * applies them; this module knows no socket.
+ */
+import * as z from 'zod';
+import { expected, formatPath, parseWith, type ParseResult } from './parse';
+
+/** Faults on a screen's TCP port. */
+export const TCP_FAULT_KINDS = [
+	'down',
+	'lost-reply',
+	'reset-before-commit',
+	'no-answer',
+	'slow-reply',
+	'reply-in-pieces',
+	'reboot'
+] as const;
+
+/** Faults on the HTTP integrator API, and a screen offline from the cloud. */
+export const HTTP_FAULT_KINDS = [
+	'http-status',
+	'http-delay',
+	'http-drop',
+	'http-response-lost',
+	'cloud-offline'
+] as const;
+
+export const FAULT_KINDS = [...TCP_FAULT_KINDS, ...HTTP_FAULT_KINDS] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+export type TcpFaultKind = (typeof TCP_FAULT_KINDS)[number];
+
+/** The integrator routes a fault can name (absent: every route). */
+export const FAULT_ROUTES = [
+	'create',
+	'update',
+	'partial',
+	'cancel',
+	'active',
+	'information',
+	'notifications'
+] as const;
+export type FaultRoute = (typeof FAULT_ROUTES)[number];
+
+/** The statuses an HTTP fault answers with. */
+export const FAULT_STATUSES = [500, 502, 503, 504, 429] as const;
+
+/** How a screen offline from the cloud answers API orders to it (docs/faults.md). */
+export const OFFLINE_MODES = ['fail', 'queue'] as const;
+
+const count = z
+	.int()
+	.min(1)
+	.optional()
+	.describe('Fire for the next N matching messages (TCP connections for down); absent: no limit.');
+const durationMs = z
+	.int()
+	.min(1)
+	.max(24 * 3_600_000)
+	.optional()
+	.describe('On for this long after it is added (ms); absent: until removed.');
+const probability = z
+	.number()
+	.min(0)
+	.max(1)
+	.optional()
+	.describe('Fire on each matching message with this probability (0-1); absent: always.');
+const seed = z
+	.int()
+	.min(0)
+	.max(2 ** 32 - 1)
+	.optional()
+	.describe('Seed of the probability draws: the same seed fires on the same messages.');
+const label = z.string().max(80).optional().describe('A name to find it by (a profile sets it).');
+
+const when = { count, durationMs, probability, seed, label };
+const screen = z.string().min(1).describe('A screen id of the configuration.');
+const delayMs = z.int().min(0).max(600_000);
+
+export const FaultSpecSchema = z.discriminatedUnion('kind', [
+	z.strictObject({
+		kind: z.literal('down').describe('Every connection to the port is reset as it opens.'),
+		screen,
+		...when
+	}),
+	z.strictObject({ kind: z.literal('lost-reply'), screen, ...when }),
+	z.strictObject({ kind: z.literal('reset-before-commit'), screen, ...when }),
+	z.strictObject({ kind: z.literal('no-answer'), screen, ...when }),
+	z.strictObject({
+		kind: z.literal('slow-reply'),
+		screen,
+		delayMs: delayMs.describe('The reply waits this long (ms).'),
+		maxDelayMs: delayMs
+			.optional()
+			.describe('With it, a delay drawn between delayMs and this (ms), seeded.'),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('reply-in-pieces'),
+		screen,
+		pieces: z.int().min(2).max(64).default(3).describe('How many writes the reply is cut into.'),
+		pauseMs: z.int().min(0).max(60_000).default(200).describe('The pause between them (ms).'),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('reboot'),
+		screen,
+		seconds: z
+			.number()
+			.min(0.1)
+			.max(3600)
+			.describe('How long the screen is away: its port closed, its browsers let go.'),
+		label
+	}),
+	z.strictObject({
+		kind: z.literal('http-status'),
+		status: z.literal(FAULT_STATUSES).describe('The status answered.'),
+		retryAfter: z
+			.int()
+			.min(0)
+			.max(86_400)
+			.optional()
+			.describe('Retry-After in seconds (429 and 503); 429 without it sends 1.'),
+		route: z.enum(FAULT_ROUTES).optional(),
+		location: z.string().min(1).optional(),
+		screen: screen.optional(),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('http-delay'),
+		delayMs: delayMs.describe('The answer waits this long after the request is handled (ms).'),
+		route: z.enum(FAULT_ROUTES).optional(),
+		location: z.string().min(1).optional(),
+		screen: screen.optional(),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('http-drop'),
+		route: z.enum(FAULT_ROUTES).optional(),
+		location: z.string().min(1).optional(),
+		screen: screen.optional(),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('http-response-lost'),
+		route: z.enum(FAULT_ROUTES).optional(),
+		location: z.string().min(1).optional(),
+		screen: screen.optional(),
+		...when
+	}),
+	z.strictObject({
+		kind: z.literal('cloud-offline'),
+		screen,
+		mode: z
+			.enum(OFFLINE_MODES)
+			.default('fail')
+			.describe(
+				'fail: API orders to it get a failed delivery status; queue: accepted, shown when it is back online.'
+			),
+		durationMs: when.durationMs,
+		label
+	})
+]);
+
+export type FaultSpec = z.output<typeof FaultSpecSchema>;
+export type FaultSpecInput = z.input<typeof FaultSpecSchema>;
+
+/** A fault as the admin API lists it. */
+export type Fault = FaultSpec & {
+	id: string;
+	/** When it was added (agent time, ms). */
+	addedAt: number;
+	/** How many times it fired. */
+	fired: number;
+	/** The seed its draws use (the one given, or the one chosen: pass it again to replay). */
+	seed: number;
+	/** Whether it still applies (its count not spent, its duration not over). */
+	active: boolean;
+};
+
+/** A seeded PRNG (mulberry32): 32 bits of state, the same numbers for the same seed. */
+export function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** A live fault: its spec and the state of its firing. */
+export class LiveFault {
+	fired = 0;
+	readonly random: () => number;
+	readonly seed: number;
+
+	constructor(
+		readonly id: string,
+		readonly spec: FaultSpec,
+		readonly addedAt: number,
+		/** Used only when the spec has no seed of its own. */
+		fallbackSeed: number
+	) {
+		const own = (spec as { seed?: number }).seed;
+		this.seed = own ?? fallbackSeed >>> 0;
+		this.random = seededRandom(this.seed);
+	}
+
+	/** Still applies at `now`: its count not spent, its duration not over. */
+	active(now: number): boolean {
+		const { count, durationMs } = this.spec as { count?: number; durationMs?: number };
+		if (count !== undefined && this.fired >= count) return false;
+		if (durationMs !== undefined && now >= this.addedAt + durationMs) return false;
+		return true;
+	}
+
+	/**
+	 * Whether it fires on one matching message or connection at `now`; counts it when it does. A
+	 * probability draws one number per matching event, fired or not, so the same seed fires on
+	 * the same events whatever else happens.
+	 */
+	fires(now: number): boolean {
+		if (!this.active(now)) return false;
+		const p = (this.spec as { probability?: number }).probability;
+		if (p !== undefined && !(this.random() < p)) return false;
+		this.fired++;
+		return true;
+	}
+
+	/** A delay for this firing: fixed, or drawn from [delayMs, maxDelayMs]. */
+	delay(): number {
+		const { delayMs = 0, maxDelayMs } = this.spec as { delayMs?: number; maxDelayMs?: number };
+		if (maxDelayMs === undefined || maxDelayMs <= delayMs) return delayMs;
+		return delayMs + Math.floor(this.random() * (maxDelayMs - delayMs + 1));
+	}
+
+	toJSON(now: number): Fault {
+		return {
+			...this.spec,
+			id: this.id,
+			addedAt: this.addedAt,
+			fired: this.fired,
+			seed: this.seed,
+			active: this.active(now)
+		};
+	}
+}
+
+/** Which fault route a request is on (`METHOD path`, no query, trailing slash allowed). */
+export function faultRouteOf(method: string, path: string): FaultRoute | undefined {
+	const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+	if (p === '/integrators/kds-orders')
+		return method === 'POST' ? 'create' : method === 'PUT' ? 'update' : undefined;
+	if (p === '/integrators/kds-orders/partial') return 'partial';
+	if (p === '/integrators/kds-orders/cancel') return 'cancel';
+	if (p === '/integrators/kds-orders/active') return 'active';
+	if (p.startsWith('/integrators/kds-information')) return 'information';
+	if (p.startsWith('/integrators/kds-notifications/')) return 'notifications';
+	return undefined;
+}
+
+/** Named sets of faults for one screen (config `faultProfiles`, `--faults <name>`). */
+export const BUILT_IN_PROFILES: Record<string, (screen: string) => FaultSpecInput[]> = {
+	/** A kitchen's Wi-Fi that drops now and then: lost replies, slow replies, short outages. */
+	'flaky-wifi': (screen) => [
+		{ kind: 'lost-reply', screen, probability: 0.1, seed: 1, label: 'flaky-wifi' },
+		{
+			kind: 'slow-reply',
+			screen,
+			delayMs: 200,
+			maxDelayMs: 2000,
+			probability: 0.2,
+			seed: 2,
+			label: 'flaky-wifi'
+		},
+		{ kind: 'down', screen, probability: 0.05, seed: 3, label: 'flaky-wifi' }
+	],
+	/** The screen's Wi-Fi is off: TCP refused, and offline from the cloud. */
+	'wifi-down': (screen) => [
+		{ kind: 'down', screen, label: 'wifi-down' },
+		{ kind: 'cloud-offline', screen, label: 'wifi-down' }
+	],
+	/** The vendor's cloud is struggling: some 503s, some slow answers, a 429 now and then. */
+	'cloud-trouble': () => [
+		{
+			kind: 'http-status',
+			status: 503,
+			retryAfter: 2,
+			probability: 0.2,
+			seed: 4,
+			label: 'cloud-trouble'
+		},
+		{
+			kind: 'http-status',
+			status: 429,
+			retryAfter: 1,
+			probability: 0.1,
+			seed: 5,
+			label: 'cloud-trouble'
+		},
+		{ kind: 'http-delay', delayMs: 1500, probability: 0.2, seed: 6, label: 'cloud-trouble' }
+	]
+};
+
+const VARIANTS = new Map(
+	FaultSpecSchema.options.map((variant) => [variant.shape.kind.value as FaultKind, variant])
+);
+
+/**
+ * Read one fault as a tester wrote it: every wrong field named at once (an unknown field by its
+ * own name), `kind` first, since it decides which fields there are.
+ */
+export function parseFaultSpec(
+	input: unknown,
+	prefix: ReadonlyArray<PropertyKey> = []
+): ParseResult<FaultSpec> {
+	const at = (key: string) => formatPath([...prefix, key]);
+	if (typeof input !== 'object' || input === null || Array.isArray(input))
+		return {
+			ok: false,
+			errors: [{ path: formatPath(prefix), message: expected('an object', input) }]
+		};
+	const kind = (input as { kind?: unknown }).kind;
+	const variant = VARIANTS.get(kind as FaultKind);
+	if (variant === undefined) {
+		return {
+			ok: false,
+			errors: [{ path: at('kind'), message: expected(`one of ${FAULT_KINDS.join(', ')}`, kind) }]
+		};
+	}
+	const fields = Object.keys(variant.shape);
+	const unknown = Object.keys(input)
+		.filter((key) => !fields.includes(key))
+		.map((key) => ({
+			path: at(key),
+			message: `not a field of a ${String(kind)} fault (its fields: ${fields.join(', ')})`
+		}));
+	const parsed = parseWith(variant, input, prefix);
+	if (parsed.ok && unknown.length === 0) return { ok: true, value: parsed.value as FaultSpec };
+	// The strict object's own word on unknown keys is the one issue without a path: named above.
+	const errors = parsed.ok ? [] : parsed.errors.filter((e) => e.path !== formatPath(prefix));
+	return { ok: false, errors: [...unknown, ...errors] };
+}
+
+/**
+ * The config file's `faults` section (docs/faults.md): profiles of its own (named lists of
+ * faults), and the profiles on from the start (`name` or `name@screen`, as `--faults` takes).
+ */
+export const FaultsConfigSchema = z.strictObject(
+	{
+		profiles: z
+			.record(
+				z.string().min(1),
+				z.array(
+					// Each fault read as the admin API reads it: the same words for the same mistakes.
+					z.unknown().transform((input, ctx) => {
+						const parsed = parseFaultSpec(input);
+						if (parsed.ok) return parsed.value;
+						for (const e of parsed.errors)
+							ctx.addIssue({ code: 'custom', path: e.path ? [e.path] : [], message: e.message });
+						return z.NEVER;
+					})
+				)
+			)
+			.default({}),
+		on: z.array(z.string().min(1)).default([])
+	},
+	{
+		error: (issue) =>
+			issue.code === 'unrecognized_keys'
+				? `unknown field ${issue.keys.join(', ')} (faults has profiles and on)`
+				: undefined
+	}
+);
+export type FaultsConfig = z.output<typeof FaultsConfigSchema>;
+
+/**
+ * The faults that `name` or `name@screen` stands for: a profile of the config (as written), or
+ * a built-in one for that screen, or for each of `screens` when none is named. Throws a sentence
+ * naming the profiles there are.
+ */
+export function resolveProfile(
+	entry: string,
+	own: Record<string, FaultSpecInput[]>,
+	screens: readonly string[]
+): FaultSpecInput[] {
+	const at = entry.indexOf('@');
+	const name = at < 0 ? entry : entry.slice(0, at);
+	const screen = at < 0 ? undefined : entry.slice(at + 1);
+	const mine = own[name];
+	if (mine !== undefined)
+		return screen === undefined ? mine : mine.map((f) => ({ ...f, screen }) as FaultSpecInput);
+	const make = BUILT_IN_PROFILES[name];
+	if (make === undefined)
+		throw new Error(
+			`Unknown fault profile "${name}" (profiles: ${[...Object.keys(own), ...Object.keys(BUILT_IN_PROFILES)].join(', ')})`
+		);
+	if (screen !== undefined) return make(screen);
+	const first = make(screens[0] ?? '');
+	// A profile that names no screen (cloud-trouble) is added once.
+	if (!JSON.stringify(first).includes('"screen"')) return first;
+	return screens.flatMap((id) => make(id));
+}
