@@ -5,7 +5,7 @@
  * touched and the log.
  */
 import type { FaultKind } from './faults';
-import type { MessageEntry } from './message-entry';
+import type { MessageEntry } from './message-entry.ts';
 import type { Severity } from './rules';
 
 /** A message or connection a fault touched. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_PROFILES, faultRouteOf, LiveFault, parseFaultSpec, seededRandom } from './faults';
 import { judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings';
-import type { MessageEntry } from './message-entry';
+import type { MessageEntry } from './message-entry.ts';
 
 const spec = (input: unknown) => {
 	const parsed = parseFaultSpec(input);

@@ -7,7 +7,7 @@
  * applies them; this module knows no socket.
  */
 import * as z from 'zod';
-import { expected, formatPath, parseWith, type ParseResult } from './parse';
+import { expected, formatPath, parseWith, type ParseResult } from './parse.ts';
 
 /** Faults on a screen's TCP port. */
 export const TCP_FAULT_KINDS = [
