@@ -4,9 +4,9 @@
  * rule ids, and one resilience report per client. Pure: the agent hands in what the faults
  * touched and the log.
  */
-import type { FaultKind } from './faults';
+import type { FaultKind } from './faults.ts';
 import type { MessageEntry } from './message-entry.ts';
-import type { Severity } from './rules';
+import type { Severity } from './rules.ts';
 
 /** A message or connection a fault touched. */
 export interface FaultTouch {
