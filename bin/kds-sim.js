@@ -14,13 +14,14 @@ try {
 	process.stderr.write(`${err.message}\n`);
 	process.exit(1);
 }
-if (chosen.node !== process.execPath) {
+// KDS_NODE_REEXEC: the re-run itself never re-runs again, whatever that Node says it is.
+if (chosen.node !== process.execPath && !process.env.KDS_NODE_REEXEC) {
 	if (chosen.note) process.stderr.write(`${chosen.note}\n`);
 	const self = fileURLToPath(import.meta.url);
 	runToEnd(
 		spawn(chosen.node, [...process.execArgv, self, ...process.argv.slice(2)], {
 			stdio: 'inherit',
-			env: envWith(chosen.node)
+			env: { ...envWith(chosen.node), KDS_NODE_REEXEC: '1' }
 		})
 	);
 } else {
