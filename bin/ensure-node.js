@@ -19,7 +19,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, dirname, join, relative } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -51,10 +51,15 @@ export function nodePackage(platform = process.platform, arch = process.arch) {
 	return known.includes(`${platform}-${arch}`) ? `node-${platform}-${arch}` : null;
 }
 
-/** Where the fetched Node lives: KDS_NODE_CACHE, a clone's .cache/node24, else a user cache. */
+/**
+ * Where the fetched Node lives: KDS_NODE_CACHE; a clone's .cache/node24; else (the installed
+ * package, or a clone npm prepares as another project's git dependency: npm ran from outside it)
+ * the user's cache, shared by every install.
+ */
 export function cacheDir(env = process.env, root = ROOT) {
 	if (env.KDS_NODE_CACHE) return env.KDS_NODE_CACHE;
-	if (existsSync(join(root, '.git'))) return join(root, '.cache', 'node24');
+	const dependency = env.INIT_CWD && relative(root, resolve(env.INIT_CWD)).startsWith('..');
+	if (existsSync(join(root, '.git')) && !dependency) return join(root, '.cache', 'node24');
 	const base =
 		env.XDG_CACHE_HOME ||
 		(process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache'));
