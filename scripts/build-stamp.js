@@ -32,6 +32,12 @@ export const BUILD_INPUTS = [
 /** What the build makes: a stamp over missing outputs is not current. */
 export const BUILD_OUTPUTS = ['build/handler.js', 'dist/agent.js', 'dist/testing.js'];
 
+/**
+ * The files under `rel` (a folder walked in name order, or one file), specs left out.
+ * @param {string} root
+ * @param {string} rel
+ * @returns {Generator<string>}
+ */
 function* files(root, rel) {
 	const path = join(root, rel);
 	if (!existsSync(path)) return;
@@ -48,7 +54,10 @@ function* files(root, rel) {
 	}
 }
 
-/** The hash of the build's inputs under `root`. */
+/**
+ * The hash of the build's inputs under `root`.
+ * @param {string} root
+ */
 export function inputsHash(root = ROOT) {
 	const hash = createHash('sha256');
 	for (const input of BUILD_INPUTS) {
@@ -61,16 +70,23 @@ export function inputsHash(root = ROOT) {
 	return hash.digest('hex');
 }
 
+/** @param {string} root */
 const stampFile = (root) => join(root, '.cache', 'build-stamp');
 
-/** Whether the last build under `root` was made from the inputs as they are now. */
+/**
+ * Whether the last build under `root` was made from the inputs as they are now.
+ * @param {string} root
+ */
 export function isCurrent(root = ROOT) {
 	if (!BUILD_OUTPUTS.every((f) => existsSync(join(root, f)))) return false;
 	if (!existsSync(stampFile(root))) return false;
 	return readFileSync(stampFile(root), 'utf8').trim() === inputsHash(root);
 }
 
-/** Record that the build under `root` is current. */
+/**
+ * Record that the build under `root` is current.
+ * @param {string} root
+ */
 export function writeStamp(root = ROOT) {
 	mkdirSync(join(root, '.cache'), { recursive: true });
 	writeFileSync(stampFile(root), `${inputsHash(root)}\n`);

@@ -4,7 +4,9 @@ import { execSync } from 'node:child_process';
 import { isCurrent } from './build-stamp.js';
 
 if (isCurrent()) {
-	process.stderr.write('kds-sim: the build is current (nothing changed since it was made): not rebuilding\n');
+	process.stderr.write(
+		'kds-sim: the build is current (nothing changed since it was made): not rebuilding\n'
+	);
 } else {
 	execSync('npm run build', { stdio: 'inherit' });
 }

@@ -11,6 +11,8 @@ if (missing) {
 	process.exit(1);
 }
 if ((process.getuid?.() ?? 0) !== 0) {
-	process.stderr.write('The image tests need root (rootful podman): run them as root, as CI does.\n');
+	process.stderr.write(
+		'The image tests need root (rootful podman): run them as root, as CI does.\n'
+	);
 	process.exit(1);
 }

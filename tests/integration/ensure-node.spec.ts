@@ -21,7 +21,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-// @ts-expect-error plain JavaScript without declarations (it runs before the project's Node)
 import { nodePackage } from '../../bin/ensure-node.js';
 import { ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -29,7 +28,7 @@ import { tempDir } from '../helpers/temp-dir.ts';
 /** The machine's own Node: the one a newcomer's `npm` runs on. */
 const MACHINE_NODE = existsSync('/usr/bin/node') ? '/usr/bin/node' : process.execPath;
 const MACHINE_VERSION = execFileSync(MACHINE_NODE, ['--version'], { encoding: 'utf8' }).trim();
-const PACKAGE: string = nodePackage();
+const PACKAGE = nodePackage() ?? 'node-unsupported';
 
 /** A stand-in node binary: reports v99.1.0, runs the real Node for anything else. */
 function fakeNode(path: string) {

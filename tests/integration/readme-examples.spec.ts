@@ -15,7 +15,9 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 /** The README's code blocks of `lang`. */
 function blocks(lang: string): string[] {
-	return [...README.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+	return [...README.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map(
+		(m) => m[1]
+	);
 }
 
 /** The one sh block holding `marker`, without its comment lines. */
@@ -34,7 +36,15 @@ describe("the README's examples, pasted", () => {
 	let agent: AgentProcess;
 	let tcp: { host: string; port: number };
 	beforeAll(async () => {
-		agent = await spawnAgent(['--memory', '--http-port', '0', '--tcp-port', '0', '--log-level', 'silent']);
+		agent = await spawnAgent([
+			'--memory',
+			'--http-port',
+			'0',
+			'--tcp-port',
+			'0',
+			'--log-level',
+			'silent'
+		]);
 		tcp = agent.tcp.get('kds-1')!;
 	});
 	afterAll(() => agent?.child.kill('SIGTERM'));
@@ -77,4 +87,3 @@ describe("the README's Playwright snippet", () => {
 		expect(snippet).toBe(readFileSync(join(ROOT, 'examples/playwright/readme.spec.ts'), 'utf8'));
 	});
 });
-

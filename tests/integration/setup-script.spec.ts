@@ -62,7 +62,9 @@ describe('scripts/setup.sh where it does not install', () => {
 				'  ruby                       the client zoo (Ruby clients)',
 				...(ROOT_USER
 					? []
-					: ['  root                       the image tests (rootful podman): run npm test as root']),
+					: [
+							'  root                       the image tests (rootful podman): run npm test as root'
+						]),
 				...(DEBIAN
 					? [
 							'Install them, then run npm test again:',

@@ -16,7 +16,6 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error plain JavaScript without declarations
 import { BUILD_INPUTS } from '../../scripts/build-stamp.js';
 import { ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
@@ -110,14 +109,17 @@ describe('npm start builds only when the sources changed', () => {
 	it("says that it skipped the build, on stderr (the banner's stdout stays the agent's)", () => {
 		const { root, start } = project();
 		start();
-		const second = spawnSync(process.execPath, ['scripts/start.js'], { cwd: root, encoding: 'utf8' });
+		const second = spawnSync(process.execPath, ['scripts/start.js'], {
+			cwd: root,
+			encoding: 'utf8'
+		});
 		expect(second.stdout).toBe('KDS simulator ready\n');
 		expect(second.stderr).toBe(
 			'kds-sim: the build is current (nothing changed since it was made): not rebuilding\n'
 		);
 	});
 
-	it("lists inputs that exist in this project (the stamp does not miss a renamed folder)", () => {
-		for (const input of BUILD_INPUTS as string[]) expect(existsSync(join(ROOT, input))).toBe(true);
+	it('lists inputs that exist in this project (the stamp does not miss a renamed folder)', () => {
+		for (const input of BUILD_INPUTS) expect(existsSync(join(ROOT, input))).toBe(true);
 	});
 });
