@@ -29,6 +29,7 @@ need 'php -r "exit(function_exists(\"curl_init\") ? 0 : 1);"' 'php-cli php-curl'
 	'the client zoo (PHP clients, with cURL)'
 need 'command -v ruby' ruby 'the client zoo (Ruby clients)'
 need 'command -v ip' iproute2 "the Pi installer's run without network (its own network namespace)"
+need 'command -v systemd-analyze' systemd "the Pi installer's unit check (systemd-analyze verify)"
 need 'fc-list | grep -q "Noto Sans CJK"' fonts-noto-cjk 'CJK names and items on the cards'
 need 'fc-list | grep -q "Noto Color Emoji"' fonts-noto-color-emoji 'emoji on the cards'
 need 'fc-list :lang=th | grep -q Noto' fonts-noto-core 'Thai, Arabic, Devanagari and other scripts'

@@ -97,6 +97,7 @@ describe('scripts/setup.sh where it does not install', () => {
 				'php-cli php-curl',
 				'ruby',
 				'iproute2',
+				'systemd',
 				'fonts-noto-cjk',
 				'fonts-noto-color-emoji',
 				'fonts-noto-core',
