@@ -115,3 +115,19 @@ describe('scripts/setup.sh where it does not install', () => {
 		expect(result.stderr).not.toContain('apt-get install');
 	});
 });
+
+describe('npm run test:image without podman', () => {
+	it('says first, in one sentence, what is missing, and runs no test', () => {
+		const result = spawnSync('npm', ['run', '--silent', 'test:image'], {
+			cwd: ROOT,
+			env: { ...process.env, PATH: pathWithout(['podman']) },
+			encoding: 'utf8'
+		});
+		expect(result.status).not.toBe(0);
+		expect(result.stdout).toBe('');
+		expect(result.stderr.split('\n')[0]).toBe(
+			'The image tests need podman: apt-get install podman runc mmdebstrap python3 python3-yaml docker-compose as root (npm test does it itself, as root on Debian/Ubuntu).'
+		);
+		expect(result.stderr).not.toContain('No test files found');
+	});
+});
