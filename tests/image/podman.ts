@@ -23,7 +23,7 @@ export function missingTools(): string | null {
 		(tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0
 	);
 	if (missing.length === 0) return null;
-	return `The image tests need ${missing.join(', ')}: apt-get install podman runc mmdebstrap python3 python3-yaml docker-compose (.ci/run does), as root.`;
+	return `The image tests need ${missing.join(', ')}: apt-get install podman runc mmdebstrap python3 python3-yaml docker-compose as root (npm test does it itself, as root on Debian/Ubuntu).`;
 }
 
 /** Run podman; its stdout, trimmed. Throws with podman's stderr when it fails. */

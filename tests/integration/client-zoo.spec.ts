@@ -52,7 +52,7 @@ function requireRuntime(
 		execFileSync(name, runtime.check, { stdio: 'ignore' });
 	} catch {
 		throw new Error(
-			`${name} is not installed: the client zoo needs it to run its ${name} client (${runtime.install}; .ci/run installs it on CI)`
+			`${name} is not installed: the client zoo needs it to run its ${name} client (${runtime.install}; npm test installs it first: scripts/setup.sh)`
 		);
 	}
 }
@@ -616,7 +616,7 @@ describe('a runtime missing on this machine', () => {
 					install: 'apt-get install x'
 				})
 			).toThrow(
-				'kds-sim-no-such-runtime is not installed: the client zoo needs it to run its kds-sim-no-such-runtime client (apt-get install x; .ci/run installs it on CI)'
+				'kds-sim-no-such-runtime is not installed: the client zoo needs it to run its kds-sim-no-such-runtime client (apt-get install x; npm test installs it first: scripts/setup.sh)'
 			);
 		},
 		CLIENT_TIMEOUT_MS
