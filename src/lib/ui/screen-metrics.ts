@@ -29,8 +29,8 @@ export interface ScreenMetrics {
 export function baseFontPx(width: number, height: number): number {
 	if (width >= 1600) return Math.max(20, Math.min(32, height / 54));
 	if (width >= 1100) return 17;
-	// 7-inch panels (and narrow portrait screens): the rows a panel has decide, 32 rem high.
-	return round(Math.max(14, Math.min(20, height / 32)));
+	// 7-inch panels (and narrow portrait screens): the rows a panel has decide, 37.5 rem high.
+	return round(Math.max(14, Math.min(20, height / 37.5)));
 }
 
 export function clampScale(scale: number | null | undefined): number {
