@@ -20,8 +20,9 @@ export interface PlannedCard {
 	 * Its lines, read only when it may continue: `chrome` is the first part's height without
 	 * lines (the header, the cancel banner, the frame), `contChrome` a later part's (its header
 	 * is shorter), `footer` the "cont. →" line under every part but the last, `body` the height of
-	 * all its lines, `tops` where each line may start a part (ascending, from 0). Null when it
-	 * cannot be read (not laid out yet).
+	 * all its lines, `tops` where each line starts (ascending, from 0) and `items` which of them
+	 * are items (or item groups), not headings (a course's, the order's info). Null when it cannot
+	 * be read (not laid out yet).
 	 */
 	lines: () => CardLines | null;
 }
@@ -32,6 +33,7 @@ export interface CardLines {
 	footer: number;
 	body: number;
 	tops: number[];
+	items: boolean[];
 }
 
 /** At least this many lines in a part cut off a card that would fit a column whole. */
@@ -63,26 +65,31 @@ export function planParts(
 		}
 		const tall = card.height > columnHeight;
 		const lines = tall || card.height > space ? card.lines() : null;
-		if (!lines || lines.tops.length === 0) {
+		if (!lines || lines.tops.length === 0 || lines.items.length !== lines.tops.length) {
 			place(card.height);
 			continue;
 		}
-		const { chrome, contChrome, footer, body, tops } = lines;
-		// Whether a part from `from` of room `room` holds MIN_PART_UNITS lines and leaves as many.
+		const { chrome, contChrome, footer, body, tops, items } = lines;
+		// The lowest cut that leaves a part from `from` no taller than `room`: before a line, never
+		// right under a heading (a course's heading stays with its first item).
 		const cutIn = (from: number, room: number): number | null => {
 			let cut: number | null = null;
-			for (const top of tops) if (top > from && top - from <= room - SLACK_PX) cut = top;
+			for (const [i, top] of tops.entries()) {
+				if (top > from && top - from <= room - SLACK_PX && items[i - 1]) cut = top;
+			}
 			return cut;
 		};
-		const index = (y: number) => tops.findIndex((t) => t >= y);
+		// How many items (not headings) start in [a, b).
+		const itemsIn = (a: number, b: number) =>
+			tops.filter((t, i) => items[i] && t >= a && t < b).length;
 		let from = 0;
 		const starts = [0];
 		// The first part: in the space left, when enough of the card fits there and enough follows.
 		const first = used > 0 ? cutIn(0, space - chrome - footer) : null;
 		if (
 			first !== null &&
-			index(first) >= MIN_PART_UNITS &&
-			tops.length - index(first) >= MIN_PART_UNITS
+			itemsIn(0, first) >= MIN_PART_UNITS &&
+			itemsIn(first, Infinity) >= MIN_PART_UNITS
 		) {
 			from = first;
 			starts.push(first);

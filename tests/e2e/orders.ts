@@ -182,13 +182,21 @@ export function busyScreen(): { early: Json[]; warm: Json[]; fresh: Json[]; afte
 	};
 }
 
-/** Ten ordinary tickets of two or three short lines: what a quiet 7-inch panel mostly shows. */
+/**
+ * Ten ordinary tickets of two or three short lines, a modifier on the first: what a quiet 7-inch
+ * panel mostly shows (a ticket without a single modifier is rarer than one with).
+ */
 export function ordinaryTickets(count = 10): Json[] {
 	const dishes = ['Cheeseburger', 'Fries', 'Caesar Salad', 'Club Sandwich', 'Tomato Soup', 'Cola'];
+	const mods = ['No onion', 'Extra salt', 'Dressing on side', 'Toasted', 'No croutons', 'No ice'];
 	return Array.from({ length: count }, (_, i) => {
 		const lines = 2 + (i % 2);
 		const items = Array.from({ length: lines }, (_, j) =>
-			item(String(j + 1), dishes[(i + j) % dishes.length], j === 0 ? { qty: 1 + (i % 3) } : {})
+			item(
+				String(j + 1),
+				dishes[(i + j) % dishes.length],
+				j === 0 ? { qty: 1 + (i % 3), mods: [{ name: mods[i % mods.length] }] } : {}
+			)
 		);
 		return create(order(`N-${i + 1}`, `Guest ${i + 1}`, items));
 	});
@@ -314,7 +322,8 @@ export function lunchRush(): ReturnType<typeof busyScreen> & { messages: string[
  * The lunch rush a kitchen really sends, twenty orders: modifiers on about half the items, two
  * big orders (a coursed party of ten, a 15-item office lunch), a long name, CJK and emoji, a
  * scheduled pickup ("Priya (scheduled)"), an order placed 45 minutes before it was sent (a
- * re-send), an update and two cancels. Send `early` with the agent's clock 9 minutes back and
+ * re-send), an update and two cancels (of an order 9 and one 6 minutes old: their timers stop
+ * there). Send `early` with the agent's clock 9 minutes back and
  * `warm` 6 minutes back (red and yellow timers), then `fresh`, then `after`. The README's
  * screenshots (scripts/screenshots.ts) and tests/e2e/rush.e2e.ts use it.
  */
@@ -333,6 +342,11 @@ export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Jso
 	return {
 		early: [
 			create(
+				order('C-77', 'Counter 77', [item('1', 'Latte', mod('Oat milk')), item('2', 'Croissant')], {
+					mode: 'ToGo'
+				})
+			),
+			create(
 				order(
 					'K-17',
 					'Kiosk 17',
@@ -348,6 +362,7 @@ export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Jso
 			)
 		],
 		warm: [
+			create(order('X-1', 'Table 15', [item('1', 'Ribeye', mod('Medium')), item('2', 'Bread')])),
 			create(
 				order('1001', 'Maria', [
 					item('1', 'Cheeseburger', mod('No pickles')),
@@ -458,11 +473,6 @@ export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Jso
 				])
 			),
 			create(
-				order('C-77', 'Counter 77', [item('1', 'Latte', mod('Oat milk')), item('2', 'Croissant')], {
-					mode: 'ToGo'
-				})
-			),
-			create(
 				order(
 					'DT-9',
 					'Lane 1 Car 9',
@@ -499,7 +509,6 @@ export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Jso
 					item('3', 'Cola')
 				])
 			),
-			create(order('X-1', 'Table 15', [item('1', 'Ribeye', mod('Medium')), item('2', 'Bread')])),
 			create(
 				order(
 					'CS-1',

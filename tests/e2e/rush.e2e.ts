@@ -19,8 +19,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { offsetClock } from '../../agent/clock.ts';
-import { card, cards, expect, parseRgb, startSimulator, test } from '../helpers/fixtures.ts';
-import { rush } from './orders.ts';
+import {
+	card,
+	cards,
+	expect,
+	parseRgb,
+	screenPage,
+	startSimulator,
+	test
+} from '../helpers/fixtures.ts';
+import { cancel, create, item, order, ordinaryTickets, rush } from './orders.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
@@ -165,8 +173,67 @@ for (const size of SIZES) {
 			for (const id of ids)
 				expect([...seen.get(id)!].sort(), `lines of ${id}`).toEqual([...all[id]].sort());
 
+			// Cancelled: a solid red banner, a header in no timer colour, the timer stopped at the
+			// cancel (6 and 9 minutes in) while the others run on.
+			for (const [name, stopped] of [
+				['Table 15', /^6:0\d$/],
+				['Counter 77', /^9:0\d$/]
+			] as const) {
+				const gone = card(page, name);
+				const banner = gone.getByRole('note', { name: 'Cancelled' });
+				await expect(banner).toHaveText('✕ Cancelled');
+				const [r, g, b] = parseRgb(
+					await banner.evaluate((el) => getComputedStyle(el).backgroundColor)
+				);
+				expect(r, `${name}: banner red`).toBeGreaterThanOrEqual(150);
+				expect(Math.max(g, b), `${name}: banner red`).toBeLessThan(60);
+				const head = parseRgb(
+					await gone.locator('header').evaluate((el) => getComputedStyle(el).backgroundColor)
+				);
+				expect(head, `${name}: header not red`).toEqual([0, 0, 0]);
+				await expect(gone.getByRole('timer', { name: /^Stopped at cancel: / })).toHaveText(stopped);
+			}
+			const before = await card(page, 'Table 15').getByRole('timer').textContent();
+			const running = await card(page, 'Table 4').getByRole('timer').textContent();
+			await expect(card(page, 'Table 4').getByRole('timer')).not.toHaveText(running!);
+			expect(await card(page, 'Table 15').getByRole('timer').textContent()).toBe(before);
+
+			// The re-sent order says how old it is.
+			await expect(card(page, 'Walk-in 88').getByLabel(/^Placed .*, 45 min ago$/)).toHaveText(
+				/^placed \d{1,2}:\d\d\s[AP]M\s·\s45 min ago$/
+			);
+
+			// Headers never mangle: each name on one line; timers, chips and course states whole and
+			// inside their card.
+			const mangled = await page.evaluate(() => {
+				const bad: string[] = [];
+				for (const el of document.querySelectorAll<HTMLElement>('article[data-order-id]')) {
+					const id = el.dataset.orderId;
+					const a = el.getBoundingClientRect();
+					const title = el.querySelector('h2')!;
+					const line = parseFloat(getComputedStyle(title).lineHeight);
+					if (title.getBoundingClientRect().height > line * 1.5) bad.push(`${id}: name wraps`);
+					for (const part of el.querySelectorAll<HTMLElement>(
+						'header .chip, header [role=timer], .course-head > span, .fire-course'
+					)) {
+						const c = part.getBoundingClientRect();
+						const text = part.textContent?.trim();
+						if (c.left < a.left - 1 || c.right > a.right + 1)
+							bad.push(`${id}: "${text}" past the edge`);
+						if (part.scrollWidth > part.clientWidth + 1) bad.push(`${id}: "${text}" cut`);
+					}
+				}
+				return bad;
+			});
+			expect(mangled).toEqual([]);
+
 			if (size.width === 800) {
 				expect(count, 'pages at 800x480').toBeLessThanOrEqual(4);
+				const itemPx = await card(page, 'Table 4')
+					.locator('.name')
+					.first()
+					.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+				expect(itemPx, 'item text at 800x480').toBeGreaterThanOrEqual(18);
 			} else {
 				for (const [p, blank] of blanks.slice(0, -1).entries())
 					expect(blank, `page ${p + 1} blank`).toBeLessThanOrEqual(0.2);
@@ -176,3 +243,84 @@ for (const size of SIZES) {
 		}
 	});
 }
+
+test('800x480 kiosk: ten ordinary tickets (a modifier on the first item) show five or more whole on page 1, in two pages', async ({
+	page,
+	simulator
+}) => {
+	await page.setViewportSize({ width: 800, height: 480 });
+	for (const o of ordinaryTickets(10)) await simulator.sendTcp('kds-1', o);
+	await screenPage(page, simulator, 'kds-1', { kiosk: true });
+	await expect(cards(page)).toHaveCount(10);
+	await expect(card(page, 'Guest 1')).toContainText('No onion');
+	await expect(page.getByLabel('Page 1 of 2')).toBeVisible();
+	await expect.poll(async () => (await shown(page)).whole.length).toBeGreaterThanOrEqual(5);
+	expect((await shown(page)).cut).toEqual([]);
+});
+
+test('the selection never leaves the page in view: arrows turn the page with it, a page turned away from it drops it', async ({
+	page
+}) => {
+	const clock = offsetClock(0);
+	const simulator = await startSimulator({ clock });
+	try {
+		const orders = rush();
+		for (const o of [...orders.early, ...orders.warm, ...orders.fresh, ...orders.after])
+			await simulator.sendTcp('kds-1', o);
+		await page.setViewportSize({ width: 1280, height: 720 });
+		await screenPage(page, simulator, 'kds-1');
+		await expect(cards(page)).toHaveCount(20);
+		const selected = page.locator('article[data-selected]').first();
+		// Through every card with the bump bar's arrow: the selected card is always in view.
+		for (let i = 0; i < 20; i++) {
+			await page.keyboard.press('ArrowRight');
+			// (A part of a pixel may round past the board's edge.)
+			await expect(selected).toBeInViewport({ ratio: 0.99 });
+		}
+		// Back to page 1 with the selection on the last page: nothing is selected, Enter bumps nothing.
+		await page.keyboard.press('PageUp');
+		await expect(page.getByLabel(/^Page 2 of \d$/)).toBeVisible();
+		await expect(page.locator('article[data-selected]')).toHaveCount(0);
+		await page.keyboard.press('Enter');
+		await expect(page.getByRole('alert')).toHaveText('No card selected');
+		await expect(cards(page)).toHaveCount(20);
+	} finally {
+		await simulator.close();
+	}
+});
+
+test('a cancel: a red toast names the order and shows its page; the takeout view says Cancelled', async ({
+	page,
+	simulator
+}) => {
+	await page.setViewportSize({ width: 800, height: 480 });
+	for (const o of ordinaryTickets(10)) await simulator.sendTcp('kds-1', o);
+	await simulator.sendTcp(
+		'kds-1',
+		create(
+			order('TG-1', 'Dana', [item('1', 'Iced Latte', { mods: [{ name: 'Oat milk' }] })], {
+				mode: 'ToGo'
+			})
+		)
+	);
+	await screenPage(page, simulator, 'kds-1', { kiosk: true });
+	await expect(cards(page)).toHaveCount(11);
+	const dana = card(page, 'Dana');
+	await expect(dana).not.toBeInViewport();
+	await simulator.sendTcp('kds-1', cancel('TG-1'));
+	const toast = page.getByRole('button', { name: 'Cancelled: Dana. Show' });
+	await expect(toast).toBeVisible();
+	const [r, g, b] = parseRgb(await toast.evaluate((el) => getComputedStyle(el).backgroundColor));
+	expect(r).toBeGreaterThanOrEqual(150);
+	expect(Math.max(g, b)).toBeLessThan(60);
+	await toast.click();
+	await expect(toast).toHaveCount(0);
+	await expect(dana).toBeInViewport({ ratio: 0.99 });
+	await expect(dana).toHaveAttribute('data-selected', '');
+	await expect(dana.getByRole('note', { name: 'Cancelled' })).toBeVisible();
+	// The Take Out view: labelled, and no "Ready for pickup" step.
+	await page.getByRole('button', { name: 'Takeout' }).click();
+	const row = page.getByRole('region', { name: 'Takeout' }).getByRole('listitem', { name: 'Dana' });
+	await expect(row.getByRole('note', { name: 'Cancelled' })).toHaveText('✕ Cancelled');
+	await expect(row.getByRole('button', { name: 'Ready for pickup' })).toHaveCount(0);
+});
