@@ -1,8 +1,8 @@
 /**
  * Layout benchmark (issue 26): "a board of 200 tall cards lays out in under 100 ms". An agent in
  * this process (in-memory store, OS-chosen ports, the built UI from build/) holds 200 orders of
- * 20 items each (every card taller than a column at 1920x1080, so each is cut to a column and
- * scrolls inside); headless Chromium opens the screen and the board lays them out.
+ * 20 items each (every card taller than a column at 1920x1080, so each continues into the next
+ * column: core/view/card-parts.ts); headless Chromium opens the screen and the board lays them out.
  *
  * Measured in the page: CardBoard's layout step, which it puts on the performance timeline
  * (performance.measure 'kds:board-layout': reading where the cards are makes the browser lay the

@@ -2,8 +2,9 @@
  * The README's pictures, taken from the real UI: `npm run screenshots` (builds first).
  *
  * Starts a simulator (the agent's own code, orders in memory, every port chosen by the OS) that
- * serves the built UI, sends it the sample lunch rush of the browser tests over TCP (with the
- * agent's clock wound back for the older tickets, so timers show yellow and red), and photographs:
+ * serves the built UI, sends it the twenty-order lunch rush of the browser tests over TCP (with
+ * the agent's clock wound back for the older tickets, so timers show yellow and red), and
+ * photographs the first page of:
  *
  *   docs/screenshots/busy-1920x1080.webp      the Grill screen, normal view, on a 1080p TV
  *   docs/screenshots/busy-1280x720.webp       the same on a 720p screen
@@ -24,7 +25,7 @@ import { offsetClock } from '../agent/clock.ts';
 import { withShortcuts, type Simulator } from '../tests/helpers/fixtures.ts';
 import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
 import { ROOT } from '../tests/helpers/process.ts';
-import { busyScreen, create, item, order } from '../tests/e2e/orders.ts';
+import { create, item, order, rush } from '../tests/e2e/orders.ts';
 
 const OUT = join(ROOT, 'docs', 'screenshots');
 const QUALITY = 0.8;
@@ -67,9 +68,14 @@ async function main(): Promise<void> {
 	}
 }
 
-/** The browser tests' busy screen, plus one refused message (the strip) and one bent one. */
+/**
+ * The twenty-order lunch rush of the browser tests (tests/e2e/orders.ts `rush`, held by
+ * tests/e2e/rush.e2e.ts) on the Grill screen, plus one message it refuses (the strip). On the
+ * Expo screen, for the inspector's picture: a POS that sends a colour the contract does not
+ * define (a warning), then creates the order twice.
+ */
 async function sendLunchRush(simulator: Simulator, clock: { offset: number }): Promise<void> {
-	const orders = busyScreen();
+	const orders = rush();
 	const send = async (message: object) => simulator.sendTcp('kds-1', message);
 	clock.offset = -9 * 60_000;
 	for (const o of orders.early) await send(o);
@@ -78,15 +84,16 @@ async function sendLunchRush(simulator: Simulator, clock: { offset: number }): P
 	clock.offset = 0;
 	for (const o of orders.fresh) await send(o);
 	for (const o of orders.after) await send(o);
-	// A POS that sends a colour the contract does not define (a warning), then creates it twice.
+	// An order without its items: refused, with the field path.
+	await send(create({ ...order('BAD-1', 'Table 30', []), items: 'two burgers' }));
 	const bent = create(
 		order('W-88', 'Walk-in 88', [item('1', 'Flat White', { mods: [{ name: 'Oat milk' }] })], {
 			mode: 'ToGo',
 			tableColour: 'blue'
 		})
 	);
-	await send(bent);
-	await send(bent);
+	await simulator.sendTcp('kds-2', bent);
+	await simulator.sendTcp('kds-2', bent);
 }
 
 async function open(browser: Browser, size: { width: number; height: number }): Promise<Page> {
@@ -121,7 +128,7 @@ async function screen(
 
 async function inspector(browser: Browser, simulator: Simulator): Promise<[string, number]> {
 	const page = await open(browser, { width: 1280, height: 720 });
-	await page.goto(`${simulator.httpUrl}/inspector?screen=kds-1`);
+	await page.goto(`${simulator.httpUrl}/inspector`);
 	await page.getByRole('status', { name: 'Message log: Live' }).waitFor();
 	// The accepted create of W-88: a warning on its tableColour line.
 	await page

@@ -16,6 +16,7 @@ import {
 	displayName,
 	modeLabel,
 	cardTiming,
+	placedTime,
 	timersFor
 } from '#core/view/format';
 import { takeoutRows } from '#core/view/takeout';
@@ -70,6 +71,11 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 		cancelled: state === 'cancelled',
 		recalled: context.recalledAt !== undefined,
 		elapsedMs: elapsed,
+		/** The order's own `time` (when the POS placed it); the timer counts from `receivedAt`. */
+		placedAt: fields.time ?? null,
+		receivedAt: new Date(context.receivedAt).toISOString(),
+		/** Placed BACKDATED_MS or more before the screen received it: the card marks it old. */
+		backdated: placedTime(fields.time, context.receivedAt)?.backdated ?? false,
 		timer: cardTiming(now, context, fields, timersFor(screen.config.settings, fields.mode)).level,
 		fields,
 		sections: layoutItems(context.items).map((section) => ({

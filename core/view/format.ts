@@ -74,6 +74,33 @@ export function formatClock(iso: string | number, timeZone?: string): string {
 	return zonedFormat(timeZone, [], { hour: '2-digit', minute: '2-digit' }).format(date);
 }
 
+/** How long before it reached the screen an order must have been placed to be marked old. */
+export const BACKDATED_MS = 10 * 60_000;
+
+/**
+ * The order's own `time` (when the POS placed it) as the card shows it: `short` (`12:05 PM`,
+ * no zone: the header clock says which), `label` with the zone, and `backdated` when it was
+ * placed at least BACKDATED_MS before the screen received it (a back-dated or re-sent order:
+ * the timer counts from receipt, so the card says how old the order really is). Null without
+ * a readable time.
+ */
+export function placedTime(
+	time: string | undefined,
+	receivedAt: number,
+	timeZone?: string
+): { at: number; short: string; label: string; backdated: boolean } | null {
+	const at = time === undefined ? NaN : Date.parse(time);
+	if (Number.isNaN(at)) return null;
+	const label = formatClock(at, timeZone);
+	const short = zonedFormat(timeZone, [], { hour: 'numeric', minute: '2-digit' })
+		.formatToParts(at)
+		.filter((part) => part.type !== 'timeZoneName')
+		.map((part) => part.value)
+		.join('')
+		.trim();
+	return { at, short, label, backdated: receivedAt - at >= BACKDATED_MS };
+}
+
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**

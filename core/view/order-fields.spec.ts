@@ -55,7 +55,7 @@ describe('readOrderFields', () => {
 			/^2026-11-25T12:30:00\.?0*\+01:00 · 12:30 .+ \(Europe\/Berlin\)$/
 		);
 		expect(row('time').findings.map((f) => f.code)).toContain('KDS-TIME-NO-OFFSET');
-		expect(row('time').card).toBeNull();
+		expect(row('time').card).toMatch(/^header: “placed 12:05 PM” on a selected card/);
 
 		expect(row('mode').read).toBe('Delivery Handoff');
 		expect(row('mode').card).toBe('mode chip');

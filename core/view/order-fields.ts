@@ -74,7 +74,7 @@ export const CARD_PLACES: Readonly<Record<string, string | null>> = {
 	originSource: 'title, after “·”',
 	mode: 'mode chip',
 	deliveryHandoff: 'mode chip: “Delivery Handoff” on a Delivery order',
-	time: NOT_SHOWN,
+	time: 'header: “placed 12:05 PM” on a selected card; always, amber with “· 45 min ago”, when placed 10 min or more before the screen received it',
 	pickupTime: 'Pickup chip (clock time in the location’s zone); the Holds list',
 	prepTimeDuration: 'with pickupTime: the scheduled start on the card and in Holds',
 	covers: 'chip: “N cvr”',

@@ -66,9 +66,8 @@ test.describe('Integrator view: an order field by field', () => {
 			await expect(time).toContainText(`2026-11-25T11:30:00-06:00`);
 			await expect(time).toContainText(`(${ZONE})`);
 			await expect(time).toContainText('KDS-TIME-NO-OFFSET');
-			await expect(time).toContainText(
-				'not shown the timer counts from when the screen received the order'
-			);
+			await expect(time).toContainText('placed 12:05 PM');
+			await expect(time).toContainText('the timer counts from when the screen received the order');
 		});
 		await test.step('fields the card does not show say so', async () => {
 			for (const field of [

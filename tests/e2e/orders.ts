@@ -182,13 +182,21 @@ export function busyScreen(): { early: Json[]; warm: Json[]; fresh: Json[]; afte
 	};
 }
 
-/** Ten ordinary tickets of two or three short lines: what a quiet 7-inch panel mostly shows. */
+/**
+ * Ten ordinary tickets of two or three short lines, a modifier on the first: what a quiet 7-inch
+ * panel mostly shows (a ticket without a single modifier is rarer than one with).
+ */
 export function ordinaryTickets(count = 10): Json[] {
 	const dishes = ['Cheeseburger', 'Fries', 'Caesar Salad', 'Club Sandwich', 'Tomato Soup', 'Cola'];
+	const mods = ['No onion', 'Extra salt', 'Dressing on side', 'Toasted', 'No croutons', 'No ice'];
 	return Array.from({ length: count }, (_, i) => {
 		const lines = 2 + (i % 2);
 		const items = Array.from({ length: lines }, (_, j) =>
-			item(String(j + 1), dishes[(i + j) % dishes.length], j === 0 ? { qty: 1 + (i % 3) } : {})
+			item(
+				String(j + 1),
+				dishes[(i + j) % dishes.length],
+				j === 0 ? { qty: 1 + (i % 3), mods: [{ name: mods[i % mods.length] }] } : {}
+			)
 		);
 		return create(order(`N-${i + 1}`, `Guest ${i + 1}`, items));
 	});
@@ -306,6 +314,233 @@ export function lunchRush(): ReturnType<typeof busyScreen> & { messages: string[
 				'label and date every container, check the walk-in temperatures, and tell the ' +
 				'manager about anything running low before the dinner rush starts at five o’clock. ' +
 				'Thank you all for a great lunch service today.'
+		]
+	};
+}
+
+/**
+ * The lunch rush a kitchen really sends, twenty orders: modifiers on about half the items, two
+ * big orders (a coursed party of ten, a 15-item office lunch), a long name, CJK and emoji, a
+ * scheduled pickup ("Priya (scheduled)"), an order placed 45 minutes before it was sent (a
+ * re-send), an update and two cancels (of an order 9 and one 6 minutes old: their timers stop
+ * there). Send `early` with the agent's clock 9 minutes back and
+ * `warm` 6 minutes back (red and yellow timers), then `fresh`, then `after`. The README's
+ * screenshots (scripts/screenshots.ts) and tests/e2e/rush.e2e.ts use it.
+ */
+export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Json[] } {
+	const mod = (...names: string[]) => ({ mods: names.map((name) => ({ name })) });
+	const lunch = Array.from({ length: 15 }, (_, i) =>
+		item(
+			String(i + 1),
+			['Club Sandwich', 'Tomato Soup', 'Cobb Salad', 'Brownie', 'Iced Tea'][i % 5],
+			{
+				qty: 1 + (i % 3),
+				...(i % 2 === 0 ? mod(['No onion', 'Gluten-free bread', 'Dressing on side'][i % 3]) : {})
+			}
+		)
+	);
+	return {
+		early: [
+			create(
+				order('C-77', 'Counter 77', [item('1', 'Latte', mod('Oat milk')), item('2', 'Croissant')], {
+					mode: 'ToGo'
+				})
+			),
+			create(
+				order(
+					'K-17',
+					'Kiosk 17',
+					[item('1', 'Chicken Wrap', mod('No mayo')), item('2', 'Fries', { qty: 2 })],
+					{ mode: 'ToGo' }
+				)
+			),
+			create(
+				order('T-2', 'Table 2', [
+					item('1', 'Caesar Salad', mod('Add chicken')),
+					item('2', 'Tomato Soup')
+				])
+			)
+		],
+		warm: [
+			create(order('X-1', 'Table 15', [item('1', 'Ribeye', mod('Medium')), item('2', 'Bread')])),
+			create(
+				order('1001', 'Maria', [
+					item('1', 'Cheeseburger', mod('No pickles')),
+					item('2', 'Side Salad', mod('Vinaigrette'))
+				])
+			),
+			create(
+				order(
+					'D-44',
+					'Lane 2 Car 44',
+					[
+						item('1', 'Double Burger', {
+							itemGroup: { id: 'm1', name: 'Meal #1', note: 'Medium' },
+							...mod('No onion')
+						}),
+						item('2', 'Fries', { itemGroup: { id: 'm1', name: 'Meal #1', note: 'Medium' } }),
+						item('3', 'Shake', {
+							itemGroup: { id: 'm1', name: 'Meal #1', note: 'Medium' },
+							...mod('Vanilla')
+						})
+					],
+					{ mode: 'DriveThru' }
+				)
+			)
+		],
+		fresh: [
+			create(
+				order(
+					'P-10',
+					'Party of 10',
+					[
+						item('1', 'Garlic Bread', { qty: 3, course: '1', courseStatus: 'fire' }),
+						item('2', 'Calamari', {
+							qty: 2,
+							course: '1',
+							courseStatus: 'fire',
+							...mod('Extra lemon')
+						}),
+						item('3', 'Margherita Pizza', { qty: 2, course: '2', courseStatus: 'hold' }),
+						item('4', 'Lasagna', {
+							qty: 3,
+							course: '2',
+							courseStatus: 'hold',
+							...mod('Extra cheese')
+						}),
+						item('5', 'Chicken Parm', {
+							qty: 2,
+							course: '2',
+							courseStatus: 'hold',
+							specialInstructions: 'Nut allergy'
+						}),
+						item('6', 'Tiramisu', { qty: 4, course: '3', courseStatus: 'hold' })
+					],
+					{ covers: 10, server: 'Jordan', checkNumber: '412' }
+				)
+			),
+			create(
+				order('T-4', 'Table 4', [
+					item('1', 'Steak Frites', mod('Medium rare')),
+					item('2', 'Soup of the Day')
+				])
+			),
+			create(
+				order('JP-1', '山田 太郎 (Yamada)', [
+					item('1', '味噌ラーメン', mod('大盛り', '煮卵 追加')),
+					item('2', '餃子', { qty: 2 })
+				])
+			),
+			create(
+				order('EM-1', 'Zoë 🎉 Birthday', [
+					item('1', '🍔 Smash Burger 🔥', mod('Extra 🧀')),
+					item('2', 'Crème brûlée')
+				])
+			),
+			create(
+				order('BIG-15', 'Office Lunch', lunch, {
+					mode: 'Pickup',
+					covers: 15
+				})
+			),
+			create(
+				order(
+					'LONG-1',
+					'Maximilian Alexander Worthington-Fitzgerald the Third',
+					[
+						item('1', 'Grilled Chicken Sandwich', mod('No tomato')),
+						item('2', 'Sweet Potato Fries')
+					],
+					{ mode: 'ToGo' }
+				)
+			),
+			create(
+				order(
+					'SCH-1',
+					'Priya (scheduled)',
+					[item('1', 'Sandwich Platter', { qty: 4, ...mod('Mixed') })],
+					{
+						mode: 'Pickup',
+						pickupTime: new Date(Date.now() + 100 * 60_000).toISOString()
+					}
+				)
+			),
+			create(
+				order('T-12', 'Christopher', [
+					item('1', 'Fish Tacos', { qty: 3, ...mod('No cilantro') }),
+					item('2', 'Guacamole'),
+					item('3', 'Horchata', mod('No ice'))
+				])
+			),
+			create(
+				order(
+					'DT-9',
+					'Lane 1 Car 9',
+					[
+						item('1', 'Nuggets', { qty: 10, ...mod('BBQ sauce') }),
+						item('2', 'Fries'),
+						item('3', 'Cola')
+					],
+					{ mode: 'DriveThru' }
+				)
+			),
+			create(
+				order('T-11', 'Table 11', [
+					item('1', 'Pad Thai', mod('Tofu', 'Mild')),
+					item('2', 'Spring Rolls', { qty: 2 })
+				])
+			),
+			create(
+				order(
+					'GH-3',
+					'Sam',
+					[item('1', 'Burrito Bowl', mod('Extra rice')), item('2', 'Horchata')],
+					{
+						mode: 'Delivery',
+						originSource: 'Grubhub',
+						deliveryService: { name: 'Grubhub', orderId: 'GH-99812' }
+					}
+				)
+			),
+			create(
+				order('T-7', 'Table 7', [
+					item('1', 'Cheeseburger', mod('Medium', 'No onion')),
+					item('2', 'Fries'),
+					item('3', 'Cola')
+				])
+			),
+			create(
+				order(
+					'CS-1',
+					'Alex',
+					[item('1', 'Family Meal', mod('Extra biscuits')), item('2', 'Lemonade', { qty: 2 })],
+					{ mode: 'Curbside', vehicleColor: 'Red', vehicleModel: 'Honda Civic' }
+				)
+			),
+			// Placed 45 minutes before it was sent (a POS that re-sent it): its card says so.
+			create(
+				order(
+					'R-88',
+					'Walk-in 88',
+					[item('1', 'Flat White', mod('Oat milk')), item('2', 'Scone')],
+					{
+						mode: 'ToGo',
+						time: Date.now() - 45 * 60_000
+					}
+				)
+			)
+		],
+		after: [
+			// Maria: Side Salad removed, Cheeseburger changed, Onion Rings added.
+			update(
+				order('1001', 'Maria', [
+					item('1', 'Cheeseburger', { qty: 2, ...mod('No pickles') }),
+					item('3', 'Onion Rings')
+				])
+			),
+			cancel('X-1'),
+			cancel('C-77'),
+			patch({ id: 'T-4', priority: true })
 		]
 	};
 }

@@ -49,26 +49,27 @@ async function sendAll(simulator: Simulator, orders: object[]) {
 }
 
 test.describe('Readable from 1.5 m', () => {
-	test('800x480: items >= 24 px, modifiers >= 20 px, 2 columns; 1024x600: 3 columns', async ({
+	test('800x480: items >= 18 px, modifiers >= 14 px, 3 columns; 1024x600: items >= 20 px, 3 columns', async ({
 		page,
 		simulator
 	}) => {
 		await sendAll(simulator, fourOrders());
-		for (const [width, height, cols] of [
-			[800, 480, 2],
-			[1024, 600, 3]
+		// Issue 41: type per panel, so a 7-inch panel shows six or more tickets, not two.
+		for (const [width, height, cols, itemPx] of [
+			[800, 480, 3, 18],
+			[1024, 600, 3, 20]
 		]) {
 			await page.setViewportSize({ width, height });
 			await screenPage(page, simulator, 'kds-1', { kiosk: true });
 			const burger = card(page, 'Table 1');
 			expect(await fontPx(burger, '.name'), `item at ${width}x${height}`).toBeGreaterThanOrEqual(
-				24
+				itemPx
 			);
 			expect(await fontPx(burger, '.mod'), `modifier at ${width}x${height}`).toBeGreaterThanOrEqual(
-				20
+				14
 			);
 			expect(await fontPx(burger, '.chip'), `chip at ${width}x${height}`).toBeGreaterThanOrEqual(
-				18
+				13
 			);
 			await expect.poll(() => columnsShown(page)).toBe(cols);
 		}

@@ -596,13 +596,23 @@ test.describe('Screen header', () => {
 		simulator
 	}) => {
 		await screenPage(page, simulator, 'kds-1');
-		await test.step('sound toggle, remembered by this browser', async () => {
-			const sound = page.getByRole('button', { name: /^Sound/ });
+		await test.step('sound toggle in the ⋯ menu, remembered by this browser', async () => {
+			const more = page.getByRole('button', { name: 'More controls' });
+			await more.click();
+			const sound = page.getByRole('group', { name: 'More controls' }).getByRole('button', {
+				name: /^Sound/
+			});
 			await expect(sound).toHaveText('Sound off');
 			await expect(sound).toHaveAttribute('aria-pressed', 'false');
 			await sound.click();
+			// A choice closes the menu.
+			await expect(sound).toHaveCount(0);
+			await more.click();
 			await expect(sound).toHaveText('Sound on');
+			await page.keyboard.press('Escape');
+			await expect(sound).toHaveCount(0);
 			await page.reload();
+			await page.getByRole('button', { name: 'More controls' }).click();
 			await expect(page.getByRole('button', { name: /^Sound/ })).toHaveText('Sound on');
 		});
 		await test.step('holds list', async () => {

@@ -112,6 +112,8 @@ export type ReceiveResult = 'applied' | 'stale' | 'gap' | 'waiting' | 'error';
 export interface OrderBoardOptions {
 	/** Called for each order created by a change (not by a snapshot): the new-order sound. */
 	onCreated?: (entry: OrderEntry) => void;
+	/** Called for each order a change cancelled (not a snapshot): the cancel sound and toast. */
+	onCancelled?: (entry: OrderEntry) => void;
 	/** The browser clock; tests replace it. */
 	now?: () => number;
 }
@@ -294,7 +296,12 @@ export class OrderBoard {
 			case 'order.event': {
 				const actor = this.#actors.get(change.id)?.actor;
 				if (!actor) return false;
+				const before = actor.getSnapshot().hasTag('cancelled');
 				actor.send(change.event);
+				if (!before && actor.getSnapshot().hasTag('cancelled')) {
+					const entry = this.entries.get(change.id);
+					if (entry) this.#options.onCancelled?.(entry);
+				}
 				return true;
 			}
 			case 'order.removed': {

@@ -3,11 +3,14 @@
  * the number of card columns, from the window size, the screen's `scale` and `?cols=`. Pure, so
  * the sizes are tested without a browser (and measured as rendered in tests/e2e/readable.e2e.ts).
  *
- * Read from 1.5-2 m: a 7-inch panel (800x480, 1024x600) gets the same 20 px root as a 1920x1080
- * TV, so items are 26 px and modifiers 21 px there, in fewer, wider columns; 1280x720 keeps 17 px
- * and four columns; big screens grow with their height. A column is at least COLUMN_REM wide, so
- * a larger `scale` gives fewer columns rather than cramped ones; `?cols=` fixes the count, and
- * fewer columns than would fit enlarge the type to use the width (at most MAX_FILL times).
+ * Sized per panel, read from 1.5-2 m: a 7-inch panel's type follows its height (15 px root at
+ * 800x480, items 19.5 px, three columns of six ordinary tickets; 18.75 px at 1024x600, three
+ * columns), 1280x720 keeps 17 px and four columns, 1920x1080 20 px and five, and big screens
+ * grow with their height. (A 20 px root at 800x480, as on the TV, showed two tickets of three
+ * lines a column and left half the panel black: tests/e2e/rush.e2e.ts holds the numbers.) A
+ * column is at least COLUMN_REM wide, so a larger `scale` gives fewer columns rather than
+ * cramped ones; `?cols=` fixes the count, and fewer columns than would fit enlarge the type to
+ * use the width (at most MAX_FILL times).
  */
 import { MAX_SCALE, MIN_SCALE } from '#core/relay';
 
@@ -26,7 +29,8 @@ export interface ScreenMetrics {
 export function baseFontPx(width: number, height: number): number {
 	if (width >= 1600) return Math.max(20, Math.min(32, height / 54));
 	if (width >= 1100) return 17;
-	return 20;
+	// 7-inch panels (and narrow portrait screens): the rows a panel has decide, 37.5 rem high.
+	return round(Math.max(14, Math.min(20, height / 37.5)));
 }
 
 export function clampScale(scale: number | null | undefined): number {

@@ -4,10 +4,11 @@
  * when the agent relays the result, so every browser on the screen shows the same.
  */
 import type { ClientMessage } from '#core/relay';
+import { displayName } from '#core/view/format';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
 import { ScreenNotifications } from './screen-notifications.svelte';
 import { OrderBoard } from './orders.svelte';
-import { beep } from './sound';
+import { beep, cancelTone } from './sound';
 
 export type ScreenActionName = Extract<ClientMessage, { type: 'action' }>['action'];
 
@@ -22,6 +23,11 @@ export class ScreenSession {
 	/** Takeout statuses and pop-ups. */
 	readonly notifications = new ScreenNotifications();
 	sound = $state(false);
+	/**
+	 * Orders the POS cancelled while this screen was open, the latest last (at most three): the
+	 * toasts that name them (ScreenView), until dismissed or timed out.
+	 */
+	cancels: { id: string; title: string; at: number }[] = $state.raw([]);
 	/** A short message for the cook (a refused action, no connection). */
 	notice: Notice | null = $state.raw(null);
 	/**
@@ -36,7 +42,14 @@ export class ScreenSession {
 		screenId: string,
 		options: { url?: string } & Partial<Omit<ConnectionOptions, 'url' | 'onMessage'>> = {}
 	) {
-		this.board = new OrderBoard({ onCreated: () => this.sound && beep() });
+		this.board = new OrderBoard({
+			onCreated: () => this.sound && beep(),
+			onCancelled: (entry) => {
+				if (this.sound) cancelTone();
+				const cancel = { id: entry.id, title: displayName(entry.context.fields), at: Date.now() };
+				this.cancels = [...this.cancels.filter((c) => c.id !== entry.id), cancel].slice(-3);
+			}
+		});
 		this.connection = new ScreenConnection({
 			url: options.url ?? screenSocketUrl(screenId),
 			...options,
@@ -71,6 +84,11 @@ export class ScreenSession {
 	/** Connect again now: the agent sends a fresh snapshot. */
 	reconnect(): void {
 		this.connection.retry();
+	}
+
+	/** The cancel toast for `orderId` goes. */
+	dismissCancel(orderId: string): void {
+		this.cancels = this.cancels.filter((c) => c.id !== orderId);
 	}
 
 	stop(): void {

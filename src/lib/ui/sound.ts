@@ -31,3 +31,24 @@ export function beep(): void {
 		osc.stop(start + offset + 0.16);
 	}
 }
+
+/** A cancel: two falling tones, unlike the new-order chime's rising ones. */
+export function cancelTone(): void {
+	if (!context) return;
+	const start = context.currentTime;
+	for (const [offset, frequency] of [
+		[0, 660],
+		[0.22, 440]
+	] as const) {
+		const osc = context.createOscillator();
+		const gain = context.createGain();
+		osc.type = 'sawtooth';
+		osc.frequency.value = frequency;
+		gain.gain.setValueAtTime(0.0001, start + offset);
+		gain.gain.exponentialRampToValueAtTime(0.25, start + offset + 0.01);
+		gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.2);
+		osc.connect(gain).connect(context.destination);
+		osc.start(start + offset);
+		osc.stop(start + offset + 0.21);
+	}
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { planParts, type CardLines, type PlannedCard } from './card-parts';
+
+/** A card of `n` items, each `line` px high, with `chrome` px of header and frame. */
+function card(id: string, n: number, line = 30, chrome = 50): PlannedCard {
+	const lines: CardLines = {
+		chrome,
+		contChrome: chrome - 10,
+		footer: 20,
+		body: n * line,
+		tops: Array.from({ length: n }, (_, i) => i * line),
+		items: Array(n).fill(true)
+	};
+	return { id, height: chrome + n * line, lines: () => lines };
+}
+
+describe('planParts', () => {
+	it('leaves cards that fit whole, and moves a short one whole to the next column', () => {
+		// 400 px columns: 170 + 10 + 170 = 350; the third (3 items) does not fit the 40 px left.
+		const plan = planParts([card('a', 4), card('b', 4), card('c', 3)], 400, 10);
+		expect(plan.size).toBe(0);
+	});
+
+	it('continues a long card in the space left, cut between items, the rest in the next column', () => {
+		// a: 170 px; 220 px left: 50 chrome + 20 footer leave 150 px, 5 items of 30 (minus slack: 4).
+		const plan = planParts([card('a', 4), card('big', 10)], 400, 10);
+		expect(plan.get('big')).toEqual([0, 120]);
+	});
+
+	it('cuts a card taller than a column into parts a column high each', () => {
+		// 30 items of 30 px: parts of (400 - 50 - 20) / 30 = 10 items, then (400 - 40 - 20) / 30 = 11.
+		const plan = planParts([card('huge', 30)], 400, 10);
+		expect(plan.get('huge')).toEqual([0, 300, 630]);
+	});
+
+	it('does not split off fewer than two items, nor leave fewer than two behind', () => {
+		// 100 px left after a 290 px card: room for one item only; the card moves whole.
+		expect(planParts([card('a', 8), card('b', 5)], 400, 10).size).toBe(0);
+		// A 3-item card never splits in the space left (two and one).
+		expect(planParts([card('a', 6), card('c', 3, 60)], 400, 10).size).toBe(0);
+	});
+
+	it('never cuts right under a heading: the heading goes on with its first item', () => {
+		const lines: CardLines = {
+			chrome: 50,
+			contChrome: 40,
+			footer: 20,
+			body: 300,
+			tops: [0, 30, 60, 90, 120, 150, 180, 210, 240, 270],
+			items: [true, true, true, false, true, true, true, true, true, true]
+		};
+		const headed: PlannedCard = { id: 'h', height: 350, lines: () => lines };
+		// 220 px left after a 170 px card; 148 px of lines fit: the cut would fall at 120, right
+		// under the heading at 90, so it falls before the heading.
+		const plan = planParts([card('a', 4), headed], 400, 10);
+		expect(plan.get('h')).toEqual([0, 90]);
+	});
+
+	it('a card it cannot read is placed whole', () => {
+		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
+		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);
+	});
+});
