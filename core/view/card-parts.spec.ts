@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planParts, type CardLines, type PlannedCard } from './card-parts';
+import { planParts, type CardLines, type PlannedCard } from './card-parts.ts';
 
 /** A card of `n` items, each `line` px high, with `chrome` px of header and frame. */
 function card(id: string, n: number, line = 30, chrome = 50): PlannedCard {
