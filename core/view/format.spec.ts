@@ -6,6 +6,7 @@ import {
 	displayName,
 	dueAt,
 	formatClock,
+	formatAgo,
 	formatElapsed,
 	formatIn,
 	itemCount,
@@ -53,6 +54,15 @@ describe('timers', () => {
 		expect(formatElapsed(633_000)).toBe('10 min');
 		expect(formatElapsed(3_600_000)).toBe('1 h');
 		expect(formatElapsed(3_723_000)).toBe('1 h 02 min');
+	});
+
+	it('says how long ago an order was placed in minutes, hours, then whole days', () => {
+		expect(formatAgo(45)).toBe('45 min');
+		expect(formatAgo(185)).toBe('3 h 05 min');
+		expect(formatAgo(24 * 60 - 1)).toBe('23 h 59 min');
+		expect(formatAgo(24 * 60)).toBe('1 d');
+		expect(formatAgo(223 * 60 + 59)).toBe('9 d');
+		expect(formatAgo(-3)).toBe('0 min');
 	});
 
 	it('reads a time to come in whole minutes, rounded up', () => {

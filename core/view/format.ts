@@ -56,6 +56,16 @@ export function formatMinutes(minutes: number): string {
 	return rest === 0 ? `${h} h` : `${h} h ${String(rest).padStart(2, '0')} min`;
 }
 
+/**
+ * How long ago an order was placed, short enough for a card's header chip: `45 min`, `3 h 05 min`,
+ * then whole days past a day (`9 d`): a re-sent order from last week must not read `223 h 59 min`
+ * and run off a 7-inch card.
+ */
+export function formatAgo(minutes: number): string {
+	const m = Math.max(0, Math.floor(minutes));
+	return m < 24 * 60 ? formatMinutes(m) : `${Math.floor(m / (24 * 60))} d`;
+}
+
 /** A time still to come, rounded up to the minute: `in 6 min`, `in 2 h 40 min`; `now` at 0. */
 export function formatIn(ms: number): string {
 	const minutes = Math.ceil(ms / 60_000);
