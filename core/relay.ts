@@ -87,6 +87,13 @@ const OrderInputSchema = z.object({
 	held: z.boolean().optional()
 });
 
+const StationMarkSchema = z.object({
+	station: text(),
+	name: text(),
+	items: z.array(z.object({ lineId: text(), name: text(), qty: num() })),
+	doneAt: num().optional()
+});
+
 const at = num();
 export const OrderEventSchema = byType([
 	z.object({ type: z.literal('order.updated'), order: orderShaped<Order>('an order'), at }),
@@ -100,7 +107,9 @@ export const OrderEventSchema = byType([
 	z.object({ type: z.literal('order.bumped'), at }),
 	z.object({ type: z.literal('order.recalled'), at }),
 	/** A course on hold fired from the screen; '' is the items without a course. */
-	z.object({ type: z.literal('course.fired'), course: text(), at })
+	z.object({ type: z.literal('course.fired'), course: text(), at }),
+	/** On an expo: a station's part of the order (core/expo.ts). */
+	z.object({ type: z.literal('station.marked'), mark: StationMarkSchema, at })
 ]);
 
 /** A change as relayed: the machine input or event, without the agent's computed record. */
