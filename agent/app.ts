@@ -286,6 +286,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay?.disconnect(id);
 		logger.info({ screen: id }, `screen ${id} removed`);
 	});
+	// Rules changed at run time: the screen drops its connection and re-establishes it, as the
+	// vendor's does (its browsers are let go and kept out for a while: engine.reconnectingUntil).
+	engine.onReconfigured((screen) => relay?.disconnect(screen.config.id));
 	const listen = options.discoveryListen ?? null;
 	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
 	const listener =

@@ -105,6 +105,11 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		onPopupAck: (screenId, popupId) => notifications.acknowledge(screenId, popupId),
 		onTakeoutReady: (screenId, orderId) => notifications.ready(screenId, orderId),
 		unavailable: (screenId) => {
+			const until = engine.reconnectingUntil(screenId);
+			if (until !== null) {
+				const seconds = Math.ceil((until - engine.now()) / 1000);
+				return `screen ${screenId} is re-establishing its connection after its communication rules changed (about ${seconds} s)`;
+			}
 			const remote = engine.screen(screenId)?.remote;
 			if (!remote || remote.state === 'live') return null;
 			return `screen ${screenId} lives in another simulator (${remote.where}), which is not reachable now`;

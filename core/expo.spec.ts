@@ -134,9 +134,9 @@ describe('stations and expo', () => {
 		const expo = createScreenState();
 		run(expo, create([BURGER]));
 		carry(GRILL, run(grill, create([BURGER])), expo);
-		expect(carry(GRILL, run(grill, { command: 'cancel-order', order: { id: 'A1' } }), expo)).toEqual(
-			[]
-		);
+		expect(
+			carry(GRILL, run(grill, { command: 'cancel-order', order: { id: 'A1' } }), expo)
+		).toEqual([]);
 		act(expo, 'bump');
 		expect(expo.orders.get('A1')!.state).toBe('bumped');
 		// The station bumping after the expo: kept on the expo's bumped record for a recall.
@@ -177,7 +177,8 @@ describe('communication rules', () => {
 			{
 				screen: 'grill',
 				index: 0,
-				message: '"fry" is a station, not an expo; expected the id of an expo screen of the same location'
+				message:
+					'"fry" is a station, not an expo; expected the id of an expo screen of the same location'
 			},
 			{
 				screen: 'grill',

@@ -14,6 +14,12 @@ import type { MarkItem, OrderRecord, StationMark } from './order-machine';
 export type { MarkItem, StationMark };
 import { step, type ScreenChange, type ScreenState } from './screen';
 
+/**
+ * How long a screen whose rules changed at run time re-establishes its connection (the vendor's
+ * screen drops its cloud connection for 10-20 s).
+ */
+export const DEFAULT_RECONNECT_SECONDS = 15;
+
 /** What a screen is in the kitchen: a station (its own items) or an expo (the whole order). */
 export const SCREEN_ROLES = ['station', 'expo'] as const;
 export type ScreenRole = (typeof SCREEN_ROLES)[number];
@@ -81,7 +87,13 @@ function sameMark(a: StationMark | undefined, b: StationMark): boolean {
 
 /** The `station.marked` change that puts `mark` on the expo's record; none when nothing changes. */
 function markChange(record: OrderRecord, mark: StationMark, at: number): ScreenChange | null {
-	if (sameMark(record.context.stations?.find((m) => m.station === mark.station), mark)) return null;
+	if (
+		sameMark(
+			record.context.stations?.find((m) => m.station === mark.station),
+			mark
+		)
+	)
+		return null;
 	const event = { type: 'station.marked' as const, mark, at };
 	const next = step(record, event);
 	if (!next) return null;
@@ -175,14 +187,20 @@ export function expoProgress(context: {
 		let count = 0;
 		for (const item of mark.items) {
 			const match =
-				live.find((e) => !claimed.has(e.lineId) && e.lineId === item.lineId && e.name === item.name) ??
-				live.find((e) => !claimed.has(e.lineId) && e.name === item.name);
+				live.find(
+					(e) => !claimed.has(e.lineId) && e.lineId === item.lineId && e.name === item.name
+				) ?? live.find((e) => !claimed.has(e.lineId) && e.name === item.name);
 			if (!match) continue;
 			claimed.add(match.lineId);
 			count += 1;
 			if (mark.doneAt !== undefined) doneBy.set(match.lineId, mark.name);
 		}
-		stations.push({ station: mark.station, name: mark.name, items: count, done: mark.doneAt !== undefined });
+		stations.push({
+			station: mark.station,
+			name: mark.name,
+			items: count,
+			done: mark.doneAt !== undefined
+		});
 	}
 	return { stations, doneBy };
 }

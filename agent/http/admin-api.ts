@@ -8,12 +8,15 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
+import { DEFAULT_RECONNECT_SECONDS, SCREEN_ROLES } from '#core/expo';
+import { formatErrors, parseWith, showValue } from '#core/parse';
 import { MESSAGE_RESULTS } from '#core/message-entry';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
+import { validationError } from './integrators/errors.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared, unknownScreen } from './responses.ts';
 
@@ -26,6 +29,29 @@ export const MessageQuerySchema = z.object({
 		'Only the messages refused (any reply but acceptance, bytes that are not JSON included), or only those accepted.'
 	),
 	limit: limitParam(999_999, 200).describe('The newest this many (1-999999; default 200).')
+});
+
+/** PUT /api/admin/screens/:id/communication (stations and expo, docs/screens.md). */
+export const CommunicationBodySchema = z.strictObject({
+	role: z
+		.enum(SCREEN_ROLES, {
+			error: (i) => `expected one of ${SCREEN_ROLES.join(', ')}, got ${showValue(i.input)}`
+		})
+		.describe('station: shows its own items; expo: the whole order, completed by the stations.'),
+	bumpsTo: z
+		.array(z.string().min(1, { error: 'expected a screen id' }), {
+			error: (i) => `expected an array of expo screen ids, got ${showValue(i.input)}`
+		})
+		.default([])
+		.describe("A station's rule: the expo screens of its location its bumps complete items on."),
+	reconnectSeconds: z
+		.number({ error: (i) => `expected a number of seconds 0-120, got ${showValue(i.input)}` })
+		.min(0, { error: 'expected a number of seconds 0-120' })
+		.max(120, { error: 'expected a number of seconds 0-120' })
+		.default(DEFAULT_RECONNECT_SECONDS)
+		.describe(
+			`How long the screen re-establishes its connection, as the vendor's does (10-20 s); default ${DEFAULT_RECONNECT_SECONDS}.`
+		)
 });
 
 export interface AdminOptions {
@@ -152,6 +178,43 @@ export function registerAdminApi(
 				}
 				engine.removeScreen(screen.config.id);
 				return { removed: screen.config.id };
+			}
+		);
+
+		// Stations and expo: a screen's role and communication rule, changed at run time.
+		admin.put<{ Params: { id: string } }>(
+			'/api/admin/screens/:id/communication',
+			declared('PUT /api/admin/screens/:id/communication'),
+			async (req, reply) => {
+				const screen = engine.liveScreen(req.params.id);
+				if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
+				const parsed = parseWith(CommunicationBodySchema, req.body ?? {});
+				if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+				const { role, bumpsTo, reconnectSeconds } = parsed.value;
+				if (screen.config.remote) {
+					return reply.code(409).send({
+						code: 'ACTION_REFUSED',
+						message: `screen ${screen.config.id} lives in another simulator: change it there`
+					});
+				}
+				const problem = engine.reconfigureScreen(
+					screen.config.id,
+					role,
+					bumpsTo,
+					reconnectSeconds * 1000
+				);
+				if (problem) {
+					const path = problem.index === null ? 'role' : `bumpsTo[${problem.index}]`;
+					return reply
+						.code(409)
+						.send({ code: 'ACTION_REFUSED', message: `${path}: ${problem.message}` });
+				}
+				return {
+					id: screen.config.id,
+					role: screen.config.role,
+					bumpsTo: screen.config.communication?.bumpsTo ?? [],
+					reconnectingUntil: engine.reconnectingUntil(screen.config.id)
+				};
 			}
 		);
 

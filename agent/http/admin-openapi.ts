@@ -10,8 +10,9 @@
  */
 import * as z from 'zod';
 import { SCREEN_ACTIONS } from '#core/screen';
-import { MessageQuerySchema } from './admin-api.ts';
+import { CommunicationBodySchema, MessageQuerySchema } from './admin-api.ts';
 import {
+	CommunicationResultSchema,
 	IntegrationSchema,
 	LocationsSchema,
 	MessageEntrySchema,
@@ -87,7 +88,17 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResendResult', ResendResultSchema, 'The reply to the message sent again.'],
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
 	['ResetResult', ResetResultSchema, 'What was reset.'],
-	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.']
+	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.'],
+	[
+		'CommunicationBody',
+		CommunicationBodySchema,
+		'A screen’s role and (a station’s) communication rule.'
+	],
+	[
+		'CommunicationResult',
+		CommunicationResultSchema,
+		'The screen’s role and rule as they now are, and its reconnect.'
+	]
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -164,6 +175,15 @@ const OPERATIONS: Operation[] = [
 		description:
 			'As deleting the device in the portal: the screen is gone from every API, its TCP port closes, its browsers are let go, and the endpoints that want Device Deleted get it. Its orders stay in the store. Until the agent restarts: the config file decides what a restart has. 409 for a screen that lives in another simulator.',
 		parameters: [SCREEN_ID]
+	},
+	{
+		route: 'PUT /api/admin/screens/:id/communication',
+		tag: 'Admin',
+		summary: 'Make a screen a station or the expo, and set a station’s communication rule',
+		description:
+			'Stations and expo (docs/screens.md): when a station bumps an order, its items are marked done on the expo screens its rule names (same location). As the vendor’s screen does, the screen then drops and re-establishes its connection: its browsers are let go and kept out for reconnectSeconds. 409 when the rule names a screen that is not an expo of the location, or when stations still send to an expo made a station. Until the agent restarts: the config file decides what a restart has.',
+		parameters: [SCREEN_ID],
+		body: 'CommunicationBody'
 	},
 	{
 		route: 'GET /api/admin/messages',

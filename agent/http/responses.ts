@@ -15,6 +15,7 @@
 import type { FastifySerializerCompiler } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES, type Finding } from '#core/conformance';
+import { SCREEN_ROLES } from '#core/expo';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import { SMS_KINDS, type SmsEntry } from '#core/sms';
@@ -280,7 +281,8 @@ const ItemJsonSchema = z.strictObject({
 	specialInstructions: z.string().optional(),
 	courseStatus: z.string().optional(),
 	deleted: z.boolean(),
-	highlighted: z.enum(['added', 'updated']).nullable()
+	highlighted: z.enum(['added', 'updated']).nullable(),
+	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.')
 });
 
 const CardSchema = z.strictObject({
@@ -313,7 +315,17 @@ const CardSchema = z.strictObject({
 			)
 		})
 	),
-	findings: z.array(FindingSchema.extend({ messageId: z.int() }))
+	findings: z.array(FindingSchema.extend({ messageId: z.int() })),
+	stations: z
+		.array(
+			z.strictObject({
+				station: z.string(),
+				name: z.string(),
+				items: z.int().describe('Items of this card the station holds.'),
+				done: z.boolean().describe('The station bumped the order.')
+			})
+		)
+		.describe('On an expo: each station that holds the order (screen communication).')
 });
 
 /**
@@ -342,6 +354,8 @@ export const ScreenJsonSchema = z.strictObject({
 	id: z.string(),
 	name: z.string(),
 	locationId: z.string(),
+	role: z.enum(SCREEN_ROLES),
+	bumpsTo: z.array(z.string()).describe('A station: the expo screens its bumps complete items on.'),
 	now: z.number(),
 	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
 	holds: z.array(CardSchema),
@@ -363,6 +377,17 @@ export const ScreenJsonSchema = z.strictObject({
 	),
 	popups: z.array(PopupSchema),
 	sms: z.array(SmsEntrySchema)
+});
+
+/** PUT /api/admin/screens/:id/communication: the screen's role and rule as they now are. */
+export const CommunicationResultSchema = z.strictObject({
+	id: z.string(),
+	role: z.enum(SCREEN_ROLES),
+	bumpsTo: z.array(z.string()),
+	reconnectingUntil: z
+		.number()
+		.nullable()
+		.describe('Until when (ms since epoch) its browsers are kept out, re-establishing; null: not.')
 });
 
 export const ResendResultSchema = z.strictObject({
@@ -503,6 +528,13 @@ export const ROUTE_RESPONSES = {
 	},
 	'POST /api/admin/reset': {
 		200: ResetResultSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'PUT /api/admin/screens/:id/communication': {
+		200: CommunicationResultSchema,
+		409: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	},

@@ -20,6 +20,7 @@ import {
 } from '#core/view/format';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
+import { expoProgress, type ExpoProgress } from '#core/expo';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import type { MessageLog } from './message-log.ts';
@@ -39,9 +40,16 @@ export interface ItemJson {
 	 * the card shows it (the agent cannot know what each cook saw: core changeMark).
 	 */
 	highlighted: 'added' | 'updated' | null;
+	/** On an expo: the station whose bump completed this item (core/expo.ts); else null. */
+	doneBy: string | null;
 }
 
-function itemJson(item: ItemView, now: number, marks?: ChangeMarks): ItemJson {
+function itemJson(
+	item: ItemView,
+	now: number,
+	marks?: ChangeMarks,
+	progress?: ExpoProgress | null
+): ItemJson {
 	return {
 		lineId: item.lineId,
 		label: itemLabel(item),
@@ -52,7 +60,8 @@ function itemJson(item: ItemView, now: number, marks?: ChangeMarks): ItemJson {
 		specialInstructions: item.specialInstructions,
 		courseStatus: item.courseStatus,
 		deleted: item.deleted === true,
-		highlighted: changeMark(item, now, marks)
+		highlighted: changeMark(item, now, marks),
+		doneBy: progress?.doneBy.get(item.lineId) ?? null
 	};
 }
 
@@ -61,6 +70,7 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	const { fields } = context;
 	const elapsed = now - context.queuedAt;
 	const marks = screen.config.settings.changeMarks;
+	const progress = expoProgress(context);
 	return {
 		id: context.id,
 		title: displayName(fields),
@@ -78,15 +88,17 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 			status: section.status ?? null,
 			entries: section.entries.map((entry) =>
 				entry.kind === 'item'
-					? { kind: 'item' as const, item: itemJson(entry.item, now, marks) }
+					? { kind: 'item' as const, item: itemJson(entry.item, now, marks, progress) }
 					: {
 							kind: 'group' as const,
 							name: entry.group.name,
 							note: entry.group.note ?? null,
-							items: entry.items.map((i) => itemJson(i, now, marks))
+							items: entry.items.map((i) => itemJson(i, now, marks, progress))
 						}
 			)
-		}))
+		})),
+		/** On an expo: each station that holds the order, and whether it bumped it. */
+		stations: progress?.stations ?? []
 	};
 }
 
@@ -131,6 +143,8 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		id,
 		name: screen.config.name,
 		locationId: screen.location.id,
+		role: screen.config.role,
+		bumpsTo: screen.config.communication?.bumpsTo ?? [],
 		now,
 		cards: queue.map((r, i) => ({ position: i + 1, ...card(r) })),
 		holds: holds.map(card),

@@ -86,6 +86,7 @@ describe('/openapi.json', () => {
 				'GET /api/admin/screens',
 				'GET /api/admin/screens/{id}',
 				'DELETE /api/admin/screens/{id}',
+				'PUT /api/admin/screens/{id}/communication',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
 				'POST /api/admin/messages/{id}/resend'

@@ -289,6 +289,22 @@ describe('simulator API', () => {
 		}
 	});
 
+	it('communication rules: set, refused, invalid, unknown screen (then set back)', async () => {
+		const route = 'PUT /api/admin/screens/:id/communication';
+		const put = (id: string, body: object) =>
+			call(route, { url: `/api/admin/screens/${id}/communication`, body });
+		const expo = await put('kds-2', { role: 'expo', reconnectSeconds: 0 });
+		expect(expo.body).toEqual({ id: 'kds-2', role: 'expo', bumpsTo: [], reconnectingUntil: null });
+		expect(
+			(await put('kds-1', { role: 'station', bumpsTo: ['kds-2'], reconnectSeconds: 0 })).status
+		).toBe(200);
+		expect((await put('kds-1', { role: 'station', bumpsTo: ['kds-1'] })).status).toBe(409);
+		expect((await put('kds-1', { role: 'pass' })).status).toBe(422);
+		expect((await put('nope', { role: 'station' })).status).toBe(404);
+		expect((await put('kds-1', { role: 'station', reconnectSeconds: 0 })).status).toBe(200);
+		expect((await put('kds-2', { role: 'station', reconnectSeconds: 0 })).status).toBe(200);
+	});
+
 	it('pop-up acknowledgement: done, not open, unknown screen', async () => {
 		const route = 'POST /api/screens/:id/popups/:popupId/ack';
 		const notes = await call('GET /api/screens/:id/notifications', {
@@ -577,7 +593,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(11);
+		expect(documentedAdmin.length).toBe(12);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
