@@ -130,8 +130,10 @@ export const orderMachine = setup({
 		markStation: assign(({ context, event }) => {
 			if (event.type !== 'station.marked') return {};
 			const marks = context.stations ?? [];
-			const at = marks.findIndex((m) => m.station === event.mark.station);
-			const stations = at < 0 ? [...marks, event.mark] : marks.with(at, event.mark);
+			const known = marks.some((m) => m.station === event.mark.station);
+			const stations = known
+				? marks.map((m) => (m.station === event.mark.station ? event.mark : m))
+				: [...marks, event.mark];
 			return { stations };
 		}),
 		markRecalled: assign({
