@@ -359,6 +359,18 @@ export const ScreenJsonSchema = z.strictObject({
 	now: z.number(),
 	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
 	holds: z.array(CardSchema),
+	allDay: z
+		.array(
+			z.strictObject({
+				name: z.string(),
+				qty: z.number(),
+				tickets: z.int(),
+				variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
+			})
+		)
+		.describe(
+			'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
+		),
 	recall: z.array(
 		z.strictObject({ id: z.string(), title: z.string(), bumpedAt: z.number().optional() })
 	),

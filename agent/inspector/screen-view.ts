@@ -18,6 +18,7 @@ import {
 	cardTiming,
 	timersFor
 } from '#core/view/format';
+import { allDay } from '#core/view/all-day';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
 import { expoProgress, type ExpoProgress } from '#core/expo';
@@ -148,6 +149,8 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		now,
 		cards: queue.map((r, i) => ({ position: i + 1, ...card(r) })),
 		holds: holds.map(card),
+		/** The All Day view's counts (core/view/all-day.ts): fired items over the cards. */
+		allDay: allDay(queue, now, screen.config.settings),
 		recall: records
 			.filter((r) => r.state === 'bumped')
 			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))
