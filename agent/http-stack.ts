@@ -20,6 +20,7 @@ import { registerIntegratorApi } from './http/integrators/index.ts';
 import type { RemoteWriter } from './fleet/deliver.ts';
 import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
+import { registerTrackerApi } from './http/tracker-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
 import type { MessageRecorder } from './inspector/recorder.ts';
@@ -84,6 +85,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 			(app) =>
 				registerIntegratorApi(app, { engine, config, notifications, remotes: options.remotes }),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
+			(app) => registerTrackerApi(app, engine, notifications),
 			(app) =>
 				registerFleetApi(app, {
 					heard: () => options.discovered.listener?.list() ?? null,

@@ -24,6 +24,7 @@ import {
 	ScreenInfoSchema,
 	ScreenJsonSchema,
 	SimulatorErrorSchema,
+	TrackerSchema,
 	SnapshotSchema,
 	type RouteKey
 } from './responses.ts';
@@ -89,6 +90,7 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
 	['ResetResult', ResetResultSchema, 'What was reset.'],
 	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.'],
+	['Tracker', TrackerSchema, 'A location’s order tracker: Preparing and Ready.'],
 	[
 		'CommunicationBody',
 		CommunicationBodySchema,
@@ -232,6 +234,23 @@ const OPERATIONS: Operation[] = [
 		tag: 'Simulator',
 		summary: 'Everything a screen holds now (the snapshot a browser gets)',
 		parameters: [SCREEN_ID]
+	},
+	{
+		route: 'GET /api/tracker/:location',
+		tag: 'Simulator',
+		summary: 'The order tracker of a location: Preparing and Ready, by order name and number',
+		description:
+			'What the customer-facing page /tracker/{location} shows. Ready: a Take Out view marked the order "Ready for pickup", or the expo screens holding it bumped it (no expo: every screen holding it). Guarded: the names are customer data.',
+		parameters: [
+			{
+				name: 'location',
+				in: 'path',
+				required: true,
+				description: 'A location id of the configuration.',
+				schema: { type: 'string' },
+				example: 'loc-1'
+			}
+		]
 	},
 	{
 		route: 'POST /api/screens/:id/actions',

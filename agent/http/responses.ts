@@ -391,6 +391,21 @@ export const ScreenJsonSchema = z.strictObject({
 	sms: z.array(SmsEntrySchema)
 });
 
+const TrackerEntrySchema = z.strictObject({
+	orderId: z.string(),
+	name: z.string().describe('The order name as sent.'),
+	number: z.string().describe('The check number, else the order id.'),
+	since: z.number().describe('Preparing: when it reached the kitchen; Ready: when it was ready.')
+});
+
+/** GET /api/tracker/:location: the customer-facing order tracker's boards. */
+export const TrackerSchema = z.strictObject({
+	location: z.strictObject({ id: z.string(), name: z.string(), timezone: z.string() }),
+	now: z.number(),
+	preparing: z.array(TrackerEntrySchema).describe('Oldest first.'),
+	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
+});
+
 /** PUT /api/admin/screens/:id/communication: the screen's role and rule as they now are. */
 export const CommunicationResultSchema = z.strictObject({
 	id: z.string(),
@@ -491,6 +506,11 @@ export const ROUTE_RESPONSES = {
 		200: OkSchema,
 		409: SimulatorErrorSchema,
 		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'GET /api/tracker/:location': {
+		200: TrackerSchema,
+		404: SimulatorErrorSchema,
 		...GUARDED
 	},
 	'GET /api/sms': { 200: z.array(SmsEntrySchema), 422: SimulatorErrorSchema, ...GUARDED },

@@ -97,6 +97,7 @@ describe('/openapi.json', () => {
 				'GET /api/locations',
 				'GET /api/screens/{id}',
 				'GET /api/screens/{id}/state',
+				'GET /api/tracker/{location}',
 				'POST /api/screens/{id}/actions'
 			].sort()
 		);

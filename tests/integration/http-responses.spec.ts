@@ -289,6 +289,17 @@ describe('simulator API', () => {
 		}
 	});
 
+	it('order tracker: a location, an unknown one', async () => {
+		const route = 'GET /api/tracker/:location';
+		const board = await call(route, { url: '/api/tracker/loc-1' });
+		expect(board.body.location).toEqual({
+			id: 'loc-1',
+			name: 'Demo Kitchen',
+			timezone: 'America/Chicago'
+		});
+		expect((await call(route, { url: '/api/tracker/nope' })).status).toBe(404);
+	});
+
 	it('communication rules: set, refused, invalid, unknown screen (then set back)', async () => {
 		const route = 'PUT /api/admin/screens/:id/communication';
 		const put = (id: string, body: object) =>
@@ -593,7 +604,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(12);
+		expect(documentedAdmin.length).toBe(13);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
