@@ -32,6 +32,7 @@ import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { startAutoClear, type AutoClear } from './engine/auto-clear.ts';
 import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
 import { SmsOutbox } from './notify/sms.ts';
 import { Webhooks } from './notify/webhooks.ts';
@@ -145,6 +146,8 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The self-working cook's bump timers (screens with settings.autoBump). */
 	cook: AutoCook;
+	/** Auto Clear: each location's daily clear, and "clear now". */
+	autoClear: AutoClear;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
 	/** The inspector's log of every message received. */
@@ -255,6 +258,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const handleTcp = tcpMessageHandler(engine, recorder);
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
+	const autoClear = startAutoClear(engine, logger);
 	const sms = new SmsOutbox(engine, store.database, logger);
 	const webhooks = new Webhooks(engine, store.database, logger, {
 		timeoutMs: options.webhookTimeoutMs
@@ -362,6 +366,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages,
 			recorder,
 			sendTcp: handleTcp,
+			autoClear,
 			remotes,
 			sms,
 			webhooks,
@@ -422,6 +427,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
 		cook.close();
+		autoClear.close();
 		sms.close();
 		webhooks.close();
 		settle?.close();
@@ -455,6 +461,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		cook,
+		autoClear,
 		sms,
 		messages,
 		webhooks,
@@ -470,6 +477,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				notifications.close();
 				holds.close();
 				cook.close();
+				autoClear.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();

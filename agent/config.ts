@@ -10,6 +10,7 @@ import { communicationProblems, SCREEN_ROLES } from '#core/expo';
 import { ORDER_MODES } from '#core/order-schema';
 import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
+import { DAILY_TIME } from '#core/times';
 import { isHttpUrl } from '#core/url';
 import {
 	DEFAULT_WEBHOOK_ATTEMPTS,
@@ -183,6 +184,15 @@ const LocationSchema = z.object({
 	autoBump: AutoBumpSchema.optional(),
 	/** SMS settings of this location, over its brand's (any part). */
 	sms: SmsOverrideSchema.optional(),
+	/** Auto Clear (docs/screens.md#auto-clear): every ticket removed daily at this time. */
+	autoClear: z
+		.strictObject({
+			at: text().regex(DAILY_TIME, {
+				error: (i) =>
+					`expected a time of day as HH:MM (00:00-23:59, in the location's timezone), got ${showValue(i.input)}`
+			})
+		})
+		.optional(),
 	screens: z.array(ScreenSchema)
 });
 

@@ -40,6 +40,7 @@ export interface HttpStackOptions {
 	recorder: MessageRecorder;
 	/** The agent's TCP handler, for the inspector's re-send of a TCP message. */
 	sendTcp: AdminOptions['sendTcp'];
+	autoClear: AdminOptions['autoClear'];
 	sms: SmsOutbox;
 	webhooks: Webhooks;
 	notifications: Notifications;
@@ -95,7 +96,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 				registerAdminApi(app, engine, messages, {
 					sms,
 					reset: options.reset,
-					sendTcp: options.sendTcp
+					sendTcp: options.sendTcp,
+					autoClear: options.autoClear
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks)
 		],

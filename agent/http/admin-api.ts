@@ -54,7 +54,15 @@ export const CommunicationBodySchema = z.strictObject({
 		)
 });
 
+/** Auto Clear, as the admin API needs it (agent/engine/auto-clear.ts; handed in by app.ts). */
+export interface LocationClearing {
+	clearNow(locationId: string): Promise<number | null>;
+	next(locationId: string): number | null;
+}
+
 export interface AdminOptions {
+	/** Auto Clear's "clear now" and next clear time. */
+	autoClear?: LocationClearing;
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
 	sms?: SmsOutbox;
 	/** Start clean: see RunningAgent.reset. */
@@ -214,6 +222,25 @@ export function registerAdminApi(
 					role: screen.config.role,
 					bumpsTo: screen.config.communication?.bumpsTo ?? [],
 					reconnectingUntil: engine.reconnectingUntil(screen.config.id)
+				};
+			}
+		);
+
+		// Auto Clear's "clear now": every ticket of the location removed, with no webhook or SMS.
+		admin.post<{ Params: { id: string } }>(
+			'/api/admin/locations/:id/clear',
+			declared('POST /api/admin/locations/:id/clear'),
+			async (req, reply) => {
+				const cleared = await options.autoClear?.clearNow(req.params.id);
+				if (cleared === null || cleared === undefined) {
+					return reply
+						.code(404)
+						.send({ code: 'NOT_FOUND', message: `Unknown location ${req.params.id}` });
+				}
+				return {
+					location: req.params.id,
+					cleared,
+					nextAutoClear: options.autoClear?.next(req.params.id) ?? null
 				};
 			}
 		);

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import { SCREEN_ACTIONS } from '#core/screen';
 import { CommunicationBodySchema, MessageQuerySchema } from './admin-api.ts';
 import {
+	ClearResultSchema,
 	CommunicationResultSchema,
 	IntegrationSchema,
 	LocationsSchema,
@@ -90,6 +91,7 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
 	['ResetResult', ResetResultSchema, 'What was reset.'],
 	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.'],
+	['ClearResult', ClearResultSchema, 'What a clear removed, and when the daily one runs next.'],
 	['Tracker', TrackerSchema, 'A location’s order tracker: Preparing and Ready.'],
 	[
 		'CommunicationBody',
@@ -186,6 +188,23 @@ const OPERATIONS: Operation[] = [
 			'Stations and expo (docs/screens.md): when a station bumps an order, its items are marked done on the expo screens its rule names (same location). As the vendor’s screen does, the screen then drops and re-establishes its connection: its browsers are let go and kept out for reconnectSeconds. 409 when the rule names a screen that is not an expo of the location, or when stations still send to an expo made a station. Until the agent restarts: the config file decides what a restart has.',
 		parameters: [SCREEN_ID],
 		body: 'CommunicationBody'
+	},
+	{
+		route: 'POST /api/admin/locations/:id/clear',
+		tag: 'Admin',
+		summary: 'Auto Clear now: remove every ticket of a location',
+		description:
+			'As the daily Auto Clear (the location’s autoClear.at) does: every order of its screens, on screen, held or in the recall list, is removed. No webhook, no SMS, no screen communication, no order tracker Ready.',
+		parameters: [
+			{
+				name: 'id',
+				in: 'path',
+				required: true,
+				description: 'A location id of the configuration.',
+				schema: { type: 'string' },
+				example: 'loc-1'
+			}
+		]
 	},
 	{
 		route: 'GET /api/admin/messages',

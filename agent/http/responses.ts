@@ -406,6 +406,16 @@ export const TrackerSchema = z.strictObject({
 	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
 });
 
+/** POST /api/admin/locations/:id/clear: Auto Clear's "clear now". */
+export const ClearResultSchema = z.strictObject({
+	location: z.string(),
+	cleared: z.int().describe('Orders removed (counted once per screen that held them).'),
+	nextAutoClear: z
+		.number()
+		.nullable()
+		.describe('When the daily Auto Clear runs next (ms since epoch); null: not configured.')
+});
+
 /** PUT /api/admin/screens/:id/communication: the screen's role and rule as they now are. */
 export const CommunicationResultSchema = z.strictObject({
 	id: z.string(),
@@ -568,6 +578,11 @@ export const ROUTE_RESPONSES = {
 		409: SimulatorErrorSchema,
 		422: SimulatorErrorSchema,
 		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'POST /api/admin/locations/:id/clear': {
+		200: ClearResultSchema,
+		404: SimulatorErrorSchema,
 		...GUARDED
 	},
 	'DELETE /api/admin/screens/:id': {

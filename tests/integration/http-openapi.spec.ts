@@ -87,6 +87,7 @@ describe('/openapi.json', () => {
 				'GET /api/admin/screens/{id}',
 				'DELETE /api/admin/screens/{id}',
 				'PUT /api/admin/screens/{id}/communication',
+				'POST /api/admin/locations/{id}/clear',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
 				'POST /api/admin/messages/{id}/resend'

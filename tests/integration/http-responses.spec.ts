@@ -289,6 +289,24 @@ describe('simulator API', () => {
 		}
 	});
 
+	it('clear now: a location (on an agent of its own), an unknown one', async () => {
+		const route = 'POST /api/admin/locations/:id/clear';
+		const own = await start({});
+		try {
+			const url = '/api/admin/locations/loc-1/clear';
+			expect((await call(route, { url, on: own })).body).toEqual({
+				location: 'loc-1',
+				cleared: 0,
+				nextAutoClear: null
+			});
+			expect((await call(route, { url: '/api/admin/locations/nope/clear', on: own })).status).toBe(
+				404
+			);
+		} finally {
+			await own.close();
+		}
+	});
+
 	it('order tracker: a location, an unknown one', async () => {
 		const route = 'GET /api/tracker/:location';
 		const board = await call(route, { url: '/api/tracker/loc-1' });
@@ -604,7 +622,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(13);
+		expect(documentedAdmin.length).toBe(14);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),
