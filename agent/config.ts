@@ -85,6 +85,12 @@ const SettingsSchema = z
 			)
 			.optional()
 	})
+	.extend({
+		/** Combine Orders (docs/screens.md#combine-orders): off by default, as on the vendor's screen. */
+		combineOrders: z
+			.boolean({ error: (i) => `expected true or false, got ${showValue(i.input)}` })
+			.optional()
+	})
 	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));
 
 /** Where a remote screen's cards are read: the other simulator's HTTP address and screen id. */

@@ -48,6 +48,11 @@ export interface OrderContext extends OrderContent {
 	 * them (screen communication, expo.ts). Absent on a station and on orders no station has.
 	 */
 	stations?: StationMark[];
+	/**
+	 * Combine Orders (combine.ts): the id of the order whose ticket this order joined; it is drawn
+	 * on that ticket while that order is on the screen.
+	 */
+	combinedWith?: string;
 }
 
 /** One item as a station shows it: what the expo matches its own items with (expo.ts). */
@@ -74,6 +79,8 @@ export interface OrderInput {
 	seq: number;
 	/** Start in the holds list rather than the queue. */
 	held?: boolean;
+	/** Combine Orders: join the ticket of this order (combine.ts). */
+	combinedWith?: string;
 }
 
 export type OrderEvent =
@@ -156,7 +163,7 @@ export const orderMachine = setup({
 	// to copy twice).
 	context: ({ input }) => {
 		const { fields, items } = contentFromOrder(input.order);
-		return {
+		const context: OrderContext = {
 			id: input.order.id,
 			createdName: input.order.name,
 			fields,
@@ -166,6 +173,8 @@ export const orderMachine = setup({
 			queuedAt: input.held ? -1 : input.at,
 			updatedAt: input.at
 		};
+		if (input.combinedWith !== undefined) context.combinedWith = input.combinedWith;
+		return context;
 	},
 	initial: 'arriving',
 	states: {

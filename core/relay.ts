@@ -84,7 +84,8 @@ const OrderInputSchema = z.object({
 	order: orderShaped<Order>('an order'),
 	at: num(),
 	seq: num(),
-	held: z.boolean().optional()
+	held: z.boolean().optional(),
+	combinedWith: text().optional()
 });
 
 const StationMarkSchema = z.object({
@@ -163,7 +164,9 @@ export const ScreenSettingsSchema = z.object({
 	/** The self-working cook: bump each order this long after it reached the queue. */
 	autoBump: AutoBumpSchema.optional(),
 	/** How long NEW / CHANGED marks last: 'seen' (until a cook saw the card) or seconds. */
-	changeMarks: z.union([z.literal('seen'), num()]).optional()
+	changeMarks: z.union([z.literal('seen'), num()]).optional(),
+	/** Combine Orders: a new order of a recent order's name joins its ticket (core/combine.ts). */
+	combineOrders: z.boolean().optional()
 });
 export type ScreenSettings = z.output<typeof ScreenSettingsSchema>;
 

@@ -263,7 +263,8 @@ export class Engine {
 		const hold = screen.config.settings.autoHoldFutureOrders
 			? (create: { order: Order }) => holdStart(create.order, at) !== null
 			: undefined;
-		return decide(screen.state, command, at, { hold, explain });
+		const combine = screen.config.settings.combineOrders === true;
+		return decide(screen.state, command, at, { hold, explain, combine });
 	}
 
 	/**

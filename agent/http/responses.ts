@@ -80,7 +80,11 @@ export const ScreenInfoSchema = z.strictObject({
 			.optional()
 			.describe(
 				"How long NEW / CHANGED marks last on a card: 'seen' (until a cook saw the card) or seconds."
-			)
+			),
+		combineOrders: z
+			.boolean()
+			.optional()
+			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 
@@ -325,7 +329,18 @@ const CardSchema = z.strictObject({
 				done: z.boolean().describe('The station bumped the order.')
 			})
 		)
-		.describe('On an expo: each station that holds the order (screen communication).')
+		.describe('On an expo: each station that holds the order (screen communication).'),
+	combined: z
+		.array(
+			z.strictObject({
+				id: z.string(),
+				title: z.string(),
+				state: z.string(),
+				because: z.string().describe('Why it joined this ticket.'),
+				items: z.array(z.string()).describe('Its item lines, as labelled on the card.')
+			})
+		)
+		.describe('Combine Orders: the orders drawn on this ticket besides its own.')
 });
 
 /**

@@ -21,6 +21,7 @@ import {
 import { allDay } from '#core/view/all-day';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
+import { combinedBecause, partnersOf } from '#core/combine';
 import { expoProgress, type ExpoProgress } from '#core/expo';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
@@ -99,7 +100,17 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 			)
 		})),
 		/** On an expo: each station that holds the order, and whether it bumped it. */
-		stations: progress?.stations ?? []
+		stations: progress?.stations ?? [],
+		/** Combine Orders: the orders on this ticket besides its own, and why. */
+		combined: partnersOf(screen.state.orders.values(), context.id)
+			.filter((p) => p.state === 'active' || p.state === 'cancelled')
+			.map((p) => ({
+				id: p.context.id,
+				title: displayName(p.context.fields),
+				state: p.state,
+				because: combinedBecause(record, p),
+				items: p.context.items.filter((i) => !i.deleted).map(itemLabel)
+			}))
 	};
 }
 
