@@ -34,6 +34,7 @@ import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
 import { startAutoClear, type AutoClear } from './engine/auto-clear.ts';
 import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
+import { RushControl } from './rush/control.ts';
 import { SmsOutbox } from './notify/sms.ts';
 import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_PAYLOAD_BUDGET, DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
@@ -259,6 +260,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
 	const autoClear = startAutoClear(engine, logger);
+	// The admin API's rush: kds-sim rush against this simulator's own HTTP address (set once listening).
+	let ownUrl = '';
+	const rushControl = new RushControl(() => ownUrl);
 	const sms = new SmsOutbox(engine, store.database, logger);
 	const webhooks = new Webhooks(engine, store.database, logger, {
 		timeoutMs: options.webhookTimeoutMs
@@ -367,6 +371,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			recorder,
 			sendTcp: handleTcp,
 			autoClear,
+			rush: rushControl,
 			remotes,
 			sms,
 			webhooks,
@@ -443,8 +448,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const finalRelay = relay;
 	const finalHttp = http;
 	let closed: Promise<void> | undefined;
+	ownUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
 	return {
-		httpUrl: `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`,
+		httpUrl: ownUrl,
 		token: config.brands[0].token,
 		config,
 		screens: [...engine.screens.values()]
@@ -478,6 +484,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				holds.close();
 				cook.close();
 				autoClear.close();
+				rushControl.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();

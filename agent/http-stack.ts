@@ -41,6 +41,7 @@ export interface HttpStackOptions {
 	/** The agent's TCP handler, for the inspector's re-send of a TCP message. */
 	sendTcp: AdminOptions['sendTcp'];
 	autoClear: AdminOptions['autoClear'];
+	rush: AdminOptions['rush'];
 	sms: SmsOutbox;
 	webhooks: Webhooks;
 	notifications: Notifications;
@@ -97,7 +98,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					sms,
 					reset: options.reset,
 					sendTcp: options.sendTcp,
-					autoClear: options.autoClear
+					autoClear: options.autoClear,
+					rush: options.rush
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks)
 		],

@@ -2,7 +2,7 @@
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
  * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim rush` sends realistic
- * orders to a running simulator (agent/cli/rush.ts); anything else starts the
+ * orders to a running simulator (agent/rush/rush.ts); anything else starts the
  * simulator (agent/cli/main.ts).
  *
  * Each command's module is imported when that command runs: in the bundle each is a chunk of its
@@ -75,7 +75,7 @@ async function fleetConfigCommand(args: string[]): Promise<void> {
 }
 
 async function rushCommand(args: string[]): Promise<void> {
-	const { formatSummary, readRushArgs, rush, RUSH_HELP } = await import('./rush.ts');
+	const { formatSummary, readRushArgs, rush, RUSH_HELP } = await import('../rush/rush.ts');
 	if (wantsHelp(args)) {
 		process.stdout.write(RUSH_HELP);
 		return;

@@ -60,7 +60,35 @@ export interface LocationClearing {
 	next(locationId: string): number | null;
 }
 
+/** POST /api/admin/rush: `kds-sim rush`'s options (docs/testing.md). */
+export const RushBodySchema = z.strictObject({
+	rate: z.number().min(0.1).max(60_000).optional().describe('Orders a minute (default 30).'),
+	duration: z.number().min(0.1).max(86_400).optional().describe('Seconds (default 60).'),
+	orders: z.int().min(1).max(1_000_000).optional().describe('Stop after this many orders instead.'),
+	seed: z
+		.int()
+		.min(0)
+		.max(2 ** 32 - 1)
+		.optional()
+		.describe('The same seed sends the same orders.'),
+	screens: z
+		.array(z.string().min(1))
+		.optional()
+		.describe('Target screen ids (default: every screen).'),
+	tcp: z.number().min(0).max(1).optional().describe('Share sent over TCP (default 0.5).'),
+	updates: z.number().min(0).max(1).optional().describe('Share updated (default 0.2).'),
+	cancels: z.number().min(0).max(1).optional().describe('Share cancelled (default 0.05).')
+});
+
+/** The rush, as the admin API needs it (agent/rush/control.ts; handed in by app.ts). */
+export interface RushControlling {
+	start(options: z.output<typeof RushBodySchema>): { seed: number } | null;
+	stop(): Promise<{ stopped: boolean; summary: unknown }>;
+}
+
 export interface AdminOptions {
+	/** `kds-sim rush` run by the simulator itself. */
+	rush?: RushControlling;
 	/** Auto Clear's "clear now" and next clear time. */
 	autoClear?: LocationClearing;
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
@@ -244,6 +272,26 @@ export function registerAdminApi(
 				};
 			}
 		);
+
+		// A rush on demand (docs/testing.md): realistic orders through this simulator's TCP and HTTP.
+		admin.post('/api/admin/rush', declared('POST /api/admin/rush'), async (req, reply) => {
+			const parsed = parseWith(RushBodySchema, req.body ?? {});
+			if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+			const started = options.rush?.start(parsed.value);
+			if (!started) {
+				return reply
+					.code(409)
+					.send({ code: 'ACTION_REFUSED', message: 'a rush is running: stop it first' });
+			}
+			return reply.code(202).send({ running: true, seed: started.seed });
+		});
+		admin.delete('/api/admin/rush', declared('DELETE /api/admin/rush'), async () => {
+			const { stopped, summary } = (await options.rush?.stop()) ?? {
+				stopped: false,
+				summary: null
+			};
+			return { stopped, summary };
+		});
 
 		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
 			const { screen, order, severity, result, limit } = parseQuery(MessageQuerySchema, req.query);

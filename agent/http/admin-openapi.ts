@@ -10,10 +10,12 @@
  */
 import * as z from 'zod';
 import { SCREEN_ACTIONS } from '#core/screen';
-import { CommunicationBodySchema, MessageQuerySchema } from './admin-api.ts';
+import { CommunicationBodySchema, MessageQuerySchema, RushBodySchema } from './admin-api.ts';
 import {
 	ClearResultSchema,
 	CommunicationResultSchema,
+	RushStartedSchema,
+	RushStoppedSchema,
 	IntegrationSchema,
 	LocationsSchema,
 	MessageEntrySchema,
@@ -91,6 +93,9 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
 	['ResetResult', ResetResultSchema, 'What was reset.'],
 	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.'],
+	['RushBody', RushBodySchema, 'A rush: kds-sim rush’s options.'],
+	['RushStarted', RushStartedSchema, 'A rush started, with its seed.'],
+	['RushStopped', RushStoppedSchema, 'The rush stopped (or none ran), and what the last one sent.'],
 	['ClearResult', ClearResultSchema, 'What a clear removed, and when the daily one runs next.'],
 	['Tracker', TrackerSchema, 'A location’s order tracker: Preparing and Ready.'],
 	[
@@ -118,6 +123,7 @@ function bodySchema(schema: z.ZodType): object {
 
 const STATUS_TEXT: Record<number, string> = {
 	200: 'OK',
+	202: 'Started.',
 	400: 'The body is not what the route takes (BAD_BODY, INVALID_JSON).',
 	403: 'Not from loopback and without the admin token (ADMIN_ONLY): send x-admin-token.',
 	404: 'No such screen or message (NOT_FOUND).',
@@ -188,6 +194,19 @@ const OPERATIONS: Operation[] = [
 			'Stations and expo (docs/screens.md): when a station bumps an order, its items are marked done on the expo screens its rule names (same location). As the vendor’s screen does, the screen then drops and re-establishes its connection: its browsers are let go and kept out for reconnectSeconds. 409 when the rule names a screen that is not an expo of the location, or when stations still send to an expo made a station. Until the agent restarts: the config file decides what a restart has.',
 		parameters: [SCREEN_ID],
 		body: 'CommunicationBody'
+	},
+	{
+		route: 'POST /api/admin/rush',
+		tag: 'Admin',
+		summary: 'Start a rush: realistic orders through this simulator’s TCP ports and HTTP API',
+		description:
+			'As kds-sim rush (docs/testing.md), run by the simulator against itself: creates, updates and cancels over TCP and HTTP, so findings, webhooks and SMS all happen. One at a time (409 while one runs).',
+		body: 'RushBody'
+	},
+	{
+		route: 'DELETE /api/admin/rush',
+		tag: 'Admin',
+		summary: 'Stop the rush, and say what it sent'
 	},
 	{
 		route: 'POST /api/admin/locations/:id/clear',

@@ -421,6 +421,25 @@ export const TrackerSchema = z.strictObject({
 	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
 });
 
+/** POST /api/admin/rush: a rush started. */
+export const RushStartedSchema = z.strictObject({ running: z.literal(true), seed: z.int() });
+/** DELETE /api/admin/rush: stopped (or none running), and what the last rush sent. */
+export const RushStoppedSchema = z.strictObject({
+	stopped: z.boolean(),
+	summary: z
+		.strictObject({
+			seed: z.number(),
+			orders: z.int(),
+			tcp: z.int(),
+			http: z.int(),
+			updates: z.int(),
+			cancels: z.int(),
+			refused: z.int(),
+			ids: z.array(z.string())
+		})
+		.nullable()
+});
+
 /** POST /api/admin/locations/:id/clear: Auto Clear's "clear now". */
 export const ClearResultSchema = z.strictObject({
 	location: z.string(),
@@ -595,6 +614,13 @@ export const ROUTE_RESPONSES = {
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	},
+	'POST /api/admin/rush': {
+		202: RushStartedSchema,
+		409: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'DELETE /api/admin/rush': { 200: RushStoppedSchema, ...GUARDED },
 	'POST /api/admin/locations/:id/clear': {
 		200: ClearResultSchema,
 		404: SimulatorErrorSchema,

@@ -88,6 +88,8 @@ describe('/openapi.json', () => {
 				'DELETE /api/admin/screens/{id}',
 				'PUT /api/admin/screens/{id}/communication',
 				'POST /api/admin/locations/{id}/clear',
+				'POST /api/admin/rush',
+				'DELETE /api/admin/rush',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
 				'POST /api/admin/messages/{id}/resend'

@@ -289,6 +289,22 @@ describe('simulator API', () => {
 		}
 	});
 
+	it('rush: started, refused while running, invalid, stopped (on an agent of its own)', async () => {
+		const own = await start({});
+		try {
+			const post = 'POST /api/admin/rush';
+			const body = { rate: 1, duration: 600, seed: 5 };
+			expect((await call(post, { body, on: own })).body).toEqual({ running: true, seed: 5 });
+			expect((await call(post, { body, on: own })).status).toBe(409);
+			expect((await call(post, { body: { rate: 'fast' }, on: own })).status).toBe(422);
+			const stopped = await call('DELETE /api/admin/rush', { on: own });
+			expect(stopped.body.stopped).toBe(true);
+			expect(stopped.body.summary.orders).toBe(1);
+		} finally {
+			await own.close();
+		}
+	});
+
 	it('clear now: a location (on an agent of its own), an unknown one', async () => {
 		const route = 'POST /api/admin/locations/:id/clear';
 		const own = await start({});
@@ -622,7 +638,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(14);
+		expect(documentedAdmin.length).toBe(16);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),

@@ -1,11 +1,11 @@
 /**
- * `kds-sim rush` (agent/cli/rush.ts) against a real simulator: orders through the real TCP ports
+ * `kds-sim rush` (agent/rush/rush.ts) against a real simulator: orders through the real TCP ports
  * and HTTP API, with updates and cancels, every one accepted, each on the screens it was sent to,
  * both interfaces in the inspector's log; the same seed sends the same orders; bad flags refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
-import { readRushArgs, rush, rushOrder } from '../../agent/cli/rush.ts';
+import { readRushArgs, rush, rushOrder } from '../../agent/rush/rush.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
 
 const agents: RunningAgent[] = [];
