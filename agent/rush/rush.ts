@@ -161,6 +161,32 @@ interface Target {
 	token: string;
 	location: string;
 	tcp: { host: string; port: number };
+	/** Stations and expo (docs/screens.md): a station gets its share of the items. */
+	role: 'station' | 'expo';
+}
+
+type RushItem = ReturnType<typeof rushOrder>['items'][number];
+
+/**
+ * Which screens get which items of an order sent over TCP, as a POS routes them: with an expo among the
+ * targets, the expo gets the whole order and each station its share (item k to station k mod n;
+ * a station with no share gets nothing); otherwise every target gets the whole order.
+ */
+export function routeItems<T extends { role: 'station' | 'expo' }>(
+	group: readonly T[],
+	items: readonly RushItem[]
+): Array<{ screens: T[]; items: RushItem[] }> {
+	const expos = group.filter((t) => t.role === 'expo');
+	const stations = group.filter((t) => t.role === 'station');
+	if (expos.length === 0 || stations.length === 0)
+		return [{ screens: [...group], items: [...items] }];
+	const shares = stations
+		.map((station, i) => ({
+			screens: [station],
+			items: items.filter((_, k) => k % stations.length === i)
+		}))
+		.filter((share) => share.items.length > 0);
+	return [{ screens: expos, items: [...items] }, ...shares];
 }
 
 export interface RushSummary {
@@ -195,10 +221,23 @@ export async function rush(
 			}>;
 		}>;
 	};
+	// Each screen's role (stations and expo), from the JSON view of the screens.
+	const views = await fetch(`${options.url}/api/admin/screens`, { headers });
+	const roles = new Map(
+		views.ok
+			? ((await views.json()) as Array<{ id: string; role?: string }>).map((v) => [v.id, v.role])
+			: []
+	);
 	const targets: Target[] = integration.brands
 		.flatMap((b) =>
 			b.locations.flatMap((l) =>
-				l.screens.map((s) => ({ id: s.id, token: b.token, location: l.id, tcp: s.tcp }))
+				l.screens.map((s) => ({
+					id: s.id,
+					token: b.token,
+					location: l.id,
+					tcp: s.tcp,
+					role: roles.get(s.id) === 'expo' ? ('expo' as const) : ('station' as const)
+				}))
 			)
 		)
 		.filter((t) => !options.screens || options.screens.includes(t.id));
@@ -239,7 +278,10 @@ export async function rush(
 		await r.arrayBuffer();
 		if (r.status >= 300) summary.refused += 1;
 	};
-	const tcp = async (group: Target[], message: { command: string; order: { id: string } }) => {
+	const tcp = async (
+		group: Target[],
+		message: { command: string; order: { id: string; [key: string]: unknown } }
+	) => {
 		for (const t of group) {
 			const reply = await sendTcp(t.tcp.host, t.tcp.port, message);
 			if (reply !== message.order.id) summary.refused += 1;
@@ -261,25 +303,44 @@ export async function rush(
 		summary.ids.push(order.id);
 		if (overTcp) summary.tcp += 1;
 		else summary.http += 1;
+		// Over HTTP an order is one per location, fanned out to the screens it names (a second
+		// create of its id there is refused): the whole order to every target. Over TCP each screen
+		// is written to on its own, so a station gets only its items.
+		const routes = overTcp
+			? routeItems(group, order.items)
+			: [{ screens: group, items: order.items }];
 		const run = async () => {
-			if (overTcp) await tcp(group, { command: 'create-order', order });
-			else await http('POST', '/integrators/kds-orders', group, order);
+			// Each route: its screens, the order with its items (one HTTP request, or a TCP message each).
+			const each = async (fn: (screens: Target[], items: RushItem[]) => Promise<void>) => {
+				for (const route of routes) await fn(route.screens, route.items);
+			};
+			await each((screens, items) =>
+				overTcp
+					? tcp(screens, { command: 'create-order', order: { ...order, items } })
+					: http('POST', '/integrators/kds-orders', screens, { ...order, items })
+			);
 			if (update) {
 				summary.updates += 1;
 				const patch = {
 					id: order.id,
 					itemsToAdd: [{ lineId: 'R1', name: 'Side Salad', qty: 1, mods: ['No dressing'] }]
 				};
-				if (overTcp) await tcp(group, { command: 'partial-update-order', order: patch });
-				else await http('PUT', '/integrators/kds-orders/partial', group, patch);
+				await each((screens) =>
+					overTcp
+						? tcp(screens, { command: 'partial-update-order', order: patch })
+						: http('PUT', '/integrators/kds-orders/partial', screens, patch)
+				);
 			}
 			if (cancel) {
 				summary.cancels += 1;
-				if (overTcp) await tcp(group, { command: 'cancel-order', order: { id: order.id } });
-				else await http('PUT', '/integrators/kds-orders/cancel', group, { id: order.id });
+				await each((screens) =>
+					overTcp
+						? tcp(screens, { command: 'cancel-order', order: { id: order.id } })
+						: http('PUT', '/integrators/kds-orders/cancel', screens, { id: order.id })
+				);
 			}
 			log(
-				`${order.id} ${order.name} (${order.items.length} items, ${overTcp ? 'TCP' : 'HTTP'}) → ${group.map((t) => t.id).join(', ')}`
+				`${order.id} ${order.name} (${order.items.length} items, ${overTcp ? 'TCP' : 'HTTP'}) → ${routes.map((r) => `${r.screens.map((t) => t.id).join('+')}:${r.items.length}`).join(', ')}`
 			);
 		};
 		pending.push(

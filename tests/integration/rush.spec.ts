@@ -5,7 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
-import { readRushArgs, rush, rushOrder } from '../../agent/rush/rush.ts';
+import { fileURLToPath } from 'node:url';
+import { loadConfigFile } from '../../agent/config.ts';
+import { readRushArgs, routeItems, rush, rushOrder } from '../../agent/rush/rush.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
 
 const agents: RunningAgent[] = [];
@@ -82,6 +84,58 @@ describe('kds-sim rush', () => {
 		const a = [1, 2, 3].map((n) => ({ ...rushOrder(seed(9), n, 'x'), time: '' }));
 		const b = [1, 2, 3].map((n) => ({ ...rushOrder(seed(9), n, 'x'), time: '' }));
 		expect(a).toEqual(b);
+	});
+
+	it('over TCP to stations and an expo, the expo gets each whole order, each station its share', async () => {
+		const config = loadConfigFile(
+			fileURLToPath(new URL('../../docs/examples/three-screen-kitchen.json', import.meta.url))
+		);
+		const agent = await startTestAgent({ config });
+		agents.push(agent);
+		const summary = await rush(
+			readRushArgs([
+				'--url',
+				agent.httpUrl,
+				'--rate',
+				'60000',
+				'--orders',
+				'8',
+				'--seed',
+				'21',
+				'--cancels',
+				'0',
+				'--updates',
+				'0',
+				'--tcp',
+				'1'
+			])
+		);
+		expect(summary.refused).toBe(0);
+		await agent.engine.settled();
+		const expo = agent.engine.screen('expo')!.state.orders;
+		expect([...expo.keys()].sort()).toEqual([...summary.ids].sort());
+		for (const record of expo.values()) {
+			const shares = ['grill', 'fry'].map(
+				(id) =>
+					agent.engine.screen(id)!.state.orders.get(record.context.id)?.context.items.length ?? 0
+			);
+			expect(shares[0] + shares[1]).toBe(record.context.items.length);
+			// The expo knows which station has which items (screen communication).
+			const marked = (record.context.stations ?? []).reduce((n, m) => n + m.items.length, 0);
+			expect(marked).toBe(record.context.items.length);
+		}
+		expect(
+			routeItems(
+				[
+					{ id: 'g', role: 'station' as const },
+					{ id: 'f', role: 'station' as const },
+					{ id: 'e', role: 'expo' as const }
+				],
+				[1, 2, 3].map((k) => ({ lineId: String(k), name: `I${k}`, qty: 1, mods: [] }))
+			).map(
+				(r) => `${r.screens.map((t) => t.id).join('+')}:${r.items.map((i) => i.name).join(',')}`
+			)
+		).toEqual(['e:I1,I2,I3', 'g:I1,I3', 'f:I2']);
 	});
 
 	it('refuses a bad flag with one sentence', () => {
