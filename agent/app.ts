@@ -32,7 +32,9 @@ import { ByteBudget, DEFAULT_PENDING_BUDGET_BYTES } from './byte-budget.ts';
 import { lockDataDir } from './store/data-lock.ts';
 import { Engine } from './engine/engine.ts';
 import { startHoldReleases, type HoldReleases } from './engine/hold-releases.ts';
+import { startAutoClear, type AutoClear } from './engine/auto-clear.ts';
 import { startAutoCook, type AutoCook } from './engine/auto-cook.ts';
+import { RushControl } from './rush/control.ts';
 import { SmsOutbox } from './notify/sms.ts';
 import { Webhooks } from './notify/webhooks.ts';
 import { DEFAULT_PAYLOAD_BUDGET, DEFAULT_RETENTION, MessageLog } from './inspector/message-log.ts';
@@ -155,6 +157,8 @@ export interface RunningAgent {
 	holds: HoldReleases;
 	/** The self-working cook's bump timers (screens with settings.autoBump). */
 	cook: AutoCook;
+	/** Auto Clear: each location's daily clear, and "clear now". */
+	autoClear: AutoClear;
 	/** The simulated customer SMS outbox. */
 	sms: SmsOutbox;
 	/** The faults on cue (docs/faults.md): add, list, remove, reset. */
@@ -274,6 +278,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const rebooting = new Set<string>();
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
+	const autoClear = startAutoClear(engine, logger);
+	// The admin API's rush: kds-sim rush against this simulator's own HTTP address (set once listening).
+	let ownUrl = '';
+	const rushControl = new RushControl(() => ownUrl);
 	const sms = new SmsOutbox(engine, store.database, logger);
 	const webhooks = new Webhooks(engine, store.database, logger, {
 		timeoutMs: options.webhookTimeoutMs
@@ -305,6 +313,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		relay?.disconnect(id);
 		logger.info({ screen: id }, `screen ${id} removed`);
 	});
+	// Rules changed at run time: the screen drops its connection and re-establishes it, as the
+	// vendor's does (its browsers are let go and kept out for a while: engine.reconnectingUntil).
+	engine.onReconfigured((screen) => relay?.disconnect(screen.config.id));
 	const listen = options.discoveryListen ?? null;
 	const adoptInto = adoptionTarget(config.brands, listen?.adopt === true);
 	const listener =
@@ -444,6 +455,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages,
 			recorder,
 			sendTcp: handleTcp,
+			autoClear,
+			rush: rushControl,
 			remotes,
 			sms,
 			webhooks,
@@ -506,6 +519,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		await Promise.all(tcpServers.map((s) => s.close()));
 		holds.close();
 		cook.close();
+		autoClear.close();
 		sms.close();
 		webhooks.close();
 		settle?.close();
@@ -521,8 +535,9 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const finalRelay = relay;
 	const finalHttp = http;
 	let closed: Promise<void> | undefined;
+	ownUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`;
 	return {
-		httpUrl: `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${port}`,
+		httpUrl: ownUrl,
 		token: config.brands[0].token,
 		config,
 		screens: [...engine.screens.values()]
@@ -539,6 +554,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications,
 		holds,
 		cook,
+		autoClear,
 		sms,
 		messages,
 		webhooks,
@@ -556,6 +572,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				holds.close();
 				cook.close();
 				faults.close();
+				autoClear.close();
+				rushControl.close();
 				finalRelay.close();
 				await Promise.all(tcpServers.map((s) => s.close()));
 				await finalHttp.close();

@@ -7,9 +7,11 @@
 import { readFileSync } from 'node:fs';
 import { FaultsConfigSchema } from '#core/faults';
 import * as z from 'zod';
+import { communicationProblems, SCREEN_ROLES } from '#core/expo';
 import { ORDER_MODES } from '#core/order-schema';
 import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
+import { DAILY_TIME } from '#core/times';
 import { isHttpUrl } from '#core/url';
 import {
 	DEFAULT_WEBHOOK_ATTEMPTS,
@@ -84,6 +86,12 @@ const SettingsSchema = z
 			)
 			.optional()
 	})
+	.extend({
+		/** Combine Orders (docs/screens.md#combine-orders): off by default, as on the vendor's screen. */
+		combineOrders: z
+			.boolean({ error: (i) => `expected true or false, got ${showValue(i.input)}` })
+			.optional()
+	})
 	.default(() => ({ autoHoldFutureOrders: false, timers: { ...DEFAULT_TIMERS }, keymap: {} }));
 
 /** Where a remote screen's cards are read: the other simulator's HTTP address and screen id. */
@@ -98,6 +106,15 @@ const RemoteSchema = z.object({
 	adminToken: text().optional()
 });
 
+/** A station's screen communication rule (core/expo.ts, docs/screens.md). */
+export const CommunicationSchema = z.strictObject({
+	bumpsTo: z
+		.array(text().min(1, { error: 'expected a screen id' }), {
+			error: (i) => `expected an array of expo screen ids, got ${showValue(i.input)}`
+		})
+		.default([])
+});
+
 const ScreenSchema = z.object({
 	id: text().min(1),
 	name: text(),
@@ -110,7 +127,16 @@ const ScreenSchema = z.object({
 	 * A screen hosted by another simulator (a Pi): `tcp` is that screen's own TCP endpoint, where
 	 * orders are written; its cards are read from the remote agent's browser relay (docs/fleet.md).
 	 */
-	remote: RemoteSchema.optional()
+	remote: RemoteSchema.optional(),
+	// Stations and expo (docs/screens.md), checked across the location by checkCommunication.
+	/** What the screen is in the kitchen: a station (its own items) or the expo (whole orders). */
+	role: z
+		.enum(SCREEN_ROLES, {
+			error: (i) => `expected one of ${SCREEN_ROLES.join(', ')}, got ${showValue(i.input)}`
+		})
+		.default('station'),
+	/** A station's screen communication rule: the expo screens its bumps complete items on. */
+	communication: CommunicationSchema.optional()
 });
 
 /** A location's address when the config gives none (the information routes still show one). */
@@ -165,6 +191,15 @@ const LocationSchema = z.object({
 	autoBump: AutoBumpSchema.optional(),
 	/** SMS settings of this location, over its brand's (any part). */
 	sms: SmsOverrideSchema.optional(),
+	/** Auto Clear (docs/screens.md#auto-clear): every ticket removed daily at this time. */
+	autoClear: z
+		.strictObject({
+			at: text().regex(DAILY_TIME, {
+				error: (i) =>
+					`expected a time of day as HH:MM (00:00-23:59, in the location's timezone), got ${showValue(i.input)}`
+			})
+		})
+		.optional(),
 	screens: z.array(ScreenSchema)
 });
 
@@ -333,6 +368,11 @@ function checkAcross(config: SimConfig, source: string): SimConfig {
 	const tokens = new Set<string>();
 	const endpoints = new Set<string>();
 	const webhookIds = new Set<string>();
+	config.brands.forEach((brand, b) =>
+		brand.locations.forEach((location, l) =>
+			checkCommunication(location, `brands[${b}].locations[${l}]`, source)
+		)
+	);
 	for (const brand of config.brands) {
 		const locationIds = new Set(brand.locations.map((l) => l.id));
 		brand.webhooks.forEach((endpoint, i) => {
@@ -372,6 +412,22 @@ function checkAcross(config: SimConfig, source: string): SimConfig {
 		}
 	}
 	return config;
+}
+
+/** A location's communication rules (core/expo.ts), the first problem named by its field path. */
+function checkCommunication(location: LocationConfig, path: string, source: string): void {
+	const live = location.screens.filter((s) => !s.deleted);
+	const [problem] = communicationProblems(live.map(communicatingScreen));
+	if (!problem) return;
+	const k = location.screens.findIndex((s) => s.id === problem.screen);
+	const field =
+		problem.index === null ? 'communication' : `communication.bumpsTo[${problem.index}]`;
+	throw new ConfigError(`Invalid ${source}: ${path}.screens[${k}].${field}: ${problem.message}`);
+}
+
+/** A screen as the communication rules read it. */
+export function communicatingScreen(screen: ScreenConfig) {
+	return { id: screen.id, role: screen.role, bumpsTo: screen.communication?.bumpsTo ?? [] };
 }
 
 export function loadConfigFile(path: string): SimConfig {

@@ -20,6 +20,7 @@ import { registerIntegratorApi } from './http/integrators/index.ts';
 import type { RemoteWriter } from './fleet/deliver.ts';
 import { isIntegrationToken } from './http/integrators/tenancy.ts';
 import { registerScreenNotificationApi } from './http/notification-state-api.ts';
+import { registerTrackerApi } from './http/tracker-api.ts';
 import { createHttpServer } from './http/server.ts';
 import type { MessageLog } from './inspector/message-log.ts';
 import type { MessageRecorder } from './inspector/recorder.ts';
@@ -41,6 +42,8 @@ export interface HttpStackOptions {
 	recorder: MessageRecorder;
 	/** The agent's TCP handler, for the inspector's re-send of a TCP message. */
 	sendTcp: AdminOptions['sendTcp'];
+	autoClear: AdminOptions['autoClear'];
+	rush: AdminOptions['rush'];
 	sms: SmsOutbox;
 	webhooks: Webhooks;
 	notifications: Notifications;
@@ -95,6 +98,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					faults: options.faults
 				}),
 			(app) => registerScreenNotificationApi(app, engine, notifications),
+			(app) => registerTrackerApi(app, engine, notifications),
 			(app) =>
 				registerFleetApi(app, {
 					heard: () => options.discovered.listener?.list() ?? null,
@@ -104,7 +108,9 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 				registerAdminApi(app, engine, messages, {
 					sms,
 					reset: options.reset,
-					sendTcp: options.sendTcp
+					sendTcp: options.sendTcp,
+					autoClear: options.autoClear,
+					rush: options.rush
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks),
 			(app) => registerFaultsApi(app, options.faults, messages)
@@ -118,6 +124,11 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 		onTakeoutReady: (screenId, orderId) => notifications.ready(screenId, orderId),
 		unavailable: (screenId) => {
 			if (options.rebooting.has(screenId)) return `screen ${screenId} is rebooting (a fault)`;
+			const until = engine.reconnectingUntil(screenId);
+			if (until !== null) {
+				const seconds = Math.ceil((until - engine.now()) / 1000);
+				return `screen ${screenId} is re-establishing its connection after its communication rules changed (about ${seconds} s)`;
+			}
 			const remote = engine.screen(screenId)?.remote;
 			if (!remote || remote.state === 'live') return null;
 			return `screen ${screenId} lives in another simulator (${remote.where}), which is not reachable now`;

@@ -12,7 +12,8 @@
  *   bumped    'done'                 done and off the screen; kept for recall
  *
  * A course on hold (items with courseStatus 'hold') is fired from the screen with 'course.fired'
- * while the order is on the screen.
+ * while the order is on the screen. On an expo screen, 'station.marked' keeps a station's part of
+ * the order (expo.ts) in any state, the order's own state and timers untouched.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { Order, PartialOrder } from './order-schema.ts';
@@ -42,6 +43,34 @@ export interface OrderContext extends OrderContent {
 	bumpedAt?: number;
 	/** Set when the order was brought back by a recall; the card is marked. */
 	recalledAt?: number;
+	/**
+	 * On an expo screen: each station that holds the same order, its items and whether it bumped
+	 * them (screen communication, expo.ts). Absent on a station and on orders no station has.
+	 */
+	stations?: StationMark[];
+	/**
+	 * Combine Orders (combine.ts): the id of the order whose ticket this order joined; it is drawn
+	 * on that ticket while that order is on the screen.
+	 */
+	combinedWith?: string;
+}
+
+/** One item as a station shows it: what the expo matches its own items with (expo.ts). */
+export interface MarkItem {
+	lineId: string;
+	name: string;
+	qty: number;
+}
+
+/** One station's part of an order, as the expo keeps it (expo.ts). */
+export interface StationMark {
+	/** The station's screen id, and its name as the expo shows it. */
+	station: string;
+	name: string;
+	/** The station's items (removed ones left out). */
+	items: MarkItem[];
+	/** When the station bumped the order; absent while it works on it (or after a recall). */
+	doneAt?: number;
 }
 
 export interface OrderInput {
@@ -50,6 +79,8 @@ export interface OrderInput {
 	seq: number;
 	/** Start in the holds list rather than the queue. */
 	held?: boolean;
+	/** Combine Orders: join the ticket of this order (combine.ts). */
+	combinedWith?: string;
 }
 
 export type OrderEvent =
@@ -60,7 +91,9 @@ export type OrderEvent =
 	| { type: 'order.bumped'; at: number }
 	| { type: 'order.recalled'; at: number }
 	/** A course on hold fired from the screen; '' is the items without a course. */
-	| { type: 'course.fired'; course: string; at: number };
+	| { type: 'course.fired'; course: string; at: number }
+	/** On an expo: a station's part of the order changed (created, updated, bumped, recalled). */
+	| { type: 'station.marked'; mark: StationMark; at: number };
 
 /** The machine's tags (see the table above). */
 export type OrderTag = 'held' | 'visible' | 'cancelled' | 'done';
@@ -100,6 +133,16 @@ export const orderMachine = setup({
 			if (event.type !== 'course.fired') return {};
 			return { items: fireCourse(context.items, event.course, event.at), updatedAt: event.at };
 		}),
+		// The station's mark replaces its last one, in its place; the order's timers are left alone.
+		markStation: assign(({ context, event }) => {
+			if (event.type !== 'station.marked') return {};
+			const marks = context.stations ?? [];
+			const known = marks.some((m) => m.station === event.mark.station);
+			const stations = known
+				? marks.map((m) => (m.station === event.mark.station ? event.mark : m))
+				: [...marks, event.mark];
+			return { stations };
+		}),
 		markRecalled: assign({
 			recalledAt: ({ event }) => event.at,
 			bumpedAt: () => undefined,
@@ -120,7 +163,7 @@ export const orderMachine = setup({
 	// to copy twice).
 	context: ({ input }) => {
 		const { fields, items } = contentFromOrder(input.order);
-		return {
+		const context: OrderContext = {
 			id: input.order.id,
 			createdName: input.order.name,
 			fields,
@@ -130,6 +173,8 @@ export const orderMachine = setup({
 			queuedAt: input.held ? -1 : input.at,
 			updatedAt: input.at
 		};
+		if (input.combinedWith !== undefined) context.combinedWith = input.combinedWith;
+		return context;
 	},
 	initial: 'arriving',
 	states: {
@@ -142,6 +187,7 @@ export const orderMachine = setup({
 				'order.updated': { actions: 'replaceContent' },
 				'order.patched': { actions: 'patchContent' },
 				'order.fired': { target: 'active', actions: 'markQueued' },
+				'station.marked': { actions: 'markStation' },
 				'order.cancelled': { target: 'cancelled', actions: ['markCancelled', 'markQueued'] }
 			}
 		},
@@ -152,7 +198,8 @@ export const orderMachine = setup({
 				'order.patched': { actions: 'patchContent' },
 				'order.cancelled': { target: 'cancelled', actions: 'markCancelled' },
 				'order.bumped': { target: 'bumped', actions: 'markBumped' },
-				'course.fired': { guard: 'hasHeldCourse', actions: 'fireCourse' }
+				'course.fired': { guard: 'hasHeldCourse', actions: 'fireCourse' },
+				'station.marked': { actions: 'markStation' }
 			}
 		},
 		cancelled: {
@@ -160,12 +207,15 @@ export const orderMachine = setup({
 			on: {
 				'order.updated': { actions: 'replaceContent' },
 				'order.patched': { actions: 'patchContent' },
-				'order.bumped': { target: 'bumped', actions: 'markBumped' }
+				'order.bumped': { target: 'bumped', actions: 'markBumped' },
+				'station.marked': { actions: 'markStation' }
 			}
 		},
 		bumped: {
 			tags: ['done'],
 			on: {
+				// Kept for a recall of the expo's card: it comes back with what the stations did since.
+				'station.marked': { actions: 'markStation' },
 				'order.recalled': [
 					{ guard: 'wasCancelled', target: 'cancelled', actions: 'markRecalled' },
 					{ target: 'active', actions: 'markRecalled' }

@@ -204,7 +204,13 @@ describe('step() equals XState taking the transition', () => {
 		ev.courseFired(10, '2'),
 		ev.courseFired(10, ''),
 		ev.courseFired(10, '1'),
-		ev.courseFired(10, '7')
+		ev.courseFired(10, '7'),
+		{ type: 'station.marked', mark: { station: 'grill', name: 'Grill', items: [] }, at: 10 },
+		{
+			type: 'station.marked',
+			mark: { station: 'fry', name: 'Fry', items: [{ lineId: '1', name: 'F', qty: 2 }], doneAt: 9 },
+			at: 10
+		}
 	];
 	const cases = records.flatMap(([label, record]) =>
 		events.map((e) => [`${label} (${record.state}) + ${e.type}`, record, e] as const)
@@ -282,7 +288,19 @@ describe('the fast path equals XState on generated orders and event sequences (s
 		fc.tuple(minute, fc.integer({ min: 1, max: 99 })).map(([m, seq]) => ev.fired(m, seq)),
 		minute.map(ev.bumped),
 		minute.map(ev.recalled),
-		fc.tuple(minute, fc.constantFrom(...courses, '7')).map(([m, c]) => ev.courseFired(m, c))
+		fc.tuple(minute, fc.constantFrom(...courses, '7')).map(([m, c]) => ev.courseFired(m, c)),
+		fc
+			.tuple(minute, fc.constantFrom('grill', 'fry'), fc.boolean())
+			.map(([m, station, done]): OrderEvent => ({
+				type: 'station.marked',
+				mark: {
+					station,
+					name: station,
+					items: [{ lineId: '1', name: 'x', qty: 1 }],
+					...(done ? { doneAt: m } : {})
+				},
+				at: m
+			}))
 	);
 	const inputArb: fc.Arbitrary<OrderInput> = fc.record(
 		{

@@ -84,7 +84,15 @@ const OrderInputSchema = z.object({
 	order: orderShaped<Order>('an order'),
 	at: num(),
 	seq: num(),
-	held: z.boolean().optional()
+	held: z.boolean().optional(),
+	combinedWith: text().optional()
+});
+
+const StationMarkSchema = z.object({
+	station: text(),
+	name: text(),
+	items: z.array(z.object({ lineId: text(), name: text(), qty: num() })),
+	doneAt: num().optional()
 });
 
 const at = num();
@@ -100,7 +108,9 @@ export const OrderEventSchema = byType([
 	z.object({ type: z.literal('order.bumped'), at }),
 	z.object({ type: z.literal('order.recalled'), at }),
 	/** A course on hold fired from the screen; '' is the items without a course. */
-	z.object({ type: z.literal('course.fired'), course: text(), at })
+	z.object({ type: z.literal('course.fired'), course: text(), at }),
+	/** On an expo: a station's part of the order (core/expo.ts). */
+	z.object({ type: z.literal('station.marked'), mark: StationMarkSchema, at })
 ]);
 
 /** A change as relayed: the machine input or event, without the agent's computed record. */
@@ -154,7 +164,9 @@ export const ScreenSettingsSchema = z.object({
 	/** The self-working cook: bump each order this long after it reached the queue. */
 	autoBump: AutoBumpSchema.optional(),
 	/** How long NEW / CHANGED marks last: 'seen' (until a cook saw the card) or seconds. */
-	changeMarks: z.union([z.literal('seen'), num()]).optional()
+	changeMarks: z.union([z.literal('seen'), num()]).optional(),
+	/** Combine Orders: a new order of a recent order's name joins its ticket (core/combine.ts). */
+	combineOrders: z.boolean().optional()
 });
 export type ScreenSettings = z.output<typeof ScreenSettingsSchema>;
 

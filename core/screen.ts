@@ -6,6 +6,7 @@
  * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
  * queue through `queueOf`. Each order's record moves by its machine through order-step.ts.
  */
+import { combineTarget, partnersOf } from './combine.ts';
 import { fullUpdateOutcomes, partialUpdateOutcomes } from './content.ts';
 import { quoted, type Outcome } from './outcome.ts';
 import type { OrderCommand, PartialOrder } from './order-schema.ts';
@@ -70,6 +71,8 @@ export interface DecideOptions {
 	 * computed after the reply, ask for them.
 	 */
 	explain?: boolean;
+	/** Combine Orders (combine.ts): a new order may join the ticket of a recent one of its name. */
+	combine?: boolean;
 }
 
 /** On the screen or on hold: what counts for duplicates and for updates. */
@@ -194,6 +197,10 @@ function decideOnly(
 				seq: screen.nextSeq,
 				held: options.hold?.(command) ?? false
 			};
+			if (options.combine && !input.held) {
+				const target = combineTarget(screen.orders.values(), command.order, at);
+				if (target) input.combinedWith = target.context.id;
+			}
 			// A bumped order with the same id is done; the new order replaces it in the recall list.
 			const changes: ScreenChange[] = existing ? [{ type: 'order.removed', id }] : [];
 			changes.push({ type: 'order.created', input, record: createRecord(input) });
@@ -260,7 +267,13 @@ export function decideAction(
 	if (!event) return null;
 	const changes = eventChange(record, event);
 	if (!changes) return null;
-	if (action === 'bump') changes.push(...evictions(screen, id));
+	if (action === 'bump') {
+		// A combined ticket is bumped whole: every order on it (each its own bump, combine.ts).
+		for (const partner of partnersOf(screen.orders.values(), id)) {
+			if (isOnScreen(partner)) changes.push(...(eventChange(partner, event) ?? []));
+		}
+		changes.push(...evictions(screen, id));
+	}
 	return changes;
 }
 
@@ -308,17 +321,38 @@ export function compareQueue(a: OrderRecord, b: OrderRecord): number {
 export const isOnScreen = (r: OrderRecord): boolean =>
 	r.state === 'active' || r.state === 'cancelled';
 
-/** The cards on the screen, in display order. */
+/**
+ * The cards on the screen, in display order. An order combined into another's ticket
+ * (combine.ts) is drawn on that ticket while it is on the screen, not as a card of its own.
+ */
 export function queueOf(records: Iterable<OrderRecord>): OrderRecord[] {
 	const visible: OrderRecord[] = [];
-	for (const r of records) if (isOnScreen(r)) visible.push(r);
+	let combined = false;
+	for (const r of records) {
+		if (!isOnScreen(r)) continue;
+		visible.push(r);
+		if (r.context.combinedWith !== undefined) combined = true;
+	}
+	if (combined) {
+		const shown = new Set(visible.map((r) => r.context.id));
+		const own = visible.filter((r) => !shown.has(r.context.combinedWith ?? ''));
+		return own.sort(compareQueue);
+	}
 	return visible.sort(compareQueue);
 }
 
 /** How many cards are on the screen (queueOf's length, without sorting them). */
 export function queueLength(records: Iterable<OrderRecord>): number {
 	let n = 0;
-	for (const r of records) if (isOnScreen(r)) n += 1;
+	const onScreen = new Set<string>();
+	const joined: string[] = [];
+	for (const r of records) {
+		if (!isOnScreen(r)) continue;
+		n += 1;
+		onScreen.add(r.context.id);
+		if (r.context.combinedWith !== undefined) joined.push(r.context.combinedWith);
+	}
+	for (const target of joined) if (onScreen.has(target)) n -= 1;
 	return n;
 }
 

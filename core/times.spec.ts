@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { wallTime } from '../tests/helpers/wall-time.ts';
-import { isIsoDateTime, normaliseDateTime } from './times.ts';
+import { dailyTimes, isIsoDateTime, normaliseDateTime } from './times.ts';
 
 const CHICAGO = 'America/Chicago';
 
@@ -199,6 +199,35 @@ describe('every offset form reads as the same instant (seeded)', () => {
 				expect(read.startsWith(wall)).toBe(true);
 			}),
 			{ seed: 1325, numRuns: 300 }
+		);
+	});
+});
+
+describe('dailyTimes', () => {
+	it("gives the last and next 01:00 in the location's zone", () => {
+		// 2026-12-02 12:00 UTC is 06:00 in Chicago (CST, UTC-6): last 01:00 CST was 07:00 UTC.
+		expect(dailyTimes('01:00', 'America/Chicago', Date.parse('2026-12-02T12:00:00Z'))).toEqual({
+			last: Date.parse('2026-12-02T07:00:00Z'),
+			next: Date.parse('2026-12-03T07:00:00Z')
+		});
+		// 06:30 UTC is 00:30 in Chicago: the last 01:00 was the day before.
+		expect(dailyTimes('01:00', 'America/Chicago', Date.parse('2026-12-02T06:30:00Z'))).toEqual({
+			last: Date.parse('2026-12-01T07:00:00Z'),
+			next: Date.parse('2026-12-02T07:00:00Z')
+		});
+		expect(dailyTimes('23:59', 'Asia/Tokyo', Date.parse('2026-12-31T15:00:00Z'))).toEqual({
+			last: Date.parse('2026-12-31T14:59:00Z'),
+			next: Date.parse('2027-01-01T14:59:00Z')
+		});
+	});
+
+	it('follows a daylight-saving change (Chicago, 2026-11-01)', () => {
+		expect(dailyTimes('04:00', 'America/Chicago', Date.parse('2026-11-01T12:00:00Z'))).toEqual({
+			last: Date.parse('2026-11-01T10:00:00Z'),
+			next: Date.parse('2026-11-02T10:00:00Z')
+		});
+		expect(dailyTimes('04:00', 'America/Chicago', Date.parse('2026-10-31T12:00:00Z')).next).toBe(
+			Date.parse('2026-11-01T10:00:00Z')
 		);
 	});
 });

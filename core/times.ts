@@ -196,3 +196,44 @@ export function normaliseDateTime(
 	}
 	return { value: `${date}T${hh}:${mm}:${ss}${millis}${zone}`, outcomes };
 }
+
+/** The instant (UTC ms) of the wall time `h`:`m` on the day `dayShift` days after `utcMs`'s own, in `format`'s zone. */
+function wallInstant(
+	format: Intl.DateTimeFormat,
+	utcMs: number,
+	dayShift: number,
+	h: number,
+	m: number
+): number {
+	const parts: Record<string, string> = {};
+	for (const part of format.formatToParts(utcMs)) parts[part.type] = part.value;
+	const wall = wallAsUtc(
+		Number(parts.year),
+		Number(parts.month),
+		Number(parts.day) + dayShift,
+		h,
+		m,
+		0
+	);
+	return wall - offsetForWall(format, wall) * 60000;
+}
+
+/**
+ * A daily time of a location (`"01:00"`, in its IANA zone; an unknown zone reads as UTC): the last
+ * instant it was reached at or before `now`, and the next one after `now` (UTC ms). A wall time a
+ * daylight-saving change skips is taken at the offset in force before it.
+ */
+export function dailyTimes(
+	hhmm: string,
+	timeZone: string,
+	now: number
+): { last: number; next: number } {
+	const [h, m] = hhmm.split(':').map(Number);
+	const format = formatterFor(timeZone) ?? (formatterFor('UTC') as Intl.DateTimeFormat);
+	const today = wallInstant(format, now, 0, h, m);
+	if (today <= now) return { last: today, next: wallInstant(format, now, 1, h, m) };
+	return { last: wallInstant(format, now, -1, h, m), next: today };
+}
+
+/** `HH:MM`, 00:00 to 23:59: a daily time as the config gives it. */
+export const DAILY_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;

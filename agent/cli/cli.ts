@@ -1,8 +1,9 @@
 /**
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
- * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim start`, or no command,
- * starts the simulator (agent/cli/main.ts); another word is refused with the commands' names.
+ * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim rush` sends realistic
+ * orders to a running simulator (agent/rush/rush.ts); `kds-sim start`, or no command, starts the
+ * simulator (agent/cli/main.ts); another word is refused with the commands' names.
  *
  * Each command's module is imported when that command runs: in the bundle each is a chunk of its
  * own, so starting the simulator loads none of the others' code (npm run bench -- start).
@@ -73,14 +74,36 @@ async function fleetConfigCommand(args: string[]): Promise<void> {
 	}
 }
 
+async function rushCommand(args: string[]): Promise<void> {
+	const { formatSummary, readRushArgs, rush, RUSH_HELP } = await import('../rush/rush.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(RUSH_HELP);
+		return;
+	}
+	try {
+		const options = readRushArgs(args);
+		const stop = new AbortController();
+		process.once('SIGINT', () => stop.abort());
+		process.stderr.write(
+			`Rush: ${options.rate} orders/min to ${options.url}, seed ${options.seed}\n`
+		);
+		const summary = await rush(options, stop.signal, (line) => process.stdout.write(`${line}\n`));
+		process.stdout.write(formatSummary(summary));
+		process.exit(summary.refused === 0 ? 0 : 1);
+	} catch (err) {
+		fail('rush', err);
+	}
+}
+
 // The commands `kds-sim --help` lists (agent/cli/settings.ts); anything else that is not a flag is
 // refused with their names, before the simulator's own parser calls it a stray argument.
-const COMMANDS = ['start', 'send', 'discover', 'fleet-config'];
+const COMMANDS = ['start', 'send', 'discover', 'fleet-config', 'rush'];
 
 const [command, ...args] = process.argv.slice(2);
 if (command === 'send') await sendCommand(args);
 else if (command === 'discover') await discoverCommand(args);
 else if (command === 'fleet-config') await fleetConfigCommand(args);
+else if (command === 'rush') await rushCommand(args);
 else if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
 	fail(
 		command,

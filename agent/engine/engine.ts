@@ -22,12 +22,20 @@ import {
 	type ScreenAction,
 	type ScreenChange
 } from '#core/screen';
-import type { BrandConfig, LocationConfig, ScreenConfig, SimConfig } from '../config.ts';
+import { communicationProblems, type ScreenRole } from '#core/expo';
+import {
+	communicatingScreen,
+	type BrandConfig,
+	type LocationConfig,
+	type ScreenConfig,
+	type SimConfig
+} from '../config.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { ScreenBatch, Store } from '../store/store.ts';
 import { AfterReplies } from './after-replies.ts';
 import { BrowserFanout } from './browser-fanout.ts';
+import { communicate } from './communication.ts';
 import { createScreens, type Screen } from './screens.ts';
 
 export type { Screen };
@@ -94,6 +102,11 @@ export class Engine {
 			}
 		}
 	};
+	/** Whether any screen has a communication rule (stations and expo): else no lookups at all. */
+	private communicating = false;
+	/** Screens re-establishing their connection after their rules changed: until when (agent clock). */
+	private readonly reconnects = new Map<string, number>();
+	private reconfiguredListeners = new Set<(screen: Screen) => void>();
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private screenRemovedListeners = new Set<(screen: Screen) => void>();
 
@@ -104,6 +117,62 @@ export class Engine {
 		this.now = () => this.clock.now();
 		this.screens = createScreens(options.config, this.store.load());
 		this.fanout = new BrowserFanout(this.screens, this.now);
+		this.communicating = this.anyRule();
+	}
+
+	private anyRule(): boolean {
+		for (const screen of this.screens.values())
+			if ((screen.config.communication?.bumpsTo.length ?? 0) > 0) return true;
+		return false;
+	}
+
+	/**
+	 * Give a screen a role and (a station) its communication rule at run time (the admin API).
+	 * As the vendor's screen does, it drops and re-establishes its connection: its browsers are let
+	 * go (onReconfigured) and kept out for `reconnectMs`. The problem with the rules, named as
+	 * core/expo.ts words it, when they are refused; null when applied.
+	 */
+	reconfigureScreen(
+		id: string,
+		role: ScreenRole,
+		bumpsTo: readonly string[],
+		reconnectMs: number
+	): { index: number | null; message: string } | null {
+		const screen = this.mustGet(id);
+		const others = screen.location.screens.filter((s) => !s.deleted && s.id !== id);
+		const proposed = [...others.map(communicatingScreen), { id, role, bumpsTo }];
+		const problem = communicationProblems(proposed).find((p) => p.screen === id);
+		if (problem) return problem;
+		if (role === 'station' && screen.config.role === 'expo') {
+			const senders = others.filter((s) => s.communication?.bumpsTo.includes(id));
+			if (senders.length > 0) {
+				const names = senders.map((s) => s.id).join(', ');
+				return {
+					index: null,
+					message: `${names} send their bumps to it: change their rules first`
+				};
+			}
+		}
+		screen.config.role = role;
+		screen.config.communication = { bumpsTo: [...bumpsTo] };
+		this.communicating = this.anyRule();
+		if (reconnectMs > 0) this.reconnects.set(id, this.now() + reconnectMs);
+		for (const listener of this.reconfiguredListeners) listener(screen);
+		return null;
+	}
+
+	/** Until when a screen is re-establishing its connection (agent clock); null when it is not. */
+	reconnectingUntil(id: string): number | null {
+		const until = this.reconnects.get(id);
+		if (until === undefined) return null;
+		if (until > this.now()) return until;
+		this.reconnects.delete(id);
+		return null;
+	}
+
+	onReconfigured(listener: (screen: Screen) => void): () => void {
+		this.reconfiguredListeners.add(listener);
+		return () => this.reconfiguredListeners.delete(listener);
 	}
 
 	/**
@@ -194,7 +263,8 @@ export class Engine {
 		const hold = screen.config.settings.autoHoldFutureOrders
 			? (create: { order: Order }) => holdStart(create.order, at) !== null
 			: undefined;
-		return decide(screen.state, command, at, { hold, explain });
+		const combine = screen.config.settings.combineOrders === true;
+		return decide(screen.state, command, at, { hold, explain, combine });
 	}
 
 	/**
@@ -224,7 +294,13 @@ export class Engine {
 		const nonEmpty = batches.every(hasChanges) ? batches : batches.filter(hasChanges);
 		for (let i = 0; i < nonEmpty.length; i++)
 			applyChanges(this.mustGet(nonEmpty[i].screenId).state, nonEmpty[i].changes);
-		this.pending.push({ batches: nonEmpty, done, decision, decided });
+		// Stations and expo: what these changes do on the screens the rules join (same commit).
+		const all = this.communicating
+			? communicate(this.screens, nonEmpty, this.now(), (id, changes) =>
+					applyChanges(this.mustGet(id).state, changes)
+				)
+			: nonEmpty;
+		this.pending.push({ batches: all, done, decision, decided });
 		if (!this.commitScheduled) {
 			this.commitScheduled = true;
 			setImmediate(() => this.commitPending());

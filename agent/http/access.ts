@@ -31,7 +31,7 @@ export const ACCESS_COOKIE = 'kds-access';
  * they carry no customer data, and let a browser without access say what it needs.
  */
 const GUARDED =
-	/^\/api\/(admin(\/|$)|sms\/?$|screens\/:[^/]+\/(state|notifications|actions|popups|orders))/;
+	/^\/api\/(admin(\/|$)|sms\/?$|tracker\/|screens\/:[^/]+\/(state|notifications|actions|popups|orders))/;
 
 export function isGuardedRoute(url: string): boolean {
 	return GUARDED.test(url);

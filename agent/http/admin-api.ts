@@ -8,12 +8,15 @@
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
+import { DEFAULT_RECONNECT_SECONDS, SCREEN_ROLES } from '#core/expo';
+import { formatErrors, parseWith, showValue } from '#core/parse';
 import { MESSAGE_RESULTS } from '#core/message-entry';
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry, MessageLog } from '../inspector/message-log.ts';
 import { screenJson } from '../inspector/screen-view.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import { INSPECTOR_EDIT_HEADER } from './message-hooks.ts';
+import { validationError } from './integrators/errors.ts';
 import { choiceParam, limitParam, parseQuery, textParam } from './query.ts';
 import { declared, unknownScreen } from './responses.ts';
 
@@ -28,7 +31,66 @@ export const MessageQuerySchema = z.object({
 	limit: limitParam(999_999, 200).describe('The newest this many (1-999999; default 200).')
 });
 
+/** PUT /api/admin/screens/:id/communication (stations and expo, docs/screens.md). */
+export const CommunicationBodySchema = z.strictObject({
+	role: z
+		.enum(SCREEN_ROLES, {
+			error: (i) => `expected one of ${SCREEN_ROLES.join(', ')}, got ${showValue(i.input)}`
+		})
+		.describe('station: shows its own items; expo: the whole order, completed by the stations.'),
+	bumpsTo: z
+		.array(z.string().min(1, { error: 'expected a screen id' }), {
+			error: (i) => `expected an array of expo screen ids, got ${showValue(i.input)}`
+		})
+		.default([])
+		.describe("A station's rule: the expo screens of its location its bumps complete items on."),
+	reconnectSeconds: z
+		.number({ error: (i) => `expected a number of seconds 0-120, got ${showValue(i.input)}` })
+		.min(0, { error: 'expected a number of seconds 0-120' })
+		.max(120, { error: 'expected a number of seconds 0-120' })
+		.default(DEFAULT_RECONNECT_SECONDS)
+		.describe(
+			`How long the screen re-establishes its connection, as the vendor's does (10-20 s); default ${DEFAULT_RECONNECT_SECONDS}.`
+		)
+});
+
+/** Auto Clear, as the admin API needs it (agent/engine/auto-clear.ts; handed in by app.ts). */
+export interface LocationClearing {
+	clearNow(locationId: string): Promise<number | null>;
+	next(locationId: string): number | null;
+}
+
+/** POST /api/admin/rush: `kds-sim rush`'s options (docs/testing.md). */
+export const RushBodySchema = z.strictObject({
+	rate: z.number().min(0.1).max(60_000).optional().describe('Orders a minute (default 30).'),
+	duration: z.number().min(0.1).max(86_400).optional().describe('Seconds (default 60).'),
+	orders: z.int().min(1).max(1_000_000).optional().describe('Stop after this many orders instead.'),
+	seed: z
+		.int()
+		.min(0)
+		.max(2 ** 32 - 1)
+		.optional()
+		.describe('The same seed sends the same orders.'),
+	screens: z
+		.array(z.string().min(1))
+		.optional()
+		.describe('Target screen ids (default: every screen).'),
+	tcp: z.number().min(0).max(1).optional().describe('Share sent over TCP (default 0.5).'),
+	updates: z.number().min(0).max(1).optional().describe('Share updated (default 0.2).'),
+	cancels: z.number().min(0).max(1).optional().describe('Share cancelled (default 0.05).')
+});
+
+/** The rush, as the admin API needs it (agent/rush/control.ts; handed in by app.ts). */
+export interface RushControlling {
+	start(options: z.output<typeof RushBodySchema>): { seed: number } | null;
+	stop(): Promise<{ stopped: boolean; summary: unknown }>;
+}
+
 export interface AdminOptions {
+	/** `kds-sim rush` run by the simulator itself. */
+	rush?: RushControlling;
+	/** Auto Clear's "clear now" and next clear time. */
+	autoClear?: LocationClearing;
 	/** The SMS outbox, for the texts in the JSON view of each screen. */
 	sms?: SmsOutbox;
 	/** Start clean: see RunningAgent.reset. */
@@ -154,6 +216,82 @@ export function registerAdminApi(
 				return { removed: screen.config.id };
 			}
 		);
+
+		// Stations and expo: a screen's role and communication rule, changed at run time.
+		admin.put<{ Params: { id: string } }>(
+			'/api/admin/screens/:id/communication',
+			declared('PUT /api/admin/screens/:id/communication'),
+			async (req, reply) => {
+				const screen = engine.liveScreen(req.params.id);
+				if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
+				const parsed = parseWith(CommunicationBodySchema, req.body ?? {});
+				if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+				const { role, bumpsTo, reconnectSeconds } = parsed.value;
+				if (screen.config.remote) {
+					return reply.code(409).send({
+						code: 'ACTION_REFUSED',
+						message: `screen ${screen.config.id} lives in another simulator: change it there`
+					});
+				}
+				const problem = engine.reconfigureScreen(
+					screen.config.id,
+					role,
+					bumpsTo,
+					reconnectSeconds * 1000
+				);
+				if (problem) {
+					const path = problem.index === null ? 'role' : `bumpsTo[${problem.index}]`;
+					return reply
+						.code(409)
+						.send({ code: 'ACTION_REFUSED', message: `${path}: ${problem.message}` });
+				}
+				return {
+					id: screen.config.id,
+					role: screen.config.role,
+					bumpsTo: screen.config.communication?.bumpsTo ?? [],
+					reconnectingUntil: engine.reconnectingUntil(screen.config.id)
+				};
+			}
+		);
+
+		// Auto Clear's "clear now": every ticket of the location removed, with no webhook or SMS.
+		admin.post<{ Params: { id: string } }>(
+			'/api/admin/locations/:id/clear',
+			declared('POST /api/admin/locations/:id/clear'),
+			async (req, reply) => {
+				const cleared = await options.autoClear?.clearNow(req.params.id);
+				if (cleared === null || cleared === undefined) {
+					return reply
+						.code(404)
+						.send({ code: 'NOT_FOUND', message: `Unknown location ${req.params.id}` });
+				}
+				return {
+					location: req.params.id,
+					cleared,
+					nextAutoClear: options.autoClear?.next(req.params.id) ?? null
+				};
+			}
+		);
+
+		// A rush on demand (docs/testing.md): realistic orders through this simulator's TCP and HTTP.
+		admin.post('/api/admin/rush', declared('POST /api/admin/rush'), async (req, reply) => {
+			const parsed = parseWith(RushBodySchema, req.body ?? {});
+			if (!parsed.ok) throw validationError(parsed.errors, formatErrors(parsed.errors));
+			const started = options.rush?.start(parsed.value);
+			if (!started) {
+				return reply
+					.code(409)
+					.send({ code: 'ACTION_REFUSED', message: 'a rush is running: stop it first' });
+			}
+			return reply.code(202).send({ running: true, seed: started.seed });
+		});
+		admin.delete('/api/admin/rush', declared('DELETE /api/admin/rush'), async () => {
+			const { stopped, summary } = (await options.rush?.stop()) ?? {
+				stopped: false,
+				summary: null
+			};
+			return { stopped, summary };
+		});
 
 		admin.get('/api/admin/messages', declared('GET /api/admin/messages'), async (req) => {
 			const { screen, order, severity, result, limit } = parseQuery(MessageQuerySchema, req.query);

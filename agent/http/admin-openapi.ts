@@ -10,8 +10,12 @@
  */
 import * as z from 'zod';
 import { SCREEN_ACTIONS } from '#core/screen';
-import { MessageQuerySchema } from './admin-api.ts';
+import { CommunicationBodySchema, MessageQuerySchema, RushBodySchema } from './admin-api.ts';
 import {
+	ClearResultSchema,
+	CommunicationResultSchema,
+	RushStartedSchema,
+	RushStoppedSchema,
 	IntegrationSchema,
 	LocationsSchema,
 	MessageEntrySchema,
@@ -23,6 +27,7 @@ import {
 	ScreenInfoSchema,
 	ScreenJsonSchema,
 	SimulatorErrorSchema,
+	TrackerSchema,
 	SnapshotSchema,
 	type RouteKey
 } from './responses.ts';
@@ -87,7 +92,22 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['ResendResult', ResendResultSchema, 'The reply to the message sent again.'],
 	['ResetBody', ResetBodySchema, 'Start clean: one screen or everything.'],
 	['ResetResult', ResetResultSchema, 'What was reset.'],
-	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.']
+	['RemovedScreen', RemovedScreenSchema, 'The screen removed at run time.'],
+	['RushBody', RushBodySchema, 'A rush: kds-sim rush’s options.'],
+	['RushStarted', RushStartedSchema, 'A rush started, with its seed.'],
+	['RushStopped', RushStoppedSchema, 'The rush stopped (or none ran), and what the last one sent.'],
+	['ClearResult', ClearResultSchema, 'What a clear removed, and when the daily one runs next.'],
+	['Tracker', TrackerSchema, 'A location’s order tracker: Preparing and Ready.'],
+	[
+		'CommunicationBody',
+		CommunicationBodySchema,
+		'A screen’s role and (a station’s) communication rule.'
+	],
+	[
+		'CommunicationResult',
+		CommunicationResultSchema,
+		'The screen’s role and rule as they now are, and its reconnect.'
+	]
 ];
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -103,6 +123,7 @@ function bodySchema(schema: z.ZodType): object {
 
 const STATUS_TEXT: Record<number, string> = {
 	200: 'OK',
+	202: 'Started.',
 	400: 'The body is not what the route takes (BAD_BODY, INVALID_JSON).',
 	403: 'Not from loopback and without the admin token (ADMIN_ONLY): send x-admin-token.',
 	404: 'No such screen or message (NOT_FOUND).',
@@ -166,6 +187,45 @@ const OPERATIONS: Operation[] = [
 		parameters: [SCREEN_ID]
 	},
 	{
+		route: 'PUT /api/admin/screens/:id/communication',
+		tag: 'Admin',
+		summary: 'Make a screen a station or the expo, and set a station’s communication rule',
+		description:
+			'Stations and expo (docs/screens.md): when a station bumps an order, its items are marked done on the expo screens its rule names (same location). As the vendor’s screen does, the screen then drops and re-establishes its connection: its browsers are let go and kept out for reconnectSeconds. 409 when the rule names a screen that is not an expo of the location, or when stations still send to an expo made a station. Until the agent restarts: the config file decides what a restart has.',
+		parameters: [SCREEN_ID],
+		body: 'CommunicationBody'
+	},
+	{
+		route: 'POST /api/admin/rush',
+		tag: 'Admin',
+		summary: 'Start a rush: realistic orders through this simulator’s TCP ports and HTTP API',
+		description:
+			'As kds-sim rush (docs/testing.md), run by the simulator against itself: creates, updates and cancels over TCP and HTTP, so findings, webhooks and SMS all happen. One at a time (409 while one runs).',
+		body: 'RushBody'
+	},
+	{
+		route: 'DELETE /api/admin/rush',
+		tag: 'Admin',
+		summary: 'Stop the rush, and say what it sent'
+	},
+	{
+		route: 'POST /api/admin/locations/:id/clear',
+		tag: 'Admin',
+		summary: 'Auto Clear now: remove every ticket of a location',
+		description:
+			'As the daily Auto Clear (the location’s autoClear.at) does: every order of its screens, on screen, held or in the recall list, is removed. No webhook, no SMS, no screen communication, no order tracker Ready.',
+		parameters: [
+			{
+				name: 'id',
+				in: 'path',
+				required: true,
+				description: 'A location id of the configuration.',
+				schema: { type: 'string' },
+				example: 'loc-1'
+			}
+		]
+	},
+	{
 		route: 'GET /api/admin/messages',
 		tag: 'Admin',
 		summary: 'The message log, newest first, with the findings of each message',
@@ -212,6 +272,23 @@ const OPERATIONS: Operation[] = [
 		tag: 'Simulator',
 		summary: 'Everything a screen holds now (the snapshot a browser gets)',
 		parameters: [SCREEN_ID]
+	},
+	{
+		route: 'GET /api/tracker/:location',
+		tag: 'Simulator',
+		summary: 'The order tracker of a location: Preparing and Ready, by order name and number',
+		description:
+			'What the customer-facing page /tracker/{location} shows. Ready: a Take Out view marked the order "Ready for pickup", or the expo screens holding it bumped it (no expo: every screen holding it). Guarded: the names are customer data.',
+		parameters: [
+			{
+				name: 'location',
+				in: 'path',
+				required: true,
+				description: 'A location id of the configuration.',
+				schema: { type: 'string' },
+				example: 'loc-1'
+			}
+		]
 	},
 	{
 		route: 'POST /api/screens/:id/actions',

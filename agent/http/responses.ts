@@ -15,6 +15,7 @@
 import type { FastifySerializerCompiler } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES, type Finding } from '#core/conformance';
+import { SCREEN_ROLES } from '#core/expo';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import { SMS_KINDS, type SmsEntry } from '#core/sms';
@@ -79,7 +80,11 @@ export const ScreenInfoSchema = z.strictObject({
 			.optional()
 			.describe(
 				"How long NEW / CHANGED marks last on a card: 'seen' (until a cook saw the card) or seconds."
-			)
+			),
+		combineOrders: z
+			.boolean()
+			.optional()
+			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 
@@ -281,7 +286,8 @@ const ItemJsonSchema = z.strictObject({
 	specialInstructions: z.string().optional(),
 	courseStatus: z.string().optional(),
 	deleted: z.boolean(),
-	highlighted: z.enum(['added', 'updated']).nullable()
+	highlighted: z.enum(['added', 'updated']).nullable(),
+	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.')
 });
 
 const CardSchema = z.strictObject({
@@ -314,7 +320,28 @@ const CardSchema = z.strictObject({
 			)
 		})
 	),
-	findings: z.array(FindingSchema.extend({ messageId: z.int() }))
+	findings: z.array(FindingSchema.extend({ messageId: z.int() })),
+	stations: z
+		.array(
+			z.strictObject({
+				station: z.string(),
+				name: z.string(),
+				items: z.int().describe('Items of this card the station holds.'),
+				done: z.boolean().describe('The station bumped the order.')
+			})
+		)
+		.describe('On an expo: each station that holds the order (screen communication).'),
+	combined: z
+		.array(
+			z.strictObject({
+				id: z.string(),
+				title: z.string(),
+				state: z.string(),
+				because: z.string().describe('Why it joined this ticket.'),
+				items: z.array(z.string()).describe('Its item lines, as labelled on the card.')
+			})
+		)
+		.describe('Combine Orders: the orders drawn on this ticket besides its own.')
 });
 
 /**
@@ -343,9 +370,23 @@ export const ScreenJsonSchema = z.strictObject({
 	id: z.string(),
 	name: z.string(),
 	locationId: z.string(),
+	role: z.enum(SCREEN_ROLES),
+	bumpsTo: z.array(z.string()).describe('A station: the expo screens its bumps complete items on.'),
 	now: z.number(),
 	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
 	holds: z.array(CardSchema),
+	allDay: z
+		.array(
+			z.strictObject({
+				name: z.string(),
+				qty: z.number(),
+				tickets: z.int(),
+				variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
+			})
+		)
+		.describe(
+			'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
+		),
 	recall: z.array(
 		z.strictObject({ id: z.string(), title: z.string(), bumpedAt: z.number().optional() })
 	),
@@ -364,6 +405,61 @@ export const ScreenJsonSchema = z.strictObject({
 	),
 	popups: z.array(PopupSchema),
 	sms: z.array(SmsEntrySchema)
+});
+
+const TrackerEntrySchema = z.strictObject({
+	orderId: z.string(),
+	name: z.string().describe('The order name as sent.'),
+	number: z.string().describe('The check number, else the order id.'),
+	since: z.number().describe('Preparing: when it reached the kitchen; Ready: when it was ready.')
+});
+
+/** GET /api/tracker/:location: the customer-facing order tracker's boards. */
+export const TrackerSchema = z.strictObject({
+	location: z.strictObject({ id: z.string(), name: z.string(), timezone: z.string() }),
+	now: z.number(),
+	preparing: z.array(TrackerEntrySchema).describe('Oldest first.'),
+	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
+});
+
+/** POST /api/admin/rush: a rush started. */
+export const RushStartedSchema = z.strictObject({ running: z.literal(true), seed: z.int() });
+/** DELETE /api/admin/rush: stopped (or none running), and what the last rush sent. */
+export const RushStoppedSchema = z.strictObject({
+	stopped: z.boolean(),
+	summary: z
+		.strictObject({
+			seed: z.number(),
+			orders: z.int(),
+			tcp: z.int(),
+			http: z.int(),
+			updates: z.int(),
+			cancels: z.int(),
+			refused: z.int(),
+			ids: z.array(z.string())
+		})
+		.nullable()
+});
+
+/** POST /api/admin/locations/:id/clear: Auto Clear's "clear now". */
+export const ClearResultSchema = z.strictObject({
+	location: z.string(),
+	cleared: z.int().describe('Orders removed (counted once per screen that held them).'),
+	nextAutoClear: z
+		.number()
+		.nullable()
+		.describe('When the daily Auto Clear runs next (ms since epoch); null: not configured.')
+});
+
+/** PUT /api/admin/screens/:id/communication: the screen's role and rule as they now are. */
+export const CommunicationResultSchema = z.strictObject({
+	id: z.string(),
+	role: z.enum(SCREEN_ROLES),
+	bumpsTo: z.array(z.string()),
+	reconnectingUntil: z
+		.number()
+		.nullable()
+		.describe('Until when (ms since epoch) its browsers are kept out, re-establishing; null: not.')
 });
 
 export const ResendResultSchema = z.strictObject({
@@ -457,6 +553,11 @@ export const ROUTE_RESPONSES = {
 		...UNKNOWN_SCREEN,
 		...GUARDED
 	},
+	'GET /api/tracker/:location': {
+		200: TrackerSchema,
+		404: SimulatorErrorSchema,
+		...GUARDED
+	},
 	'GET /api/sms': { 200: z.array(SmsEntrySchema), 422: SimulatorErrorSchema, ...GUARDED },
 	'GET /api/access': { 200: z.strictObject({ granted: z.boolean() }) },
 	'POST /api/access': { 403: SimulatorErrorSchema, 422: SimulatorErrorSchema },
@@ -505,6 +606,25 @@ export const ROUTE_RESPONSES = {
 	'POST /api/admin/reset': {
 		200: ResetResultSchema,
 		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'PUT /api/admin/screens/:id/communication': {
+		200: CommunicationResultSchema,
+		409: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...UNKNOWN_SCREEN,
+		...GUARDED
+	},
+	'POST /api/admin/rush': {
+		202: RushStartedSchema,
+		409: SimulatorErrorSchema,
+		422: SimulatorErrorSchema,
+		...GUARDED
+	},
+	'DELETE /api/admin/rush': { 200: RushStoppedSchema, ...GUARDED },
+	'POST /api/admin/locations/:id/clear': {
+		200: ClearResultSchema,
+		404: SimulatorErrorSchema,
 		...GUARDED
 	},
 	'DELETE /api/admin/screens/:id': {

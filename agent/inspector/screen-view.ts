@@ -19,8 +19,11 @@ import {
 	placedTime,
 	timersFor
 } from '#core/view/format';
+import { allDay } from '#core/view/all-day';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
+import { combinedBecause, partnersOf } from '#core/combine';
+import { expoProgress, type ExpoProgress } from '#core/expo';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import type { MessageLog } from './message-log.ts';
@@ -40,9 +43,16 @@ export interface ItemJson {
 	 * the card shows it (the agent cannot know what each cook saw: core changeMark).
 	 */
 	highlighted: 'added' | 'updated' | null;
+	/** On an expo: the station whose bump completed this item (core/expo.ts); else null. */
+	doneBy: string | null;
 }
 
-function itemJson(item: ItemView, now: number, marks?: ChangeMarks): ItemJson {
+function itemJson(
+	item: ItemView,
+	now: number,
+	marks?: ChangeMarks,
+	progress?: ExpoProgress | null
+): ItemJson {
 	return {
 		lineId: item.lineId,
 		label: itemLabel(item),
@@ -53,7 +63,8 @@ function itemJson(item: ItemView, now: number, marks?: ChangeMarks): ItemJson {
 		specialInstructions: item.specialInstructions,
 		courseStatus: item.courseStatus,
 		deleted: item.deleted === true,
-		highlighted: changeMark(item, now, marks)
+		highlighted: changeMark(item, now, marks),
+		doneBy: progress?.doneBy.get(item.lineId) ?? null
 	};
 }
 
@@ -62,6 +73,7 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	const { fields } = context;
 	const elapsed = now - context.queuedAt;
 	const marks = screen.config.settings.changeMarks;
+	const progress = expoProgress(context);
 	return {
 		id: context.id,
 		title: displayName(fields),
@@ -84,15 +96,27 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 			status: section.status ?? null,
 			entries: section.entries.map((entry) =>
 				entry.kind === 'item'
-					? { kind: 'item' as const, item: itemJson(entry.item, now, marks) }
+					? { kind: 'item' as const, item: itemJson(entry.item, now, marks, progress) }
 					: {
 							kind: 'group' as const,
 							name: entry.group.name,
 							note: entry.group.note ?? null,
-							items: entry.items.map((i) => itemJson(i, now, marks))
+							items: entry.items.map((i) => itemJson(i, now, marks, progress))
 						}
 			)
-		}))
+		})),
+		/** On an expo: each station that holds the order, and whether it bumped it. */
+		stations: progress?.stations ?? [],
+		/** Combine Orders: the orders on this ticket besides its own, and why. */
+		combined: partnersOf(screen.state.orders.values(), context.id)
+			.filter((p) => p.state === 'active' || p.state === 'cancelled')
+			.map((p) => ({
+				id: p.context.id,
+				title: displayName(p.context.fields),
+				state: p.state,
+				because: combinedBecause(record, p),
+				items: p.context.items.filter((i) => !i.deleted).map(itemLabel)
+			}))
 	};
 }
 
@@ -137,9 +161,13 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		id,
 		name: screen.config.name,
 		locationId: screen.location.id,
+		role: screen.config.role,
+		bumpsTo: screen.config.communication?.bumpsTo ?? [],
 		now,
 		cards: queue.map((r, i) => ({ position: i + 1, ...card(r) })),
 		holds: holds.map(card),
+		/** The All Day view's counts (core/view/all-day.ts): fired items over the cards. */
+		allDay: allDay(queue, now, screen.config.settings),
 		recall: records
 			.filter((r) => r.state === 'bumped')
 			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))

@@ -94,6 +94,10 @@ describe('/openapi.json', () => {
 				'GET /api/admin/screens',
 				'GET /api/admin/screens/{id}',
 				'DELETE /api/admin/screens/{id}',
+				'PUT /api/admin/screens/{id}/communication',
+				'POST /api/admin/locations/{id}/clear',
+				'POST /api/admin/rush',
+				'DELETE /api/admin/rush',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
 				'POST /api/admin/messages/{id}/resend'
@@ -104,6 +108,7 @@ describe('/openapi.json', () => {
 				'GET /api/locations',
 				'GET /api/screens/{id}',
 				'GET /api/screens/{id}/state',
+				'GET /api/tracker/{location}',
 				'POST /api/screens/{id}/actions'
 			].sort()
 		);

@@ -289,6 +289,67 @@ describe('simulator API', () => {
 		}
 	});
 
+	it('rush: started, refused while running, invalid, stopped (on an agent of its own)', async () => {
+		const own = await start({});
+		try {
+			const post = 'POST /api/admin/rush';
+			const body = { rate: 1, duration: 600, seed: 5 };
+			expect((await call(post, { body, on: own })).body).toEqual({ running: true, seed: 5 });
+			expect((await call(post, { body, on: own })).status).toBe(409);
+			expect((await call(post, { body: { rate: 'fast' }, on: own })).status).toBe(422);
+			const stopped = await call('DELETE /api/admin/rush', { on: own });
+			expect(stopped.body.stopped).toBe(true);
+			expect(stopped.body.summary.orders).toBe(1);
+		} finally {
+			await own.close();
+		}
+	});
+
+	it('clear now: a location (on an agent of its own), an unknown one', async () => {
+		const route = 'POST /api/admin/locations/:id/clear';
+		const own = await start({});
+		try {
+			const url = '/api/admin/locations/loc-1/clear';
+			expect((await call(route, { url, on: own })).body).toEqual({
+				location: 'loc-1',
+				cleared: 0,
+				nextAutoClear: null
+			});
+			expect((await call(route, { url: '/api/admin/locations/nope/clear', on: own })).status).toBe(
+				404
+			);
+		} finally {
+			await own.close();
+		}
+	});
+
+	it('order tracker: a location, an unknown one', async () => {
+		const route = 'GET /api/tracker/:location';
+		const board = await call(route, { url: '/api/tracker/loc-1' });
+		expect(board.body.location).toEqual({
+			id: 'loc-1',
+			name: 'Demo Kitchen',
+			timezone: 'America/Chicago'
+		});
+		expect((await call(route, { url: '/api/tracker/nope' })).status).toBe(404);
+	});
+
+	it('communication rules: set, refused, invalid, unknown screen (then set back)', async () => {
+		const route = 'PUT /api/admin/screens/:id/communication';
+		const put = (id: string, body: object) =>
+			call(route, { url: `/api/admin/screens/${id}/communication`, body });
+		const expo = await put('kds-2', { role: 'expo', reconnectSeconds: 0 });
+		expect(expo.body).toEqual({ id: 'kds-2', role: 'expo', bumpsTo: [], reconnectingUntil: null });
+		expect(
+			(await put('kds-1', { role: 'station', bumpsTo: ['kds-2'], reconnectSeconds: 0 })).status
+		).toBe(200);
+		expect((await put('kds-1', { role: 'station', bumpsTo: ['kds-1'] })).status).toBe(409);
+		expect((await put('kds-1', { role: 'pass' })).status).toBe(422);
+		expect((await put('nope', { role: 'station' })).status).toBe(404);
+		expect((await put('kds-1', { role: 'station', reconnectSeconds: 0 })).status).toBe(200);
+		expect((await put('kds-2', { role: 'station', reconnectSeconds: 0 })).status).toBe(200);
+	});
+
 	it('pop-up acknowledgement: done, not open, unknown screen', async () => {
 		const route = 'POST /api/screens/:id/popups/:popupId/ack';
 		const notes = await call('GET /api/screens/:id/notifications', {
@@ -577,7 +638,7 @@ describe('declarations', () => {
 				.filter(([method]) => `${method} ${path}` !== 'get /api/admin/messages/stream')
 				.map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
 		);
-		expect(documentedAdmin.length).toBe(11);
+		expect(documentedAdmin.length).toBe(16);
 		const routes = [
 			'GET /health',
 			...Object.entries(METHODS).flatMap(([path, methods]) => methods.map((m) => `${m} ${path}`)),

@@ -173,7 +173,8 @@ describe('module boundaries', () => {
 const agentFloors: string[][] = [
 	['cli'],
 	['app.ts'],
-	['http-stack.ts'],
+	// rush/: `kds-sim rush` and the admin API's rush (app.ts hands it in), a client of TCP and HTTP.
+	['http-stack.ts', 'rush'],
 	['tcp', 'http', 'ws'],
 	['inspector', 'fleet', 'faults'],
 	['notify', 'discovery'],

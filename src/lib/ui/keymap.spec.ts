@@ -10,6 +10,7 @@ describe('keymap', () => {
 		expect(actionForKey(map, 'R')).toEqual({ type: 'recall' });
 		expect(actionForKey(map, 'Backspace')).toEqual({ type: 'recall' });
 		expect(actionForKey(map, 'PageDown')).toEqual({ type: 'page', direction: 1 });
+		expect(actionForKey(map, 'A')).toEqual({ type: 'allday' });
 		expect(actionForKey(map, 'x')).toBeUndefined();
 	});
 

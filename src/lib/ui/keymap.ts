@@ -8,11 +8,14 @@ export type KeyAction =
 	| { type: 'select'; direction: -1 | 1 }
 	| { type: 'bump-selected' }
 	| { type: 'recall' }
-	| { type: 'page'; direction: -1 | 1 };
+	| { type: 'page'; direction: -1 | 1 }
+	/** Open or close the All Day view. */
+	| { type: 'allday' };
 
 /**
  * Digits 1-9 bump the Nth card on the page, arrows move the selection, Enter bumps the selected
- * card, R or Backspace recalls the last bumped order, Page Up/Down turn pages.
+ * card, R or Backspace recalls the last bumped order, Page Up/Down turn pages, A opens and closes
+ * the All Day view.
  */
 export const DEFAULT_KEYMAP: Readonly<Record<string, string>> = {
 	...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i + 1), `bump:${i + 1}`])),
@@ -25,7 +28,8 @@ export const DEFAULT_KEYMAP: Readonly<Record<string, string>> = {
 	r: 'recall',
 	Backspace: 'recall',
 	PageUp: 'page:prev',
-	PageDown: 'page:next'
+	PageDown: 'page:next',
+	a: 'allday'
 };
 
 /** `bump:3` → {type:'bump', position: 3}; null for anything unknown. */
@@ -45,6 +49,8 @@ export function parseKeyAction(text: string): KeyAction | null {
 			return { type: 'page', direction: -1 };
 		case 'page:next':
 			return { type: 'page', direction: 1 };
+		case 'allday':
+			return { type: 'allday' };
 		default:
 			return null;
 	}

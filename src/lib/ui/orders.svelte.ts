@@ -67,14 +67,15 @@ export class OrderEntry {
 
 	/**
 	 * The part of the record that decides where the order goes (queue or holds, and in what order):
-	 * its state, id, seq and priority, the fields the core's queueOf/compareQueue and holdsOf read.
+	 * its state, id, seq, priority and combinedWith, the fields the core's queueOf/compareQueue and
+	 * holdsOf read.
 	 * The same object until one of them changes, so editing an order's items or name does not
 	 * re-sort the board. If the core's rules come to read another field, add it here (the spec
 	 * checks the board against the core on full records).
 	 */
 	readonly placement: OrderRecord = $derived.by(() => {
 		const state = this.state;
-		const { id, seq, fields } = this.context;
+		const { id, seq, fields, combinedWith } = this.context;
 		const priority = fields.priority;
 		const last = this.#placement;
 		if (
@@ -82,11 +83,13 @@ export class OrderEntry {
 			last.state === state &&
 			last.context.id === id &&
 			last.context.seq === seq &&
-			last.context.fields.priority === priority
+			last.context.fields.priority === priority &&
+			last.context.combinedWith === combinedWith
 		) {
 			return last;
 		}
-		const context = { id, seq, fields: { priority } } as unknown as OrderContext;
+		// combinedWith: an order on another's ticket is no card of its own (core combine.ts).
+		const context = { id, seq, fields: { priority }, combinedWith } as unknown as OrderContext;
 		return (this.#placement = { state, context });
 	});
 }

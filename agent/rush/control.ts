@@ -1,0 +1,64 @@
+/**
+ * The admin API's rush (POST/DELETE /api/admin/rush, the home page's Rush button): `kds-sim rush`
+ * run by the simulator against its own HTTP address and TCP ports, one at a time, stoppable.
+ */
+import { rush, type RushOptions, type RushSummary } from './rush.ts';
+
+export type RushStart = Partial<
+	Pick<
+		RushOptions,
+		'rate' | 'duration' | 'orders' | 'seed' | 'screens' | 'tcp' | 'updates' | 'cancels'
+	>
+>;
+
+export class RushControl {
+	#running: { stop: AbortController; done: Promise<RushSummary | null>; seed: number } | null =
+		null;
+	#last: RushSummary | null = null;
+
+	constructor(private readonly url: () => string) {}
+
+	/** Start a rush; the seed it uses, or null when one is running already. */
+	start(options: RushStart): { seed: number } | null {
+		if (this.#running) return null;
+		const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+		const stop = new AbortController();
+		const done = rush(
+			{
+				url: this.url(),
+				rate: options.rate ?? 30,
+				duration: options.duration ?? 60,
+				orders: options.orders ?? null,
+				seed,
+				screens: options.screens ?? null,
+				tcp: options.tcp ?? 0.5,
+				updates: options.updates ?? 0.2,
+				cancels: options.cancels ?? 0.05
+			},
+			stop.signal
+		)
+			.then((summary) => (this.#last = summary))
+			.catch(() => null)
+			.finally(() => {
+				if (this.#running?.stop === stop) this.#running = null;
+			});
+		this.#running = { stop, done, seed };
+		return { seed };
+	}
+
+	/** Stop the running rush (if any) and give what it sent. */
+	async stop(): Promise<{ stopped: boolean; summary: RushSummary | null }> {
+		const running = this.#running;
+		if (!running) return { stopped: false, summary: this.#last };
+		running.stop.abort();
+		return { stopped: true, summary: await running.done };
+	}
+
+	get running(): boolean {
+		return this.#running !== null;
+	}
+
+	close(): void {
+		this.#running?.stop.abort();
+	}
+}

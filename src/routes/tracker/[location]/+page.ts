@@ -1,0 +1,40 @@
+import { error, isHttpError } from '@sveltejs/kit';
+import type { PageLoad } from './$types';
+
+export interface TrackerEntry {
+	orderId: string;
+	name: string;
+	number: string;
+	since: number;
+}
+export interface Tracker {
+	location: { id: string; name: string; timezone: string };
+	now: number;
+	preparing: TrackerEntry[];
+	ready: TrackerEntry[];
+}
+
+/**
+ * A location's order tracker (GET /api/tracker/<location>), reloaded by the page every few
+ * seconds. An unknown location is a 404; an agent that is not reachable or refuses this browser
+ * the names (from another host without the admin token) is said on the page, which keeps trying.
+ */
+export const load: PageLoad = async ({ params, fetch, depends }) => {
+	depends('app:tracker');
+	try {
+		const res = await fetch(`/api/tracker/${encodeURIComponent(params.location)}`);
+		if (res.status === 404) error(404, `Unknown location ${params.location}`);
+		if (res.status === 403) {
+			return {
+				tracker: null,
+				problem:
+					'The tracker shows customer names: sign this browser in with the admin token at /access'
+			};
+		}
+		if (!res.ok) return { tracker: null, problem: `The agent answered ${res.status}` };
+		return { tracker: (await res.json()) as Tracker, problem: null };
+	} catch (err) {
+		if (isHttpError(err)) throw err;
+		return { tracker: null, problem: 'The kitchen is not reachable' };
+	}
+};
