@@ -299,6 +299,16 @@ const CardSchema = z.strictObject({
 	cancelled: z.boolean(),
 	recalled: z.boolean(),
 	elapsedMs: z.number(),
+	placedAt: z
+		.string()
+		.nullable()
+		.describe("The order's own time as the POS sent it (when it was placed); null without one."),
+	receivedAt: z.string().describe('When the screen received it: the timer counts from here.'),
+	backdated: z
+		.boolean()
+		.describe(
+			'Placed 10 minutes or more before the screen received it (the card says how long ago).'
+		),
 	timer: z.enum(['ok', 'warn', 'late', 'scheduled']),
 	/** The order's fields as the core keeps them. */
 	fields: z.looseObject({ name: z.string(), mode: z.string() }),

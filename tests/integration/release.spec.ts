@@ -224,7 +224,9 @@ describe('npm publish --dry-run', () => {
 			);
 			// The npm job's command as the runner's shell gets it, dry: scripts off, and a
 			// registry on a closed loopback port, asked once (npm looks the name up first), so
-			// nothing leaves the machine.
+			// nothing leaves the machine. --loglevel=notice: under `npm test` the spec inherits the
+			// clone's npm_config_loglevel=error (.npmrc), which would hide the notice the runner's
+			// log shows (the npm job has no checkout, so no .npmrc).
 			const command = release.jobs.npm.steps
 				.find((s) => s.run?.startsWith('npm publish'))!
 				.run!.replaceAll('${{ needs.pack.outputs.version }}', pkg.version)
@@ -233,7 +235,7 @@ describe('npm publish --dry-run', () => {
 				'bash',
 				[
 					'-c',
-					`${command} --dry-run --json --ignore-scripts --registry http://127.0.0.1:9/ --fetch-retries 0`
+					`${command} --dry-run --json --ignore-scripts --loglevel=notice --registry http://127.0.0.1:9/ --fetch-retries 0`
 				],
 				{ cwd: dir, encoding: 'utf8' }
 			);
