@@ -67,8 +67,9 @@ export interface CheckContext {
 	 * time `at`, on a screen whose order with the message's id was `existing` (none when left
 	 * out). The same decision the check would make on a screen of its own (decide reads only
 	 * that order, and a new order's place in the queue is no finding's business), as long as no
-	 * item of `existing` carries the time `at` (outcome-findings.ts checks). Left out: the check
-	 * decides on a screen of its own, as the UI does.
+	 * item of `existing` carries the time `at` (outcome-findings.ts checks). Only the handed-over
+	 * decision knows the screen's other orders, so only it can carry KDS-ORDER-COMBINED (Combine
+	 * Orders). Left out: the check decides on a screen of its own, as the UI does.
 	 */
 	decided?: { decision: Decision; at: number };
 	/**

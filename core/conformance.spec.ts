@@ -8,7 +8,7 @@ import {
 	type Severity
 } from './conformance.ts';
 import type { OrderRecord } from './order-machine.ts';
-import { createRecord, step } from './screen.ts';
+import { createRecord, createScreenState, decide, step } from './screen.ts';
 import { HttpOrderSchema, type Order } from './order-schema.ts';
 import { parseWith } from './parse.ts';
 import { parseTcpValue } from './tcp-message.ts';
@@ -132,6 +132,20 @@ describe('vendored samples', () => {
 const W2001 = CREATES.get('W-2001') as OrderRecord;
 const O1001 = CREATES.get('1001') as OrderRecord;
 const O1002 = CREATES.get('1002') as OrderRecord;
+
+/**
+ * A create the caller decided with Combine Orders on (`decided`, as the TCP and HTTP edges hand
+ * it over), on a screen holding 1001 (Maria) since T0: the decision the finding is read from.
+ */
+function combinedCreate(id: string, name: string, seconds: number): CheckContext {
+	const raw = tcp((o) => Object.assign(o, { id, name }));
+	const parsed = parseTcpValue(raw);
+	if (!parsed.ok || parsed.value.command !== 'create-order') throw new Error(id);
+	const at = T0 + seconds * 1000;
+	const screen = createScreenState([O1001]);
+	const decision = decide(screen, parsed.value, at, { explain: true, combine: true });
+	return ctxOf('tcp', 'create-order', raw, { decided: { decision, at } });
+}
 
 /** tcp-create-minimal.json, order changed by `edit`. */
 function tcp(edit: (order: Json) => void = () => {}, command = 'create-order'): Json {
@@ -878,6 +892,21 @@ const CASES: Case[] = [
 		]
 	},
 	{
+		name: 'create with the name of an order 2 minutes before it, Combine Orders on',
+		ctx: combinedCreate('1009', ' maria ', 120),
+		expected: [['info', 'KDS-ORDER-COMBINED', 'order.id']]
+	},
+	{
+		name: 'the same create 6 minutes after it: a ticket of its own',
+		ctx: combinedCreate('1009', 'Maria', 360),
+		expected: []
+	},
+	{
+		name: 'another name within the 5 minutes: a ticket of its own',
+		ctx: combinedCreate('1009', 'Mario', 120),
+		expected: []
+	},
+	{
 		name: 'cancel of a bumped order',
 		ctx: ctxOf('tcp', 'cancel-order', sample('tcp-cancel.json'), {
 			existing: moved(CREATES.get('1003') as OrderRecord, 'order.bumped')
@@ -1008,5 +1037,14 @@ describe('RULES', () => {
 			expect(['error', 'warning', 'info']).toContain(rule.severity);
 			expect(rule.summary).toMatch(/^\S[^\n]*\.$/);
 		}
+	});
+});
+
+describe('Combine Orders', () => {
+	it('says which ticket the order joined and why, from the decision handed over', () => {
+		const [finding] = check(combinedCreate('1009', 'maria', 120));
+		expect(finding.message).toBe(
+			'order "1009" joins the ticket of order "1001": same name "maria" as order "1001", 120 s after it (combineOrders: within 5 minutes)'
+		);
 	});
 });

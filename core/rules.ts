@@ -243,6 +243,11 @@ export const RULE_TABLE = {
 		summary:
 			'A full update leaves out a field the order has; the screen clears it (a full update must carry every property).'
 	},
+	'KDS-ORDER-COMBINED': {
+		severity: 'info',
+		summary:
+			'create-order joins the ticket of an earlier order (Combine Orders on for the screen: same name, and same phone number when either has one, within 5 minutes); the card shows both ids, each keeps its own replies.'
+	},
 	'KDS-CANCEL-IGNORED': {
 		severity: 'info',
 		summary: 'cancel-order for an order already bumped or cancelled; ignored, answered with the id.'

@@ -6,7 +6,7 @@
  * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
  * queue through `queueOf`. Each order's record moves by its machine through order-step.ts.
  */
-import { combineTarget, partnersOf } from './combine.ts';
+import { combineReason, combineTarget, partnersOf } from './combine.ts';
 import { fullUpdateOutcomes, partialUpdateOutcomes } from './content.ts';
 import { quoted, type Outcome } from './outcome.ts';
 import type { OrderCommand, PartialOrder } from './order-schema.ts';
@@ -135,6 +135,7 @@ function outcomesOf(
 		return [{ code: 'KDS-ORDER-UNKNOWN', path, message }];
 	}
 	const after = recordAfter(decision);
+	if (command.command === 'create-order') return combinedOutcomes(screen, command, after, at);
 	if (!existing) return [];
 	switch (command.command) {
 		case 'update-order':
@@ -151,6 +152,24 @@ function outcomesOf(
 		default:
 			return [];
 	}
+}
+
+/**
+ * Combine Orders: the ticket the decision put a new order on (its record's `combinedWith`, set
+ * by combineTarget), and why, in combine.ts's words. None when the order has a ticket of its own.
+ */
+function combinedOutcomes(
+	screen: ScreenState,
+	command: Extract<OrderCommand, { command: 'create-order' }>,
+	after: OrderRecord | undefined,
+	at: number
+): Outcome[] {
+	const joined = after?.context.combinedWith;
+	const target = joined === undefined ? undefined : screen.orders.get(joined);
+	const why = target && combineReason(target, command.order, at);
+	if (!target || !why) return [];
+	const message = `order ${quoted(command.order.id)} joins the ticket of order ${quoted(target.context.id)}: ${why}`;
+	return [{ code: 'KDS-ORDER-COMBINED', path: ['id'], message }];
 }
 
 /**

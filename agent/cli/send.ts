@@ -35,7 +35,8 @@ const STATE_DEPENDENT = new Set([
 	'KDS-LINEID-EXISTS',
 	'KDS-LINEID-UNKNOWN',
 	'KDS-CANCEL-IGNORED',
-	'KDS-UPDATE-FIELD-CLEARED'
+	'KDS-UPDATE-FIELD-CLEARED',
+	'KDS-ORDER-COMBINED'
 ]);
 
 /** The replies of a screen that refused the message (anything else is the order's id). */

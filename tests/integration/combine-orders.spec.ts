@@ -46,6 +46,23 @@ interface Card {
 	combined: Array<{ id: string; state: string; because: string; items: string[] }>;
 }
 
+interface LogEntry {
+	command: string | null;
+	ok: boolean;
+	findings: Array<{ severity: string; code: string; path: string; message: string }>;
+}
+
+/** The KDS-ORDER-COMBINED findings of the accepted create (TCP or HTTP) of `id`, from the admin API's log. */
+async function combinedFindings(agent: RunningAgent, id: string) {
+	const res = await fetch(`${agent.httpUrl}/api/admin/messages?order=${encodeURIComponent(id)}`);
+	expect(res.status).toBe(200);
+	const entries = (await res.json()) as LogEntry[];
+	const creates = ['create-order', 'POST /integrators/kds-orders'];
+	const create = entries.filter((e) => e.ok && creates.includes(e.command ?? ''));
+	expect(create).toHaveLength(1);
+	return create[0].findings.filter((f) => f.code === 'KDS-ORDER-COMBINED');
+}
+
 describe('Combine Orders', () => {
 	it('two orders under one name within 5 minutes share one ticket; each id keeps its replies', async () => {
 		const receiver = await startReceiver();
@@ -81,6 +98,18 @@ describe('Combine Orders', () => {
 		expect(await tcp({ command: 'create-order', order: order('M-2', []) })).toBe(
 			'DUPLICATE_ORDER_ID'
 		);
+
+		// The inspector says which ticket M-2 joined and why; M-1's own create says nothing of it.
+		expect(await combinedFindings(agent, 'M-2')).toEqual([
+			{
+				severity: 'info',
+				code: 'KDS-ORDER-COMBINED',
+				path: 'id',
+				message:
+					'order "M-2" joins the ticket of order "M-1": same name "María José" and phone number as order "M-1", 180 s after it (combineOrders: within 5 minutes)'
+			}
+		]);
+		expect(await combinedFindings(agent, 'M-1')).toEqual([]);
 
 		const view = async () =>
 			(await (await fetch(`${agent.httpUrl}/api/admin/screens/kds-1`)).json()) as { cards: Card[] };
@@ -127,6 +156,31 @@ describe('Combine Orders', () => {
 		);
 	});
 
+	it('over TCP: the inspector names the ticket the order joined, not one outside 5 minutes', async () => {
+		const clock = new ManualClock(T0);
+		const agent = await startTestAgent({ config: config(), clock });
+		agents.push(agent);
+		const { host, port } = agent.screens[0].tcp;
+		const tcp = (message: object) => sendTcp(host, port, message);
+		const fries = [{ lineId: '1', name: 'Papas 🍟', qty: 1, mods: [] }];
+		expect(await tcp({ command: 'create-order', order: order('T-1', fries) })).toBe('T-1');
+		clock.advance(4 * 60_000 + 59_000);
+		expect(await tcp({ command: 'create-order', order: order('T-2', fries) })).toBe('T-2');
+		clock.advance(5 * 60_000 + 1000);
+		expect(await tcp({ command: 'create-order', order: order('T-3', fries) })).toBe('T-3');
+
+		expect(await combinedFindings(agent, 'T-2')).toEqual([
+			expect.objectContaining({
+				severity: 'info',
+				path: 'order.id',
+				message: expect.stringContaining(
+					'joins the ticket of order "T-1": same name "María José" and phone number as order "T-1", 299 s after it'
+				)
+			})
+		]);
+		expect(await combinedFindings(agent, 'T-3')).toEqual([]);
+	});
+
 	it('is off by default, and refuses a setting that is not true or false', async () => {
 		const clock = new ManualClock(T0);
 		const agent = await startTestAgent({ config: structuredClone(DEFAULT_CONFIG), clock });
@@ -138,6 +192,7 @@ describe('Combine Orders', () => {
 			cards: Card[];
 		};
 		expect(cards.map((c) => c.id)).toEqual(['O-1', 'O-2']);
+		expect(await combinedFindings(agent, 'O-2')).toEqual([]);
 		expect(() => parseConfig(config(undefined, 'yes'), 'config file kds.json')).toThrow(
 			ConfigError
 		);

@@ -53,3 +53,27 @@ describe('README screenshots', () => {
 		expect(total).toBeLessThan(600 * 1024);
 	});
 });
+
+describe('docs/screens.md screenshots of the three-screen kitchen', () => {
+	const screens = readFileSync(new URL('docs/screens.md', ROOT), 'utf8');
+	const names = [...new Set([...screens.matchAll(/screenshots\/([\w-]+-\d+x\d+)\.webp/g)])].map(
+		(m) => m[1]
+	);
+
+	it('embeds the expo, All Day and tracker pictures npm run screenshots takes, at their sizes', () => {
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'expo-1920x1080',
+				'expo-800x480',
+				'all-day-1920x1080',
+				'all-day-800x480',
+				'tracker-1920x1080'
+			])
+		);
+		for (const name of names) {
+			const [, width, height] = /-(\d+)x(\d+)$/.exec(name)!;
+			const bytes = readFileSync(new URL(`docs/screenshots/${name}.webp`, ROOT));
+			expect(webpSize(bytes), name).toEqual({ width: Number(width), height: Number(height) });
+		}
+	});
+});
