@@ -103,6 +103,20 @@ test.describe('order tracker', () => {
 		await page.screenshot({ path: join(SHOTS, 'tracker-390x844.png'), fullPage: true });
 	});
 
+	test('a busy wall board shows every order in view, newest too (none clipped off the side)', async ({
+		page,
+		simulator
+	}) => {
+		const guests = ['María José', 'Hiro 寿司', 'Priya 🌶️', 'Christopher-Alexander', 'Ana', 'Léa'];
+		for (let i = 0; i < 24; i++) await send(simulator, `B-${i}`, `${guests[i % 6]} ${i}`);
+		await page.setViewportSize({ width: 1920, height: 1080 });
+		await page.goto(`${simulator.httpUrl}/tracker/loc-1`);
+		const entries = board(page, 'Preparing').getByRole('listitem');
+		await expect(entries).toHaveCount(24);
+		for (let i = 0; i < 24; i++) await expect(entries.nth(i)).toBeInViewport({ ratio: 1 });
+		await page.screenshot({ path: join(SHOTS, 'tracker-busy-1920x1080.png') });
+	});
+
 	test('an unknown location is a 404 page', async ({ page, simulator }) => {
 		await page.goto(`${simulator.httpUrl}/tracker/nowhere`);
 		await expect(page.getByText('Unknown location nowhere')).toBeVisible();
