@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	BUILT_IN_PROFILES,
-	faultRouteOf,
-	LiveFault,
-	parseFaultSpec,
-	seededRandom
-} from './faults.ts';
+import { BUILT_IN_PROFILES, faultRouteOf, LiveFault, parseFaultSpec } from './faults.ts';
+import { seededRandom } from './random.ts';
 import { judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings.ts';
 import type { MessageEntry } from './message-entry.ts';
 

@@ -6,6 +6,7 @@
  * (`probability`, `seed`), or until removed. The agent (agent/faults/) keeps the live faults and
  * applies them; this module knows no socket.
  */
+import { seededRandom } from './random.ts';
 import * as z from 'zod';
 import { expected, formatPath, parseWith, type ParseResult } from './parse.ts';
 
@@ -180,18 +181,6 @@ export type Fault = FaultSpec & {
 	/** Whether it still applies (its count not spent, its duration not over). */
 	active: boolean;
 };
-
-/** A seeded PRNG (mulberry32): 32 bits of state, the same numbers for the same seed. */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** A live fault: its spec and the state of its firing. */
 export class LiveFault {

@@ -6,6 +6,7 @@
  * seed (the same seed sends the same orders). Stops on Ctrl-C with a summary.
  */
 import { ORDER_MODES } from '#core/order-schema';
+import { seededRandom as seeded } from '#core/random';
 import { readCommandLine, UsageError } from '../command-line.ts';
 import { sendTcp } from '../tcp/client.ts';
 
@@ -95,18 +96,6 @@ export function readRushArgs(argv: string[]): RushOptions {
 		updates: number('updates', values.updates, 0.2, 0, 1),
 		cancels: number('cancels', values.cancels, 0.05, 0, 1),
 		adminToken: values['admin-token']
-	};
-}
-
-/** mulberry32: the same seed, the same orders. */
-function seeded(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 	};
 }
 

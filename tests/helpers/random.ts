@@ -1,15 +1,2 @@
-/**
- * mulberry32: a small seeded pseudo-random generator (uniform in [0, 1)). The same seed gives the
- * same sequence on every run and machine, so a failing mutant or a soak's traffic can be replayed.
- * For tests and benches only: not for anything that needs unpredictability.
- */
-export function seededRandom(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** The core's seeded generator (mulberry32), for tests and benches: core/random.ts. */
+export { seededRandom } from '../../core/random.ts';

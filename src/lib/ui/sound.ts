@@ -13,42 +13,30 @@ export function unlockAudio(): void {
 
 /** Two short tones, loud enough over a kitchen fan. */
 export function beep(): void {
-	if (!context) return;
-	const start = context.currentTime;
-	for (const [offset, frequency] of [
-		[0, 880],
-		[0.18, 1320]
-	] as const) {
-		const osc = context.createOscillator();
-		const gain = context.createGain();
-		osc.type = 'square';
-		osc.frequency.value = frequency;
-		gain.gain.setValueAtTime(0.0001, start + offset);
-		gain.gain.exponentialRampToValueAtTime(0.25, start + offset + 0.01);
-		gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.15);
-		osc.connect(gain).connect(context.destination);
-		osc.start(start + offset);
-		osc.stop(start + offset + 0.16);
-	}
+	tones('square', [880, 1320], 0.18, 0.15);
 }
 
 /** A cancel: two falling tones, unlike the new-order chime's rising ones. */
 export function cancelTone(): void {
-	if (!context) return;
-	const start = context.currentTime;
-	for (const [offset, frequency] of [
-		[0, 660],
-		[0.22, 440]
-	] as const) {
-		const osc = context.createOscillator();
-		const gain = context.createGain();
-		osc.type = 'sawtooth';
+	tones('sawtooth', [660, 440], 0.22, 0.2);
+}
+
+/** Tones one after another, `gap` s apart, each rising fast and fading over `length` s. */
+function tones(type: OscillatorType, frequencies: number[], gap: number, length: number): void {
+	const ctx = context;
+	if (!ctx) return;
+	const start = ctx.currentTime;
+	frequencies.forEach((frequency, i) => {
+		const at = start + i * gap;
+		const osc = ctx.createOscillator();
+		const gain = ctx.createGain();
+		osc.type = type;
 		osc.frequency.value = frequency;
-		gain.gain.setValueAtTime(0.0001, start + offset);
-		gain.gain.exponentialRampToValueAtTime(0.25, start + offset + 0.01);
-		gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.2);
-		osc.connect(gain).connect(context.destination);
-		osc.start(start + offset);
-		osc.stop(start + offset + 0.21);
-	}
+		gain.gain.setValueAtTime(0.0001, at);
+		gain.gain.exponentialRampToValueAtTime(0.25, at + 0.01);
+		gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+		osc.connect(gain).connect(ctx.destination);
+		osc.start(at);
+		osc.stop(at + length + 0.01);
+	});
 }
