@@ -4,7 +4,7 @@
  * rule ids, and one resilience report per client. Pure: the agent hands in what the faults
  * touched and the log.
  */
-import type { FaultKind } from './faults.ts';
+import type { FaultKind } from './fault-kinds.ts';
 import type { MessageEntry } from './message-entry.ts';
 import { FAULT_RULE_TABLE, type FaultRuleId, type Severity } from './rules.ts';
 
