@@ -19,8 +19,8 @@
  * `server` (an employee's name) → `Server 1`, …; `deliveryAddress` → `Address 1`, …; at any depth
  * `phoneNumber` and `driverPhone` → the same length and punctuation with other digits
  * (`+14155550123` → `+55500000001`), so a phone's format finding is unchanged. In the free texts a
- * customer writes (`specialInstructions`, a pop-up's `message`) every value already seen is
- * replaced and anything shaped like a phone number (`+` and 7 or more digits, or 555-123-4567)
+ * customer writes (`specialInstructions`, a pop-up's `message`) every value already seen (and
+ * each word of a name) is replaced and anything shaped like a phone number (`+` and 7 or more digits, or 555-123-4567)
  * has its digits masked. Dishes, modifiers, ids, times, vehicles and everything else stay.
  *
  * The stand-ins are numbered in the order values are first seen, per Redactor, and equal values
@@ -95,11 +95,18 @@ export class Redactor {
 		}
 		const out = kind === 'phone' ? fakePhone(value, n) : `${LABEL[kind]} ${n}`;
 		const trimmed = value.trim();
-		if (trimmed.length >= 2 && !this.seen.has(trimmed)) {
-			this.seen.set(trimmed, kind === 'phone' ? fakePhone(trimmed, n) : out);
+		this.remember(trimmed, kind === 'phone' ? fakePhone(trimmed, n) : out);
+		// A free text may name a person by a part of their name ("Ring 陳さん" for "陳さん 🌮").
+		if (kind === 'name' || kind === 'server')
+			for (const part of trimmed.split(/\s+/)) if (/\p{L}/u.test(part)) this.remember(part, out);
+		return out;
+	}
+
+	private remember(original: string, standIn: string): void {
+		if (original.length >= 2 && !this.seen.has(original)) {
+			this.seen.set(original, standIn);
 			this.pattern = null;
 		}
-		return out;
 	}
 
 	/**
