@@ -287,7 +287,11 @@ const ItemJsonSchema = z.strictObject({
 	courseStatus: z.string().optional(),
 	deleted: z.boolean(),
 	highlighted: z.enum(['added', 'updated']).nullable(),
-	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.')
+	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.'),
+	doneAt: z
+		.string()
+		.nullable()
+		.describe('When a cook marked the item done on this screen (a tap); null when not.')
 });
 
 const CardSchema = z.strictObject({
@@ -309,6 +313,13 @@ const CardSchema = z.strictObject({
 		.describe(
 			'Placed 10 minutes or more before the screen received it (the card says how long ago).'
 		),
+	startedAt: z
+		.string()
+		.nullable()
+		.describe('When a cook marked the ticket started on this screen; null when not.'),
+	itemsDone: z
+		.strictObject({ done: z.int(), of: z.int() })
+		.describe("The cook's ticks: live items marked done, of the live items."),
 	timer: z.enum(['ok', 'warn', 'late', 'scheduled']),
 	/** The order's fields as the core keeps them. */
 	fields: z.looseObject({ name: z.string(), mode: z.string() }),
