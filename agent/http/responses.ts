@@ -352,6 +352,11 @@ const CardSchema = z.strictObject({
 			})
 		)
 		.describe('On an expo: each station that holds the order (screen communication).'),
+	allReady: z
+		.boolean()
+		.describe(
+			'On an expo: every station with items on the card has bumped them (the card is green, ALL READY).'
+		),
 	combined: z
 		.array(
 			z.strictObject({
@@ -387,6 +392,15 @@ export const IntegrationSchema = z.strictObject({
 	)
 });
 
+const AllDaySchema = z.array(
+	z.strictObject({
+		name: z.string(),
+		qty: z.number(),
+		tickets: z.int(),
+		variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
+	})
+);
+
 export const ScreenJsonSchema = z.strictObject({
 	id: z.string(),
 	name: z.string(),
@@ -396,18 +410,12 @@ export const ScreenJsonSchema = z.strictObject({
 	now: z.number(),
 	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
 	holds: z.array(CardSchema),
-	allDay: z
-		.array(
-			z.strictObject({
-				name: z.string(),
-				qty: z.number(),
-				tickets: z.int(),
-				variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
-			})
-		)
-		.describe(
-			'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
-		),
+	allDay: AllDaySchema.describe(
+		'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
+	),
+	allDayOutstanding: AllDaySchema.describe(
+		"All Day's Outstanding toggle: the same, without items a station completed (an expo) or a cook marked done."
+	),
 	recall: z.array(
 		z.strictObject({ id: z.string(), title: z.string(), bumpedAt: z.number().optional() })
 	),

@@ -23,7 +23,7 @@ import { allDay } from '#core/view/all-day';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
 import { combinedBecause, partnersOf } from '#core/combine';
-import { expoProgress, type ExpoProgress } from '#core/expo';
+import { allReady, expoProgress, type ExpoProgress } from '#core/expo';
 import { doneCount, type ItemsDone } from '#core/cook-marks';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
@@ -118,6 +118,8 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 		})),
 		/** On an expo: each station that holds the order, and whether it bumped it. */
 		stations: progress?.stations ?? [],
+		/** On an expo: every station with items on the card has bumped them (green, ALL READY). */
+		allReady: allReady(progress),
 		/** Combine Orders: the orders on this ticket besides its own, and why. */
 		combined: partnersOf(screen.state.orders.values(), context.id)
 			.filter((p) => p.state === 'active' || p.state === 'cancelled')
@@ -179,6 +181,8 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		holds: holds.map(card),
 		/** The All Day view's counts (core/view/all-day.ts): fired items over the cards. */
 		allDay: allDay(queue, now, screen.config.settings),
+		/** All Day's Outstanding toggle: without what stations completed or cooks marked done. */
+		allDayOutstanding: allDay(queue, now, screen.config.settings, { outstanding: true }),
 		recall: records
 			.filter((r) => r.state === 'bumped')
 			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))

@@ -8,6 +8,7 @@ import { OrderBoard } from './orders.svelte';
 import type { ScreenActionName } from './screen-session.svelte';
 
 const T0 = 1_795_338_000_000;
+const TIME = new Date(T0).toISOString();
 const SCREEN: ScreenInfo = {
 	id: 'kds-1',
 	name: 'Grill',
@@ -21,13 +22,19 @@ const item = (lineId: string): KdsItem => ({ lineId, name: `Item ${lineId}`, qty
 /** A board holding one order A (items 1-3, item 2 removed by an update) in `state`. */
 function boardWith(events: Parameters<typeof step>[1][] = []) {
 	let record: OrderRecord = createRecord({
-		order: { id: 'A', name: 'A', mode: 'ToGo', items: [item('1'), item('2'), item('3')] },
+		order: {
+			id: 'A',
+			name: 'A',
+			time: TIME,
+			mode: 'ToGo',
+			items: [item('1'), item('2'), item('3')]
+		},
 		at: T0,
 		seq: 1
 	});
 	const update = {
 		type: 'order.updated' as const,
-		order: { id: 'A', name: 'A', mode: 'ToGo', items: [item('1'), item('3')] },
+		order: { id: 'A', name: 'A', time: TIME, mode: 'ToGo' as const, items: [item('1'), item('3')] },
 		at: T0 + 1
 	};
 	for (const e of [update, ...events]) record = step(record, e) ?? record;
