@@ -56,11 +56,17 @@ export const ScreenActionSchema = z.object({
 	orderId: z
 		.string()
 		.optional()
-		.describe('The order (bump, fire, fire-course); recall without it recalls the last bumped.'),
+		.describe(
+			'The order (bump, fire, fire-course, item-done, item-undo, start, start-undo); recall without it recalls the last bumped.'
+		),
 	course: z
 		.string()
 		.optional()
-		.describe("fire-course: the course to fire ('' for items without a course).")
+		.describe("fire-course: the course to fire ('' for items without a course)."),
+	lineId: z
+		.string()
+		.optional()
+		.describe("item-done, item-undo: the item's lineId (a cook's mark, not sent to the POS).")
 });
 
 /** The named schemas of this part of the document: id, zod schema, description. */
