@@ -56,6 +56,27 @@ describe('planParts', () => {
 		expect(plan.get('h')).toEqual([0, 90]);
 	});
 
+	it('a part that starts inside a course leaves room for the course heading it repeats', () => {
+		// One course: its heading (30 px, not an item) over 29 items of 30 px; 400 px columns.
+		const lines = (repeat?: number[]): PlannedCard => ({
+			id: 'c',
+			height: 50 + 900,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 900,
+				tops: Array.from({ length: 30 }, (_, i) => i * 30),
+				items: Array.from({ length: 30 }, (_, i) => i > 0),
+				repeat
+			})
+		});
+		// Without a repeated heading a later part holds 340 px of lines; with it 310.
+		expect(planParts([lines()], 400, 10).get('c')).toEqual([0, 300, 630]);
+		const repeat = Array.from({ length: 30 }, (_, i) => (i > 0 ? 30 : 0));
+		expect(planParts([lines(repeat)], 400, 10).get('c')).toEqual([0, 300, 600]);
+	});
+
 	it('a card it cannot read is placed whole', () => {
 		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
 		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);

@@ -34,6 +34,12 @@ export interface CardLines {
 	body: number;
 	tops: number[];
 	items: boolean[];
+	/**
+	 * Per line, the height of the heading a part starting at that line repeats on top (a course's
+	 * heading with its state and Fire, when the line is inside the course and not its heading),
+	 * 0 for none; `contChrome` leaves it out. Missing: no line repeats anything.
+	 */
+	repeat?: number[];
 }
 
 /** At least this many lines in a part cut off a card that would fit a column whole. */
@@ -70,6 +76,13 @@ export function planParts(
 			continue;
 		}
 		const { chrome, contChrome, footer, body, tops, items } = lines;
+		// The heading a part starting at `at` repeats: that of the last line starting at or above it.
+		const repeatAt = (at: number): number => {
+			if (!lines.repeat) return 0;
+			let height = 0;
+			for (const [i, top] of tops.entries()) if (top <= at) height = lines.repeat[i] ?? 0;
+			return height;
+		};
 		// The lowest cut that leaves a part from `from` no taller than `room`: before a line, never
 		// right under a heading (a course's heading stays with its first item).
 		const cutIn = (from: number, room: number): number | null => {
@@ -101,7 +114,7 @@ export function planParts(
 			used = 0;
 		}
 		// The rest: a column each, until what is left fits.
-		const head = (at: number) => (at === 0 ? chrome : contChrome);
+		const head = (at: number) => (at === 0 ? chrome : contChrome + repeatAt(at));
 		while (head(from) + (body - from) > columnHeight) {
 			const room = columnHeight - head(from) - footer;
 			const cut = cutIn(from, room) ?? Math.floor(from + room - SLACK_PX);

@@ -132,6 +132,56 @@ async function textOutside(page: Page): Promise<string[]> {
 	});
 }
 
+/**
+ * Continued parts on the page in view: each that starts inside a course shows the course's
+ * heading (and state) on top; no item is cut between parts; "cont." says where the rest is, at
+ * least at the modifiers' size. Returns what is wrong, and how many parts start inside a course.
+ */
+async function continuedContext(page: Page): Promise<{ bad: string[]; headed: number }> {
+	return page.evaluate(() => {
+		const board = document.querySelector('main .viewport')!.getBoundingClientRect();
+		const bad: string[] = [];
+		let headed = 0;
+		for (const el of document.querySelectorAll<HTMLElement>('article[data-part-index]')) {
+			const a = el.getBoundingClientRect();
+			if (a.width === 0 || a.right <= board.left + 1 || a.left >= board.right - 1) continue;
+			const id = `${el.dataset.orderId}#${el.dataset.partIndex}`;
+			const w = el.querySelector<HTMLElement>('[data-card-body]')!.getBoundingClientRect();
+			const lis = [...el.querySelectorAll<HTMLElement>('li')];
+			for (const li of lis) {
+				const r = li.getBoundingClientRect();
+				const inside = r.top >= w.top - 1 && r.bottom <= w.bottom + 1;
+				const outside = r.bottom <= w.top + 1 || r.top >= w.bottom - 1;
+				if (!inside && !outside) bad.push(`${id}: "${li.getAttribute('aria-label')}" cut`);
+			}
+			const cont = el.querySelector<HTMLElement>('.cont-next');
+			if (cont) {
+				if (!/^cont\. (next column|on page \d+) →$/.test(cont.textContent!.trim()))
+					bad.push(`${id}: "${cont.textContent}" does not say where the rest is`);
+				const mod = el.querySelector<HTMLElement>('.mod');
+				if (
+					mod &&
+					parseFloat(getComputedStyle(cont).fontSize) < parseFloat(getComputedStyle(mod).fontSize)
+				)
+					bad.push(`${id}: "cont." smaller than a modifier`);
+			}
+			if (el.dataset.partIndex === '0') continue;
+			const first = lis.find((li) => li.getBoundingClientRect().top >= w.top - 1);
+			const section = first?.closest<HTMLElement>('section[data-section]');
+			if (!first || !section) continue;
+			const own = section.querySelector<HTMLElement>('.course-head')!;
+			if (own.getBoundingClientRect().top >= w.top - 1) continue; // its heading is in the window
+			headed++;
+			const repeated = el.querySelector<HTMLElement>('[data-cont-head]');
+			const want = own.textContent!.replace(/\s+/g, ' ').trim();
+			if (!repeated) bad.push(`${id}: starts inside "${want}" with no heading`);
+			else if (repeated.textContent!.replace(/\s+/g, ' ').trim() !== want)
+				bad.push(`${id}: heading "${repeated.textContent}" is not "${want}"`);
+		}
+		return { bad, headed };
+	});
+}
+
 for (const size of SIZES) {
 	const label = `${size.width}x${size.height}`;
 	test(`the messy rush at ${label}${size.kiosk ? ' kiosk' : ''}: numbers in reading order, each key bumps the card showing it, text inside the cards`, async ({
@@ -157,6 +207,7 @@ for (const size of SIZES) {
 			const pageLabel = page.getByLabel(/^Page \d+ of \d+$/);
 			const count = Number(/of (\d+)/.exec((await pageLabel.getAttribute('aria-label')) ?? '')![1]);
 			mkdirSync(SHOTS, { recursive: true });
+			let headed = 0;
 			for (let p = 0; p < count; p++) {
 				const where = `${label} page ${p + 1}`;
 				if (p > 0) {
@@ -166,6 +217,9 @@ for (const size of SIZES) {
 				const numbered = expectNumbered(await settled(page), where);
 				await page.screenshot({ path: join(SHOTS, `messy-${label}-p${p + 1}.png`) });
 				expect(await textOutside(page), `${where}: text outside its card`).toEqual([]);
+				const context = await continuedContext(page);
+				expect(context.bad, `${where}: continued parts`).toEqual([]);
+				headed += context.headed;
 
 				// Each digit key bumps the ticket whose card shows that number (R recalls it after).
 				for (let n = 1; n <= Math.min(9, numbered.length); n++) {
@@ -180,6 +234,7 @@ for (const size of SIZES) {
 					await expect(page.getByLabel(new RegExp(`^Page ${p + 1} of \\d+$`))).toBeVisible();
 				}
 			}
+			console.log(`${label}: ${count} pages, ${headed} continued parts headed by their course`);
 		} finally {
 			await simulator.close();
 		}
