@@ -77,6 +77,46 @@ describe('planParts', () => {
 		expect(planParts([lines(repeat)], 400, 10).get('c')).toEqual([0, 300, 600]);
 	});
 
+	it("a tall card may end a part after the order's info, but never after a course heading", () => {
+		// Info (200 px, not an item), then three items of 150 px; 400 px columns, chrome 50, footer 20.
+		const info = (keep?: boolean[]): PlannedCard => ({
+			id: 'i',
+			height: 50 + 650,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 650,
+				tops: [0, 200, 350, 500],
+				items: [false, true, true, true],
+				keep
+			})
+		});
+		// Without `keep` the info is a heading: no cut fits, so the part is cut at the column's height.
+		expect(planParts([info()], 400, 10).get('i')).toEqual([0, 328]);
+		expect(planParts([info([false, false, false, false])], 400, 10).get('i')).toEqual([
+			0, 200, 500
+		]);
+	});
+
+	it('an item taller than a column is cut between its lines of text', () => {
+		const tall: PlannedCard = {
+			id: 't',
+			height: 50 + 1000,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 1000,
+				tops: [0],
+				items: [true],
+				fine: Array.from({ length: 40 }, (_, i) => i * 25)
+			})
+		};
+		// 330 px of lines fit the first part: the last line of text starting by 328 is at 325.
+		expect(planParts([tall], 400, 10).get('t')).toEqual([0, 325, 650]);
+	});
+
 	it('a card it cannot read is placed whole', () => {
 		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
 		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);

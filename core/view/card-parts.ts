@@ -40,6 +40,16 @@ export interface CardLines {
 	 * 0 for none; `contChrome` leaves it out. Missing: no line repeats anything.
 	 */
 	repeat?: number[];
+	/**
+	 * Per line, whether it must stay with the line after it (a course's heading goes on with its
+	 * first item). Missing: every line that is not an item (the order's info block too).
+	 */
+	keep?: boolean[];
+	/**
+	 * Where each line of text inside the lines starts (ascending): where a part is cut when no
+	 * whole item fits a column (an item taller than a column), so no line of text is sliced.
+	 */
+	fine?: number[];
 }
 
 /** At least this many lines in a part cut off a card that would fit a column whole. */
@@ -85,11 +95,19 @@ export function planParts(
 		};
 		// The lowest cut that leaves a part from `from` no taller than `room`: before a line, never
 		// right under a heading (a course's heading stays with its first item).
+		const keep = lines.keep ?? items.map((item) => !item);
 		const cutIn = (from: number, room: number): number | null => {
 			let cut: number | null = null;
 			for (const [i, top] of tops.entries()) {
-				if (top > from && top - from <= room - SLACK_PX && items[i - 1]) cut = top;
+				if (top > from && top - from <= room - SLACK_PX && !keep[i - 1]) cut = top;
 			}
+			return cut;
+		};
+		// No whole item fits: the lowest start of a line of text that does.
+		const fineCut = (from: number, room: number): number | null => {
+			let cut: number | null = null;
+			for (const top of lines.fine ?? [])
+				if (top > from && top - from <= room - SLACK_PX) cut = top;
 			return cut;
 		};
 		// How many items (not headings) start in [a, b).
@@ -117,7 +135,7 @@ export function planParts(
 		const head = (at: number) => (at === 0 ? chrome : contChrome + repeatAt(at));
 		while (head(from) + (body - from) > columnHeight) {
 			const room = columnHeight - head(from) - footer;
-			const cut = cutIn(from, room) ?? Math.floor(from + room - SLACK_PX);
+			const cut = cutIn(from, room) ?? fineCut(from, room) ?? Math.floor(from + room - SLACK_PX);
 			if (cut <= from) break;
 			from = cut;
 			starts.push(cut);

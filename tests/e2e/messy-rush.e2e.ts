@@ -17,8 +17,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { offsetClock } from '../../agent/clock.ts';
-import { cards, expect, parseRgb, startSimulator, test } from '../helpers/fixtures.ts';
-import { messyRush, unbrokenOrder } from './orders.ts';
+import { cards, expect, parseRgb, screenPage, startSimulator, test } from '../helpers/fixtures.ts';
+import { create, item, messyRush, order, unbrokenOrder } from './orders.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
 
@@ -152,7 +152,9 @@ async function continuedContext(page: Page): Promise<{ bad: string[]; headed: nu
 				const r = li.getBoundingClientRect();
 				const inside = r.top >= w.top - 1 && r.bottom <= w.bottom + 1;
 				const outside = r.bottom <= w.top + 1 || r.top >= w.bottom - 1;
-				if (!inside && !outside) bad.push(`${id}: "${li.getAttribute('aria-label')}" cut`);
+				// (An item taller than the window cannot be whole: cut between its lines of text.)
+				if (!inside && !outside && r.height < w.height)
+					bad.push(`${id}: "${li.getAttribute('aria-label')}" cut`);
 			}
 			const cont = el.querySelector<HTMLElement>('.cont-next');
 			if (cont) {
@@ -241,5 +243,63 @@ for (const size of SIZES) {
 	});
 }
 
-void parseRgb;
-void unbrokenOrder;
+for (const size of SIZES) {
+	const label = `${size.width}x${size.height}`;
+	test(`an order of long unbroken strings at ${label}${size.kiosk ? ' kiosk' : ''}: wrapped inside its card, no letter a line, no more room than its words need`, async ({
+		page,
+		simulator
+	}) => {
+		await page.setViewportSize(size);
+		await simulator.sendTcp('kds-1', unbrokenOrder());
+		await simulator.sendTcp(
+			'kds-1',
+			create(order('N-1', 'Guest 1', [item('1', 'Cheeseburger', { mods: [{ name: 'No onion' }] })]))
+		);
+		await screenPage(page, simulator, 'kds-1', { kiosk: size.kiosk });
+		await expect(cards(page)).toHaveCount(2);
+		await expect(
+			page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
+		).toHaveCount(0, { timeout: 20_000 });
+		await settled(page);
+		mkdirSync(SHOTS, { recursive: true });
+		await page.screenshot({ path: join(SHOTS, `unbroken-${label}.png`) });
+		expect(await textOutside(page), 'text outside its card').toEqual([]);
+		expect((await continuedContext(page)).bad, 'continued parts').toEqual([]);
+		const drawn = await page.evaluate(() => {
+			const parts = [
+				...document.querySelectorAll<HTMLElement>('article[data-order-id="UNBROKEN-1"]')
+			];
+			const first = parts[0];
+			const card = first.getBoundingClientRect();
+			const body = first.querySelector('[data-card-body]')!.getBoundingClientRect();
+			const lines = first.querySelector('[data-lines]')!.getBoundingClientRect();
+			const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+			// Text squeezed to a sliver (a letter a line): a box of long text far narrower than the card.
+			const squeezed: string[] = [];
+			for (const box of first.querySelectorAll<HTMLElement>(
+				'.name > span, .mod, .instructions, .info > div'
+			)) {
+				const text = box.textContent!.trim();
+				if (text.length > 12 && box.getBoundingClientRect().width < card.width * 0.5)
+					squeezed.push(text.slice(0, 30));
+			}
+			return {
+				parts: parts.length,
+				pages: Number(
+					/of (\d+)/.exec(
+						document.querySelector('[aria-label^="Page "]')?.getAttribute('aria-label') ?? ''
+					)?.[1] ?? 1
+				),
+				heightRem: (card.height - body.height + lines.height) / rem,
+				estimateRem: parseFloat(first.style.getPropertyValue('--card-estimate')),
+				squeezed
+			};
+		});
+		console.log(`${label}: unbroken order`, JSON.stringify(drawn));
+		expect(drawn.squeezed, 'text boxes squeezed narrow').toEqual([]);
+		expect(drawn.pages, 'pages').toBeLessThanOrEqual(2);
+		// No more room than its words need: the lines the words take (core card-estimate.ts), within 25%.
+		expect(drawn.heightRem).toBeLessThanOrEqual(drawn.estimateRem * 1.25);
+		expect(drawn.heightRem).toBeGreaterThanOrEqual(drawn.estimateRem * 0.75);
+	});
+}
