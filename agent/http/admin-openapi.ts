@@ -31,6 +31,7 @@ import {
 	SnapshotSchema,
 	type RouteKey
 } from './responses.ts';
+import { sessionOpenApi } from './session-api.ts';
 import { componentRef, openApiPaths } from './openapi-paths.ts';
 
 /** POST /api/admin/reset (./admin-api.ts reads `screen`). */
@@ -55,11 +56,17 @@ export const ScreenActionSchema = z.object({
 	orderId: z
 		.string()
 		.optional()
-		.describe('The order (bump, fire, fire-course); recall without it recalls the last bumped.'),
+		.describe(
+			'The order (bump, fire, fire-course, item-done, item-undo, start, start-undo); recall without it recalls the last bumped.'
+		),
 	course: z
 		.string()
 		.optional()
-		.describe("fire-course: the course to fire ('' for items without a course).")
+		.describe("fire-course: the course to fire ('' for items without a course)."),
+	lineId: z
+		.string()
+		.optional()
+		.describe("item-done, item-undo: the item's lineId (a cook's mark, not sent to the POS).")
 });
 
 /** The named schemas of this part of the document: id, zod schema, description. */
@@ -363,5 +370,10 @@ export function adminPaths(): Record<string, Record<string, unknown>> {
 		}))
 	);
 	paths['/api/admin/messages/stream'] = MESSAGE_STREAM;
+	paths['/api/admin/messages/session'] = sessionOpenApi(
+		ref('SimulatorError'),
+		STATUS_TEXT[403],
+		STATUS_TEXT[422]
+	);
 	return paths;
 }
