@@ -203,8 +203,12 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 		piecing = true;
 		const next = () => {
 			if (socket.destroyed) return;
-			socket.write(text.slice(at, at + size));
-			at += size;
+			// Never inside a surrogate pair: a lone half would be written as U+FFFD.
+			let end = Math.min(at + size, text.length);
+			const last = text.charCodeAt(end - 1);
+			if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+			socket.write(text.slice(at, end));
+			at = end;
 			if (at < text.length) return void setTimeout(next, pauseMs);
 			piecing = false;
 			drain();
