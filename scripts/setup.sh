@@ -20,6 +20,7 @@ need() {
 need '[ -x /usr/bin/chromium ] || command -v chromium' chromium \
 	"the browser tests (Playwright drives Debian's Chromium)"
 need 'command -v python3' python3 'the client zoo (Python client) and the image recipes'
+need 'python3 -c "import pytest"' python3-pytest "the Python fixture's pytest suite (conftest.py)"
 need 'command -v javac' openjdk-17-jdk-headless \
 	'the client zoo (`java Client.java` compiles in memory: the JDK, not only the JRE)'
 need 'command -v curl' curl "the client zoo (curl client) and the README's curl example"

@@ -9,7 +9,10 @@
 //    an HTTP order, the UI page and the screen's JSON view; data kept in ./data of that folder;
 //    SIGTERM to npx stops it and frees its ports.
 // 4. The Playwright example project (examples/playwright) installed there against the installed
-//    package, run in Chromium; then the Python example (examples/python) against `npx kds-sim`.
+//    package, run in Chromium; then the Python example (examples/python) in that project, against
+//    the kds-sim it installed.
+// 5. The README's Playwright snippet as pasted, in empty projects on the machine's older Node and
+//    on Node 24 (docs/package.md#how-the-package-is-tested).
 //
 // Prints "N passed, N failed"; exits 1 on any failure, with a sentence naming it.
 import { execFileSync, spawn } from 'node:child_process';
@@ -410,18 +413,25 @@ try {
 	);
 }
 try {
-	cpSync(join(ROOT, 'examples/python'), join(work, 'python'), { recursive: true });
+	// In the project that installed the package: kds_sim.py finds node_modules/.bin/kds-sim itself.
+	cpSync(join(ROOT, 'examples/python'), join(project, 'python'), { recursive: true });
+	const pyEnv = { ...npmEnv };
+	delete pyEnv.KDS_SIM_COMMAND;
 	const python = sh('python3', ['-m', 'unittest', '-v'], {
-		cwd: join(work, 'python'),
-		env: { ...npmEnv, KDS_SIM_COMMAND: `npx --yes ${pkg.name}@${pkg.version}` },
+		cwd: join(project, 'python'),
+		env: pyEnv,
 		timeout: 300_000
 	});
-	check(true, 'examples/python (standard library) against npx kds-sim', python);
+	check(
+		true,
+		"examples/python (standard library) against the project's installed kds-sim, found by itself",
+		python
+	);
 } catch (err) {
 	const missing = err.code === 'ENOENT' ? ' (python3 is missing: apt-get install python3)' : '';
 	check(
 		false,
-		`examples/python against npx kds-sim${missing}`,
+		`examples/python against the installed kds-sim${missing}`,
 		`${err.stdout ?? ''}${err.stderr ?? err.message}`.slice(-3000)
 	);
 }
