@@ -14,7 +14,11 @@ import { packageFieldsOnly } from './build-agent.js';
 /** @type {import('esbuild').BuildOptions} */
 export const TESTING_BUILD = {
 	absWorkingDir: fileURLToPath(new URL('..', import.meta.url)),
-	entryPoints: { testing: 'tests/helpers/index.ts' },
+	// kds-sim/testcontainers: the Testcontainers module (testcontainers, an optional peer, stays an import).
+	entryPoints: {
+		testing: 'tests/helpers/index.ts',
+		testcontainers: 'tests/helpers/testcontainers.ts'
+	},
 	bundle: true,
 	splitting: true,
 	chunkNames: 'testing-[name]-[hash]',

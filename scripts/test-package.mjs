@@ -96,11 +96,13 @@ check(
 		'bin/kds-sim.js',
 		'dist/agent.js',
 		'dist/testing.js',
+		'dist/testcontainers.js',
 		'build/handler.js',
 		'python/kds_sim_fixture.py',
+		'python/conftest.py',
 		'LICENSE'
 	].every((f) => files.includes(f)) && files.some((f) => f.startsWith('dist/types/')),
-	`the tarball holds the agent, the UI, the testing helpers and their types, the Python fixture (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
+	`the tarball holds the agent, the UI, the testing helpers, the Testcontainers module and their types, the Python fixture and its conftest.py (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
 	files.join(' ')
 );
 const unwanted = files.filter((f) => /\.spec\.ts$|^tests\/|^bench\/|screenshots|\.map$/.test(f));
