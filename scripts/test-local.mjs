@@ -3,7 +3,8 @@
 // Debian package names, and `root`), runs each suite whose needs are all there, in npm test's
 // order, and ends with a summary that names, loudly, each suite it could not run and what that
 // suite needs. Exit 1 when a suite that ran failed; 0 otherwise, NOT RUN lines and all (npm test,
-// as root on Debian/Ubuntu, is the full gate CI runs). Nothing is installed.
+// as root on Debian/Ubuntu, is the full gate CI runs). Nothing is installed. `-- --plan` prints
+// which suites would run and which not, and runs none.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -88,18 +89,24 @@ const SUITES = [
 	}
 ];
 
+const plan = process.argv.includes('--plan');
 const results = [];
 const line = (text) => process.stdout.write(`${text}\n`);
 for (const suite of SUITES) {
 	const lacking = suite.needs.filter((need) => absent.has(need));
 	const blocked =
-		suite.after && results.find((r) => r.script === suite.after && r.status !== 'passed');
+		suite.after &&
+		results.find((r) => r.script === suite.after && !['passed', 'would run'].includes(r.status));
 	if (lacking.length || blocked) {
 		const what = blocked
 			? `needs a passing \`npm run ${suite.after}\``
 			: `needs ${lacking.join(', ')} (${suite.why})`;
 		results.push({ script: suite.script, status: 'NOT RUN', what });
 		line(`\n==== npm run ${suite.script}: NOT RUN, ${what}`);
+		continue;
+	}
+	if (plan) {
+		results.push({ script: suite.script, status: 'would run', what: '' });
 		continue;
 	}
 	line(`\n==== npm run ${suite.script}`);
@@ -116,7 +123,8 @@ for (const suite of SUITES) {
 const notRun = results.filter((r) => r.status === 'NOT RUN');
 const failed = results.filter((r) => r.status === 'FAILED');
 line('\n==== npm run test:local: summary');
-for (const r of results) line(`  ${r.status.padEnd(8)} npm run ${r.script.padEnd(18)} ${r.what}`);
+for (const r of results)
+	line(`  ${r.status.padEnd(9)} npm run ${r.script.padEnd(18)} ${r.what}`.trimEnd());
 if (notRun.length) {
 	const packages = [...absent].filter((p) => p !== 'root');
 	line('');
