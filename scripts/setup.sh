@@ -35,7 +35,7 @@ need 'command -v ruby' ruby 'the client zoo (Ruby clients)'
 need 'command -v ip' iproute2 "the Pi installer's run without network (its own network namespace)"
 need 'command -v systemd-analyze' systemd "the Pi installer's unit check (systemd-analyze verify)"
 # macOS draws CJK, emoji and the other scripts with its own fonts.
-if [ "$(uname -s)" != Darwin ]; then
+if [ "$(uname -s 2>/dev/null)" != Darwin ]; then
 	need 'fc-list | grep -q "Noto Sans CJK"' fonts-noto-cjk 'CJK names and items on the cards'
 	need 'fc-list | grep -q "Noto Color Emoji"' fonts-noto-color-emoji 'emoji on the cards'
 	need 'fc-list :lang=th | grep -q Noto' fonts-noto-core 'Thai, Arabic, Devanagari and other scripts'
