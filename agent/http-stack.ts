@@ -30,7 +30,8 @@ import type { SmsOutbox } from './notify/sms.ts';
 import type { Webhooks } from './notify/webhooks.ts';
 import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { registerFaultsApi } from './http/faults-api.ts';
-import type { Faults } from './faults/faults.ts';
+import { registerSessionApi } from './http/session-api.ts';
+import type { Faults } from './faults/registry.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -113,7 +114,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 					rush: options.rush
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks),
-			(app) => registerFaultsApi(app, options.faults, messages)
+			(app) => registerFaultsApi(app, options.faults, messages),
+			(app) => registerSessionApi(app, engine, messages)
 		],
 		uiDir: options.uiDir
 	});

@@ -6,7 +6,7 @@
  * engine's listeners. Nothing of a remote screen is ever written to this simulator's store.
  */
 import type { ServerMessage } from '#core/relay';
-import type { ScreenAction } from '#core/screen';
+import type { ActionTarget, ScreenAction } from '#core/screen';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { RemoteScreen } from '../engine/screens.ts';
 import type { Logger } from '../log.ts';
@@ -132,8 +132,8 @@ export class RemoteScreens {
 				else cancel();
 				return outcome;
 			},
-			act: (action: ScreenAction, orderId?: string, course?: string) =>
-				link.act(action, orderId, course),
+			act: (action: ScreenAction, orderId?: string, target?: ActionTarget) =>
+				link.act(action, orderId, target),
 			stop: () => link.stop()
 		};
 		screen.remote = handle;

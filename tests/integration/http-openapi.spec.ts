@@ -100,6 +100,7 @@ describe('/openapi.json', () => {
 				'DELETE /api/admin/rush',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
+				'GET /api/admin/messages/session',
 				'POST /api/admin/messages/{id}/resend'
 			].sort()
 		);
@@ -128,7 +129,16 @@ describe('/openapi.json', () => {
 			$ref: '#/components/schemas/ScreenAction'
 		});
 		expect(doc.components.schemas.ScreenAction.properties.action).toMatchObject({
-			enum: ['bump', 'recall', 'fire', 'fire-course']
+			enum: [
+				'bump',
+				'recall',
+				'fire',
+				'fire-course',
+				'item-done',
+				'item-undo',
+				'start',
+				'start-undo'
+			]
 		});
 	});
 
