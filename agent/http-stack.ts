@@ -31,7 +31,7 @@ import type { Webhooks } from './notify/webhooks.ts';
 import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { registerFaultsApi } from './http/faults-api.ts';
 import { registerSessionApi } from './http/session-api.ts';
-import type { Faults } from './faults/faults.ts';
+import type { Faults } from './faults/registry.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
