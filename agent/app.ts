@@ -308,6 +308,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const notifications = new Notifications({ engine, database: store.database, logger });
 	// "Ready for pickup" on a Take Out view sends the "ready" text (when that trigger is on).
 	notifications.onReady((screenId, orderId) => sms.ready(screenId, orderId));
+	// Start clean: the engine's reset, which the SMS outbox and the notifications follow
+	// (engine.onReset); a whole reset also empties the inspector's log and the faults' record.
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);
@@ -315,8 +317,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages.clear();
 			faults.forgetTouches();
 		}
-		notifications.forget(screenId);
-		sms.forget(screenId);
 	};
 	// The screens' TCP ports (tcp/listeners.ts); the reboot fault below reads these two names.
 	const tcp = new ScreenListeners({
