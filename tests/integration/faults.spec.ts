@@ -275,18 +275,18 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 			count: 1
 		});
 		const { host, port } = tcpOf(s);
-		const chunks = await new Promise<string[]>((resolve, reject) => {
-			const got: string[] = [];
-			const socket = connect({ host, port }, () =>
-				socket.end(JSON.stringify(order('6002-long-id')))
-			);
-			socket.setEncoding('utf8');
+		// An id with emoji (two UTF-16 units each): cut in bytes, the bytes are still the reply's.
+		const id = '6002-🍣🍣🍣-寿司';
+		const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+			const got: Buffer[] = [];
+			const socket = connect({ host, port }, () => socket.end(JSON.stringify(order(id))));
 			socket
-				.on('data', (d: string) => got.push(d))
+				.on('data', (d: Buffer) => got.push(d))
 				.on('close', () => resolve(got))
 				.on('error', reject);
 		});
-		expect(chunks.join('')).toBe('6002-long-id');
+		expect(Buffer.concat(chunks).toString('utf8')).toBe(id);
+		expect(Buffer.concat(chunks)).toEqual(Buffer.from(id, 'utf8'));
 		expect(chunks.length).toBe(4);
 	});
 
