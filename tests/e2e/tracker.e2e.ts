@@ -148,6 +148,19 @@ test.describe('order tracker', () => {
 				})
 			);
 		expect(broken).toEqual([]);
+		// And none cut short: every name whole, its number (" 22") too.
+		const cut = await board(page, 'Preparing')
+			.locator('.name')
+			.evaluateAll((names) =>
+				names
+					// A line cut off by the clamp is a whole line more (glyphs overhang a few px).
+					.filter(
+						(el) =>
+							el.scrollHeight - el.clientHeight > parseFloat(getComputedStyle(el).lineHeight) / 2
+					)
+					.map((el) => el.textContent)
+			);
+		expect(cut).toEqual([]);
 		await page.screenshot({ path: join(SHOTS, 'tracker-busy-1920x1080.png') });
 	});
 
