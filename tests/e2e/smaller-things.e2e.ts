@@ -85,3 +85,29 @@ test('the Takeout view says how many orders are below the fold; a tap scrolls to
 	await page.setViewportSize({ width: 1280, height: 720 });
 	await page.screenshot({ path: join(SHOTS, 'takeout-cue-1280x720.png') });
 });
+
+test('in the inspector a message links to its card, selected on its screen; a clean one reads "none"', async ({
+	page,
+	simulator
+}) => {
+	// Enough cards for two pages at 800×480, the linked one on the second.
+	for (let i = 1; i <= 14; i++)
+		await simulator.sendTcp(
+			'kds-1',
+			create(order(`I-${i}`, `Guest ${i}`, [item('1', 'Soup'), item('2', 'Bread')]))
+		);
+	await page.setViewportSize({ width: 1280, height: 720 });
+	await page.goto(`${simulator.httpUrl}/inspector`);
+	const row = page
+		.getByRole('region', { name: 'Messages' })
+		.getByRole('row')
+		.filter({ hasText: 'I-14' });
+	await expect(row.getByRole('cell').last()).toHaveText('none');
+	await row.click();
+	await page.getByRole('link', { name: 'Card on kds-1 ▸' }).click();
+	await expect(page).toHaveURL(/\/screens\/kds-1\?order=I-14$/);
+	const linked = card(page, 'Guest 14');
+	await expect(linked).toHaveAttribute('data-selected', '');
+	await expect(linked).toBeInViewport();
+	await page.screenshot({ path: join(SHOTS, 'inspector-link-card-1280x720.png') });
+});
