@@ -19,6 +19,7 @@ import { SCREEN_ROLES } from '#core/expo';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import { SMS_KINDS, type SmsEntry } from '#core/sms';
+import { TrackerViewSchema } from '#core/view/tracker';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
 import { PATHS } from './integrators/paths.ts';
 import {
@@ -84,7 +85,11 @@ export const ScreenInfoSchema = z.strictObject({
 		combineOrders: z
 			.boolean()
 			.optional()
-			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.')
+			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.'),
+		alertWords: z
+			.array(z.string())
+			.optional()
+			.describe('Lines drawn bold on red on a card (allergies, "no …"); absent: the default list.')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 
@@ -436,20 +441,8 @@ export const ScreenJsonSchema = z.strictObject({
 	sms: z.array(SmsEntrySchema)
 });
 
-const TrackerEntrySchema = z.strictObject({
-	orderId: z.string(),
-	name: z.string().describe('The order name as sent.'),
-	number: z.string().describe('The check number, else the order id.'),
-	since: z.number().describe('Preparing: when it reached the kitchen; Ready: when it was ready.')
-});
-
-/** GET /api/tracker/:location: the customer-facing order tracker's boards. */
-export const TrackerSchema = z.strictObject({
-	location: z.strictObject({ id: z.string(), name: z.string(), timezone: z.string() }),
-	now: z.number(),
-	preparing: z.array(TrackerEntrySchema).describe('Oldest first.'),
-	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
-});
+/** GET /api/tracker/:location: the customer-facing order tracker's boards (the core's shape). */
+export const TrackerSchema = TrackerViewSchema;
 
 /** POST /api/admin/rush: a rush started. */
 export const RushStartedSchema = z.strictObject({ running: z.literal(true), seed: z.int() });

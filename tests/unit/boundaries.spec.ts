@@ -176,13 +176,15 @@ const agentFloors: string[][] = [
 	// rush/: `kds-sim rush` and the admin API's rush (app.ts hands it in), a client of TCP and HTTP.
 	['http-stack.ts', 'rush'],
 	['tcp', 'http', 'ws'],
+	// certify/: certification runs (the admin API's); reads the log, the faults and the webhooks.
+	['certify'],
 	['inspector', 'fleet', 'faults'],
 	['notify', 'discovery'],
 	['engine'],
 	['store'],
 	['memory-settle.ts'],
 	// Tools every room may use: they import no room.
-	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts'],
+	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts', 'rush-options.ts'],
 	['load-in-steps.ts']
 ];
 const roomOf = (path: string) => path.split('/')[0];
