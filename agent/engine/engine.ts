@@ -18,6 +18,7 @@ import {
 	lastBumped,
 	queueLength,
 	queueOf,
+	type ActionTarget,
 	type Decision,
 	type ScreenAction,
 	type ScreenChange
@@ -452,16 +453,22 @@ export class Engine {
 
 	/**
 	 * A screen action from a browser: bump, recall (no id: the last bumped order), fire (from the
-	 * holds list; also the hold release timer) or fire-course (`course` of the order).
+	 * holds list; also the hold release timer), fire-course (`target.course` of the order), or a
+	 * cook's mark (item-done / item-undo of `target.lineId`, start / start-undo).
 	 * Returns false when the order is unknown or its state refuses the action.
 	 */
-	runAction(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
+	runAction(
+		screenId: string,
+		action: ScreenAction,
+		orderId?: string,
+		target: ActionTarget = {}
+	): boolean {
 		const screen = this.mustGet(screenId);
 		// A remote screen acts itself; its relay then tells what changed (agent/fleet).
-		if (screen.remote) return screen.remote.act(action, orderId, course);
+		if (screen.remote) return screen.remote.act(action, orderId, target);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
-		const changes = decideAction(screen.state, action, id, this.now(), course);
+		const changes = decideAction(screen.state, action, id, this.now(), target);
 		if (!changes) return false;
 		this.enqueue([{ screenId, changes }]);
 		return true;

@@ -75,13 +75,13 @@ export type RefusedFrame = Exclude<Frame, { kind: 'message' | 'eol' }>;
 /**
  * What a fault does to one message's reply (docs/faults.md): close the connection once the
  * order is committed, without the reply (lost reply); reset it (reset before commit); never
- * answer (no answer); answer after a delay (slow reply); or write it in pieces with pauses.
+ * answer (no answer); or write it in pieces with pauses. A delay (slow reply) is the caller's:
+ * it hands the reply over late, on the agent's clock (tcp/fault-effects.ts).
  */
 export type ReplyFault =
 	| { kind: 'close' }
 	| { kind: 'reset' }
 	| { kind: 'hold' }
-	| { kind: 'delay'; ms: number }
 	| { kind: 'pieces'; pieces: number; pauseMs: number };
 
 /** One reply owed to the client, in message order. */
@@ -203,8 +203,12 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 		piecing = true;
 		const next = () => {
 			if (socket.destroyed) return;
-			socket.write(text.slice(at, at + size));
-			at += size;
+			// Never inside a surrogate pair: a lone half would be written as U+FFFD.
+			let end = Math.min(at + size, text.length);
+			const last = text.charCodeAt(end - 1);
+			if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
+			socket.write(text.slice(at, end));
+			at = end;
 			if (at < text.length) return void setTimeout(next, pauseMs);
 			piecing = false;
 			drain();
@@ -222,12 +226,6 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 				socket.resetAndDestroy();
 				return;
 			case 'hold':
-				return;
-			case 'delay':
-				setTimeout(() => {
-					slot.reply = reply;
-					drain();
-				}, fault.ms);
 				return;
 			case 'pieces':
 				slot.pieces = { pieces: fault.pieces, pauseMs: fault.pauseMs };

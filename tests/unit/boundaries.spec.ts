@@ -184,7 +184,7 @@ const agentFloors: string[][] = [
 	['store'],
 	['memory-settle.ts'],
 	// Tools every room may use: they import no room.
-	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts'],
+	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts', 'rush-options.ts'],
 	['load-in-steps.ts']
 ];
 const roomOf = (path: string) => path.split('/')[0];
