@@ -38,6 +38,9 @@ for (const viewport of [
 	const size = `${viewport.width}x${viewport.height}`;
 	test.describe(`Certify page at ${size}`, () => {
 		test.use({ viewport });
+		// Four steps, each waiting on the page's one-second look at the run, and a fault: more than
+		// the default minute on a busy two-core machine.
+		test.setTimeout(150_000);
 
 		test('a person completes a short guided run while the POS sends', async ({
 			page,
@@ -50,10 +53,15 @@ for (const viewport of [
 				const form = page.getByRole('form', { name: 'Start a run' });
 				await expect(form.getByRole('checkbox', { name: 'TCP (port 9104)' })).toBeChecked();
 				await form.getByText(/^Scenarios: all that apply/).click();
-				for (const id of ['KDS-CERT-TCP-001', 'KDS-CERT-TCP-004', 'KDS-CERT-TCP-009'])
+				for (const id of [
+					'KDS-CERT-TCP-001',
+					'KDS-CERT-TCP-004',
+					'KDS-CERT-TCP-009',
+					'KDS-CERT-BAD-002'
+				])
 					await form.getByRole('checkbox', { name: new RegExp(`^${id} `) }).check();
-				await expect(form.getByText('Scenarios: 3 chosen')).toBeVisible();
-				await expect(form.getByText('3 scenarios on the first screen')).toBeVisible();
+				await expect(form.getByText('Scenarios: 4 chosen')).toBeVisible();
+				await expect(form.getByText('4 scenarios on the first screen')).toBeVisible();
 				await expect(form.getByRole('button', { name: 'Start the run' })).toBeInViewport();
 				await shot(page, `certify-${size}-start`);
 				await form.getByRole('button', { name: 'Start the run' }).click();
@@ -64,7 +72,7 @@ for (const viewport of [
 			const list = page.getByRole('navigation', { name: 'Scenarios' });
 
 			await test.step('step 1: the instruction, nothing seen yet, then the tick once the POS sends', async () => {
-				await expect(step.getByText('Step 1 of 3')).toBeVisible();
+				await expect(step.getByText('Step 1 of 4')).toBeVisible();
 				await expect(step.getByLabel('Instruction')).toContainText(
 					'Send a new order over TCP whose items each have a lineId, most with modifiers.'
 				);
@@ -79,7 +87,7 @@ for (const viewport of [
 			});
 
 			await test.step('step 2 is skipped with a reason', async () => {
-				await expect(step.getByText('Step 2 of 3')).toBeVisible();
+				await expect(step.getByText('Step 2 of 4')).toBeVisible();
 				await expect(step.getByRole('heading', { level: 2 })).toHaveText('Priority over TCP');
 				await expect(page.getByLabel('Verdict so far')).toHaveText('So far: PASS 1 PASS');
 				await step.getByRole('button', { name: 'Skip…' }).click();
@@ -93,7 +101,7 @@ for (const viewport of [
 			});
 
 			await test.step('step 3: create then cancel, ticked, done; the verdict so far follows', async () => {
-				await expect(step.getByText('Step 3 of 3')).toBeVisible();
+				await expect(step.getByText('Step 3 of 4')).toBeVisible();
 				expect(await simulator.sendTcp('kds-1', create('X-9'))).toBe('X-9');
 				expect(
 					await simulator.sendTcp('kds-1', { command: 'cancel-order', order: { id: 'X-9' } })
@@ -101,6 +109,19 @@ for (const viewport of [
 				await expect(saw.getByLabel('Seen: the POS did it')).toBeVisible();
 				await expect(page.getByLabel('Verdict so far')).toContainText('1 PASS, 1 SKIPPED');
 				await shot(page, `certify-${size}-step-3`);
+				await step.getByRole('button', { name: 'Done: next step' }).click();
+			});
+
+			await test.step('step 4, the bad day: the connection is reset; the order is lost until re-sent', async () => {
+				await expect(step.getByText('Step 4 of 4')).toBeVisible();
+				await expect(step.getByLabel('Instruction')).toContainText('send it again');
+				const reset = await simulator.sendTcp('kds-1', create('B-2')).catch((err: Error) => err);
+				expect(reset).not.toBe('B-2');
+				await expect(saw).toContainText('FAIL');
+				await expect(saw.getByLabel('Seen: the POS did it')).toHaveCount(0);
+				await shot(page, `certify-${size}-bad-day-lost`);
+				expect(await simulator.sendTcp('kds-1', create('B-2'))).toBe('B-2');
+				await expect(saw.getByLabel('Seen: the POS did it')).toBeVisible();
 				await step.getByRole('button', { name: 'Done: next step' }).click();
 			});
 
@@ -113,6 +134,7 @@ for (const viewport of [
 					'Skipped: Our POS has no rush flag yet'
 				);
 				await expect(rows.filter({ hasText: 'KDS-CERT-TCP-009' })).toContainText('PASS');
+				await expect(rows.filter({ hasText: 'KDS-CERT-BAD-002' })).toContainText('PASS');
 				const reports = done.getByRole('navigation', { name: 'Report' });
 				await shot(page, `certify-${size}-finished`);
 				const json = await reports
@@ -124,7 +146,8 @@ for (const viewport of [
 				expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual([
 					['KDS-CERT-TCP-001', 'PASS'],
 					['KDS-CERT-TCP-004', 'SKIPPED'],
-					['KDS-CERT-TCP-009', 'PASS']
+					['KDS-CERT-TCP-009', 'PASS'],
+					['KDS-CERT-BAD-002', 'PASS']
 				]);
 				const junit = await reports
 					.getByRole('link', { name: 'JUnit XML (for CI)' })
@@ -138,7 +161,8 @@ for (const viewport of [
 				const lines = (await (await page.request.get(`${simulator.httpUrl}${transcript}`)).text())
 					.trimEnd()
 					.split('\n');
-				expect(lines).toHaveLength(4);
+				// The header, then C-1, X-9 and its cancel, B-2 reset, and B-2 again.
+				expect(lines).toHaveLength(6);
 				expect(lines.join('\n')).not.toContain('Chloé');
 			});
 		});
