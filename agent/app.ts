@@ -53,9 +53,9 @@ import { checkConformance } from '#core/conformance';
 import { decodeTcpMessage } from '#core/tcp-message';
 import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
-import { Faults } from './faults/faults.ts';
-import { screenTcpFaults } from './tcp/faults.ts';
-import { resolveProfile, type FaultSpecInput } from '#core/faults';
+import { Faults } from './faults/registry.ts';
+import { screenTcpFaults } from './tcp/fault-effects.ts';
+import { resolveProfile, type FaultSpecInput } from '#core/fault-kinds';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 

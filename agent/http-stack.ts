@@ -33,7 +33,8 @@ import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { registerFaultsApi } from './http/faults-api.ts';
 import { registerCertifyApi } from './http/certify-api.ts';
 import { certifyRuns } from './certify/deps.ts';
-import type { Faults } from './faults/faults.ts';
+import { registerSessionApi } from './http/session-api.ts';
+import type { Faults } from './faults/registry.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 
 export interface HttpStackOptions {
@@ -117,6 +118,7 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks),
 			(app) => registerFaultsApi(app, options.faults, messages),
+			(app) => registerSessionApi(app, engine, messages),
 			(app) => registerCertifyApi(app, certifyRuns(options), pkg.version)
 		],
 		uiDir: options.uiDir

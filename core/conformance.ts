@@ -12,7 +12,7 @@ import { orderRules } from './message-findings.ts';
 import { decided, outcomeFindings } from './outcome-findings.ts';
 import { severityRank, type Finding } from './rules.ts';
 import { showValue } from './parse.ts';
-import { TCP_COMMANDS } from './tcp-message.ts';
+import { envelopeOf, tcpCommandOf, TCP_COMMANDS } from './tcp-message.ts';
 import { readOrder, unknownFields } from './schema-findings.ts';
 import { undecodedTextFindings } from './text-findings.ts';
 
@@ -58,7 +58,8 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 	}
 	if (ctx.interface === 'http') return { ctx, order: raw, prefix: [], report, at: 0 };
 
-	if (!('order' in raw) && !('command' in raw)) {
+	const envelope = envelopeOf(raw)!;
+	if (!envelope.enveloped) {
 		report.add(
 			'KDS-TCP-BARE-ORDER',
 			[],
@@ -66,13 +67,13 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 		);
 		return { ctx, order: raw, prefix: [], report, at: 0 };
 	}
-	if (raw.command === undefined || raw.command === null) {
+	if (envelope.command === undefined || envelope.command === null) {
 		report.add('KDS-TCP-COMMAND-MISSING', ['command'], 'no command: create-order is assumed');
-	} else if (!(TCP_COMMANDS as readonly unknown[]).includes(raw.command)) {
+	} else if (tcpCommandOf(envelope) === undefined) {
 		report.add(
 			'KDS-TCP-COMMAND-INVALID',
 			['command'],
-			`expected one of ${TCP_COMMANDS.join(', ')}, got ${showValue(raw.command)}`
+			`expected one of ${TCP_COMMANDS.join(', ')}, got ${showValue(envelope.command)}`
 		);
 		return undefined;
 	}
@@ -81,13 +82,13 @@ function locateOrder(ctx: CheckContext, report: Report): Subject | undefined {
 			report.add('KDS-FIELD-UNKNOWN', [key], `${key} is not a field of the TCP envelope; ignored`);
 		}
 	}
-	if (!isObject(raw.order)) {
+	if (envelope.order === null) {
 		report.add(
 			'KDS-TCP-ORDER-INVALID',
 			['order'],
-			`expected an order object, got ${showValue(raw.order)}`
+			`expected an order object, got ${showValue(envelope.orderValue)}`
 		);
 		return undefined;
 	}
-	return { ctx, order: raw.order, prefix: ['order'], report, at: 0 };
+	return { ctx, order: envelope.order, prefix: ['order'], report, at: 0 };
 }

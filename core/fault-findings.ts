@@ -4,9 +4,9 @@
  * rule ids, and one resilience report per client. Pure: the agent hands in what the faults
  * touched and the log.
  */
-import type { FaultKind } from './faults.ts';
+import type { FaultKind } from './fault-kinds.ts';
 import type { MessageEntry } from './message-entry.ts';
-import type { Severity } from './rules.ts';
+import { FAULT_RULE_TABLE, type FaultRuleId, type Severity } from './rules.ts';
 
 /** A message or connection a fault touched. */
 export interface FaultTouch {
@@ -32,34 +32,9 @@ export interface FaultTouch {
 	messageId?: number;
 }
 
-export const FAULT_RULES = {
-	'KDS-FAULT-RESENT-SAME-ID': {
-		severity: 'info',
-		summary:
-			'Re-sent the same order id after a fault: right. DUPLICATE_ORDER_ID (TCP) or 409 (HTTP) then means the order is there.'
-	},
-	'KDS-FAULT-RESENT-NEW-ID': {
-		severity: 'error',
-		summary:
-			'Re-sent the same order under a new id after a fault where the first was kept: the kitchen now has two tickets for one order.'
-	},
-	'KDS-FAULT-NEVER-RESENT': {
-		severity: 'warning',
-		summary:
-			'Never re-sent nor asked after a fault that left the outcome unknown: the POS does not know whether the order arrived.'
-	},
-	'KDS-FAULT-RETRY-STORM': {
-		severity: 'warning',
-		summary:
-			'Hammered a screen that was down: 5 or more connection attempts within one second. Back off between retries.'
-	},
-	'KDS-FAULT-RETRY-TOO-SOON': {
-		severity: 'warning',
-		summary: 'Sent again before the Retry-After of a 429 had passed.'
-	}
-} as const satisfies Record<string, { severity: Severity; summary: string }>;
-
-export type FaultRuleId = keyof typeof FAULT_RULES;
+/** The fault rules, in the rule catalogue (core/rules.ts). */
+export const FAULT_RULES = FAULT_RULE_TABLE;
+export type { FaultRuleId };
 
 export interface FaultFinding {
 	rule: FaultRuleId;

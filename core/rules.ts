@@ -258,3 +258,46 @@ export type RuleCode = keyof typeof RULE_TABLE;
 
 /** Every code checkConformance can emit, with its severity and a one-line summary. */
 export const RULES: Readonly<Record<string, Rule>> = RULE_TABLE;
+
+/**
+ * The fault rules (docs/faults.md): they judge what a client did after a fault (a sequence, not one
+ * message), in core/fault-findings.ts; stable ids a certification run (core/certify) names.
+ */
+export const FAULT_RULE_TABLE = {
+	'KDS-FAULT-ORDER-LOST': {
+		severity: 'error',
+		summary:
+			'An order a fault kept out of the kitchen (reset before commit, http-drop, a 5xx) was never sent again under its id: it is lost for good. Re-send the same id.'
+	},
+	'KDS-FAULT-RESENT-SAME-ID': {
+		severity: 'info',
+		summary:
+			'Re-sent the same order id after a fault: right. DUPLICATE_ORDER_ID (TCP) or 409 (HTTP) then means the order is there.'
+	},
+	'KDS-FAULT-RETRY-EXPECTED': {
+		severity: 'info',
+		summary:
+			'DUPLICATE_ORDER_ID (TCP) or 409 (HTTP) answering a same-id retry after a fault that kept the order (lost reply, no answer, response lost after commit): expected, the order is there; not a refusal.'
+	},
+	'KDS-FAULT-RESENT-NEW-ID': {
+		severity: 'error',
+		summary:
+			'Re-sent the same order under a new id after a fault where the first was kept: the kitchen now has two tickets for one order.'
+	},
+	'KDS-FAULT-NEVER-RESENT': {
+		severity: 'warning',
+		summary:
+			'Never re-sent nor asked after a fault that left the outcome unknown: the POS does not know whether the order arrived.'
+	},
+	'KDS-FAULT-RETRY-STORM': {
+		severity: 'warning',
+		summary:
+			'Hammered a screen that was down or rebooting: 5 or more connection attempts within one second. Back off between retries.'
+	},
+	'KDS-FAULT-RETRY-TOO-SOON': {
+		severity: 'warning',
+		summary: 'Sent again before the Retry-After of a 429 or 503 had passed.'
+	}
+} as const satisfies Record<string, Rule>;
+
+export type FaultRuleId = keyof typeof FAULT_RULE_TABLE;

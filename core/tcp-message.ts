@@ -2,6 +2,14 @@
  * TCP envelope decoding (contract sections 4.5 and 7): one framed message, as text, into an order
  * command, or the field errors that make the agent reply `Unable to parse data`.
  *
+ * `envelopeOf(json)` is THE one decision of whether a TCP message is a `{command, order}`
+ * envelope or a legacy bare order, and where its order is. Everything that looks inside a TCP
+ * message uses it: the parser below (what the screen replies), the conformance findings, the
+ * inspector's field view (core/view/order-fields.ts), the faults (which order a message carried).
+ * `{"command":"create-order","order":null}` is an envelope with no order: the screen answers
+ * `Unable to parse data` (`order: expected an object, got null`), and nothing reads the envelope
+ * itself as the order.
+ *
  * Pure: no Node, no Svelte, no sockets. Shared by the agent and the UI.
  */
 import type { Outcome } from './outcome.ts';
@@ -34,6 +42,63 @@ const ORDER_SCHEMA_BY_COMMAND = {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A TCP message's JSON read as an envelope or a bare order (envelopeOf). */
+export interface TcpEnvelope {
+	/**
+	 * True for the `{command, order}` envelope (screens since 2.21.30): the message has an
+	 * `order` or a `command` key, whatever their values. False for a legacy bare order.
+	 */
+	enveloped: boolean;
+	/** The `command` as sent (undefined when absent or bare): the parser judges it. */
+	command: unknown;
+	/**
+	 * The command the message names: `create-order` when it names none (bare, or a command absent
+	 * or null); the command when a string (valid or not); null when its command is not a string.
+	 */
+	named: string | null;
+	/**
+	 * The order object: the envelope's `order` when that is an object, the message itself when
+	 * bare; null when the envelope carries none (absent, null, an array, a string).
+	 */
+	order: Record<string, unknown> | null;
+	/** The envelope's `order` as sent (the message itself when bare), for error messages. */
+	orderValue: unknown;
+	/** What a field path of the order starts with in the whole message: `order.` or nothing. */
+	prefix: '' | 'order.';
+}
+
+/**
+ * How a TCP message's decoded JSON carries its order: the one decision (see the module's top).
+ * Null when the message is not a JSON object (no envelope, no order).
+ */
+export function envelopeOf(json: unknown): TcpEnvelope | null {
+	if (!isPlainObject(json)) return null;
+	if (!('order' in json) && !('command' in json)) {
+		return {
+			enveloped: false,
+			command: undefined,
+			named: 'create-order',
+			order: json,
+			orderValue: json,
+			prefix: ''
+		};
+	}
+	const command = json.command;
+	return {
+		enveloped: true,
+		command,
+		named:
+			command === undefined || command === null
+				? 'create-order'
+				: typeof command === 'string'
+					? command
+					: null,
+		order: isPlainObject(json.order) ? json.order : null,
+		orderValue: json.order,
+		prefix: 'order.'
+	};
 }
 
 /**
@@ -70,30 +135,39 @@ export function decodeTcpMessage(
 
 /** As parseTcpMessage, for an already decoded JSON value. */
 export function parseTcpValue(json: unknown, options: ReadOptions = {}): ParseResult<OrderCommand> {
-	if (!isPlainObject(json)) {
+	const envelope = envelopeOf(json);
+	if (envelope === null) {
 		return {
 			ok: false,
 			errors: [{ path: '', message: `expected a JSON object, got ${showValue(json)}` }]
 		};
 	}
-	const enveloped = 'order' in json || 'command' in json;
-	if (!enveloped) {
-		const parsed = parseWith(TcpOrderSchema, json, [], options);
+	if (!envelope.enveloped) {
+		const parsed = parseWith(TcpOrderSchema, envelope.order, [], options);
 		return parsed.ok ? withCommand('create-order', parsed) : parsed;
 	}
-	const command = json.command ?? 'create-order';
-	if (typeof command !== 'string' || !(TCP_COMMANDS as readonly string[]).includes(command)) {
-		return {
-			ok: false,
-			errors: [{ path: 'command', message: expected(`one of ${TCP_COMMANDS.join(', ')}`, command) }]
-		};
+	const name = tcpCommandOf(envelope);
+	if (name === undefined) {
+		const message = expected(
+			`one of ${TCP_COMMANDS.join(', ')}`,
+			envelope.command ?? 'create-order'
+		);
+		return { ok: false, errors: [{ path: 'command', message }] };
 	}
-	if (!isPlainObject(json.order)) {
-		return { ok: false, errors: [{ path: 'order', message: expected('an object', json.order) }] };
+	if (envelope.order === null) {
+		const message = expected('an object', envelope.orderValue);
+		return { ok: false, errors: [{ path: 'order', message }] };
 	}
-	const name = command as TcpCommandName;
-	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], json.order, ['order'], options);
+	const parsed = parseWith(ORDER_SCHEMA_BY_COMMAND[name], envelope.order, ['order'], options);
 	return parsed.ok ? withCommand(name, parsed) : parsed;
+}
+
+/** The envelope's command when it is one of the contract's (TCP_COMMANDS), else undefined. */
+export function tcpCommandOf(envelope: TcpEnvelope): TcpCommandName | undefined {
+	const named = envelope.named;
+	return named !== null && (TCP_COMMANDS as readonly string[]).includes(named)
+		? (named as TcpCommandName)
+		: undefined;
 }
 
 function withCommand(

@@ -4,7 +4,7 @@
  * webhooks.
  */
 import type { Engine } from '../engine/engine.ts';
-import type { Faults } from '../faults/faults.ts';
+import type { Faults } from '../faults/registry.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
 import type { Webhooks } from '../notify/webhooks.ts';
 import pkg from '../../package.json' with { type: 'json' };

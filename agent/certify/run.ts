@@ -25,7 +25,7 @@ import {
 	type StepStatus
 } from '#core/certify/judge';
 import type { FaultTouch } from '#core/fault-findings';
-import type { FaultSpecInput } from '#core/faults';
+import type { FaultSpecInput } from '#core/fault-kinds';
 import type { FieldError } from '#core/parse';
 import type { MessageEntry } from '#core/message-entry';
 import type { WebhookDelivery, WebhookEndpointInfo } from '#core/webhooks';

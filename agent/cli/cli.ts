@@ -2,7 +2,8 @@
  * The `kds-sim` command: `kds-sim send …` sends one message (see agent/cli/send.ts); `kds-sim
  * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
  * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim rush` sends realistic
- * orders to a running simulator (agent/rush/rush.ts); `kds-sim start`, or no command, starts the
+ * orders to a running simulator (agent/rush/rush.ts); `kds-sim replay` sends a recorded session
+ * again (agent/cli/replay.ts); `kds-sim start`, or no command, starts the
  * simulator (agent/cli/main.ts); another word is refused with the commands' names.
  *
  * Each command's module is imported when that command runs: in the bundle each is a chunk of its
@@ -95,15 +96,52 @@ async function rushCommand(args: string[]): Promise<void> {
 	}
 }
 
+async function replayCommand(args: string[]): Promise<void> {
+	const { formatReplaySummary, loadSession, readReplayArgs, replay, REPLAY_HELP } =
+		await import('./replay.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(REPLAY_HELP);
+		return;
+	}
+	try {
+		const options = readReplayArgs(args);
+		const session = loadSession(options.file);
+		const stop = new AbortController();
+		process.once('SIGINT', () => stop.abort());
+		const pace =
+			options.speed === Infinity
+				? 'as fast as replies come'
+				: options.speed === 1
+					? 'at the recorded pace'
+					: `${options.speed}× the recorded pace`;
+		process.stderr.write(
+			`Replay: ${session.messages.length} messages to ${options.url}, ${pace}\n`
+		);
+		const summary = await replay(
+			options,
+			session,
+			(line) => process.stdout.write(`${line}\n`),
+			stop.signal
+		);
+		process.stdout.write(formatReplaySummary(summary, session));
+		process.exit(
+			summary.differ.length === 0 && summary.messages === session.messages.length ? 0 : 1
+		);
+	} catch (err) {
+		fail('replay', err);
+	}
+}
+
 // The commands `kds-sim --help` lists (agent/cli/settings.ts); anything else that is not a flag is
 // refused with their names, before the simulator's own parser calls it a stray argument.
-const COMMANDS = ['start', 'send', 'discover', 'fleet-config', 'rush'];
+const COMMANDS = ['start', 'send', 'discover', 'fleet-config', 'rush', 'replay'];
 
 const [command, ...args] = process.argv.slice(2);
 if (command === 'send') await sendCommand(args);
 else if (command === 'discover') await discoverCommand(args);
 else if (command === 'fleet-config') await fleetConfigCommand(args);
 else if (command === 'rush') await rushCommand(args);
+else if (command === 'replay') await replayCommand(args);
 else if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
 	fail(
 		command,

@@ -18,6 +18,7 @@ Commands (each has its own --help):
   discover              list the screens announcing themselves on the LAN (UDP 28000)
   fleet-config          print a config with many locations and screens (for --config)
   rush                  send a lunch rush of realistic orders to a running simulator (TCP and HTTP)
+  replay                send a recorded session (the inspector's Export) again to a running simulator
 
 Options of start (each also settable by the environment variable shown):
   --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)

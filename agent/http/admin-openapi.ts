@@ -31,6 +31,7 @@ import {
 	SnapshotSchema,
 	type RouteKey
 } from './responses.ts';
+import { sessionOpenApi } from './session-api.ts';
 
 /** POST /api/admin/reset (./admin-api.ts reads `screen`). */
 export const ResetBodySchema = z.object({
@@ -375,5 +376,10 @@ export function adminPaths(): Record<string, Record<string, unknown>> {
 		};
 	}
 	paths['/api/admin/messages/stream'] = MESSAGE_STREAM;
+	paths['/api/admin/messages/session'] = sessionOpenApi(
+		ref('SimulatorError'),
+		STATUS_TEXT[403],
+		STATUS_TEXT[422]
+	);
 	return paths;
 }

@@ -14,10 +14,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
-import { BUILT_IN_PROFILES, FAULT_KINDS, type FaultSpecInput } from '#core/faults';
+import { BUILT_IN_PROFILES, FAULT_KINDS, type FaultSpecInput } from '#core/fault-kinds';
 import { judgeFaults } from '#core/fault-findings';
 import { formatErrors } from '#core/parse';
-import type { Faults } from '../faults/faults.ts';
+import type { Faults } from '../faults/registry.ts';
 import type { MessageLog } from '../inspector/message-log.ts';
 import { validationError } from './integrators/errors.ts';
 import { SimulatorErrorSchema } from './responses.ts';

@@ -4,7 +4,7 @@
  * declare (./faults-api.ts FAULT_RESPONSES); the request body is the core's fault schema.
  */
 import * as z from 'zod';
-import { FaultSpecSchema } from '#core/faults';
+import { FaultSpecSchema } from '#core/fault-kinds';
 import {
 	FAULT_RESPONSES,
 	FaultListSchema,

@@ -3,7 +3,7 @@
  * screens it named, the order id, the status and (when refused) the message, and the body.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { METHODS, orderCommandOfRoute } from './integrators/paths.ts';
+import { METHODS, orderCommandOfRoute, routeFamilyOf } from './integrators/paths.ts';
 import { JSON_KEY_POLICY } from './json-keys.ts';
 import { ApiError } from './integrators/errors.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#core/json-depth';
@@ -171,8 +171,12 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 	}
 	/** The last content type seen: the same text is kept once, not once per entry. */
 	let lastContentType: string | undefined;
-	const logged = (url: string) =>
-		url.startsWith('/integrators/kds-orders') || url.startsWith('/integrators/kds-notifications');
+	// The order and notification routes are logged (#core/integrator-routes' families), not the
+	// information routes.
+	const logged = (url: string) => {
+		const family = routeFamilyOf(url);
+		return family === 'orders' || family === 'notifications';
+	};
 	// JSON bodies: Fastify's own parser (same limits, same errors), fed the text, which the log
 	// keeps as received rather than serialising it again. A `__proto__` or `constructor` key is
 	// kept as the plain data JSON.parse makes of it (see JSON_KEY_POLICY in server.ts).

@@ -14,7 +14,7 @@
  */
 import { transaction, type Database, type Statement } from '../store/sqlite.ts';
 import type { OrderRecord } from '#core/order-machine';
-import { isLive, type ScreenChange } from '#core/screen';
+import { isLive } from '#core/screen';
 import {
 	smsSettings,
 	smsText,
@@ -31,6 +31,7 @@ import {
 import { CommitOutbox } from '../engine/commit-outbox.ts';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
+import { createdAndBumped, elsewhere, visitStart } from './order-visits.ts';
 import { WebhookSender } from './webhook.ts';
 
 /** The outbox keeps the newest texts only. */
@@ -196,9 +197,14 @@ export class SmsOutbox {
 		this.writeMany = transaction(db, (texts: QueuedText[]) => this.writeRows(texts));
 		// Texts are decided and written inside the orders' own transaction (one WAL commit for the
 		// orders and their texts, not two), and forwarded once it is committed.
+		const on = {
+			created: (screen: Screen, record: OrderRecord) => this.onCreated(screen, record),
+			bumped: (screen: Screen, record: OrderRecord) => this.onBumped(screen, record)
+		};
 		this.outbox = new CommitOutbox(engine, {
 			decide: (batches) => {
-				for (const { screenId, changes } of batches) this.onChanges(screenId, changes);
+				for (const { screenId, changes } of batches)
+					createdAndBumped(engine, screenId, changes, on);
 			},
 			write: (texts, inCommit) => this.write(texts, inCommit),
 			send: (written) => this.forwardWritten(written)
@@ -236,29 +242,6 @@ export class SmsOutbox {
 		this.webhook.close();
 	}
 
-	private onChanges(screenId: string, changes: readonly ScreenChange[]): void {
-		const screen = this.engine.screen(screenId);
-		if (!screen) return;
-		for (const change of changes) {
-			if (change.type === 'order.created') {
-				this.onCreated(screen, change.record);
-			} else if (change.type === 'order.event' && change.event.type === 'order.bumped') {
-				this.onBumped(screen, change.record);
-			}
-		}
-	}
-
-	/** The records of an order id on the other screens of the screen's location. */
-	private elsewhere(screen: Screen, orderId: string): OrderRecord[] {
-		const records: OrderRecord[] = [];
-		for (const other of this.engine.screens.values()) {
-			if (other === screen || other.location !== screen.location) continue;
-			const record = other.state.orders.get(orderId);
-			if (record) records.push(record);
-		}
-		return records;
-	}
-
 	/** Whether the screen's location sends `kind` texts at all (its brand's settings under its own). */
 	private triggered(screen: Screen, kind: SmsKind): boolean {
 		return smsTriggered(settingsOf(screen), kind);
@@ -267,17 +250,13 @@ export class SmsOutbox {
 	private onCreated(screen: Screen, record: OrderRecord): void {
 		if (!this.triggered(screen, 'received') || !wantsSms(record.context.fields)) return;
 		// Another screen still showing the id: the same customer order; its visit started there.
-		let visit = record.context.receivedAt;
-		for (const other of this.elsewhere(screen, record.context.id)) {
-			if (isLive(other)) visit = Math.min(visit, other.context.receivedAt);
-		}
-		this.send(screen, record, 'received', visit);
+		this.send(screen, record, 'received', visitStart(this.engine, screen, record));
 	}
 
 	private onBumped(screen: Screen, record: OrderRecord): void {
 		if (!this.triggered(screen, 'bumped') || !wantsSms(record.context.fields)) return;
 		if (record.context.cancelledAt !== undefined) return;
-		if (this.elsewhere(screen, record.context.id).some(isLive)) return;
+		if (elsewhere(this.engine, screen, record.context.id).some(isLive)) return;
 		this.outbox.flush(); // the visit's "received" may still be queued
 		const { visit } = this.lastVisit.get(
 			screen.brand.id,
@@ -307,11 +286,7 @@ export class SmsOutbox {
 			record.context.receivedAt
 		) as { visit: number | null };
 		// Without a "received" text (that trigger off) the visit starts on the first screen showing it.
-		let start = record.context.receivedAt;
-		for (const other of this.elsewhere(screen, orderId)) {
-			if (isLive(other)) start = Math.min(start, other.context.receivedAt);
-		}
-		this.send(screen, record, 'ready', visit ?? start);
+		this.send(screen, record, 'ready', visit ?? visitStart(this.engine, screen, record));
 		this.outbox.flush();
 	}
 

@@ -10,7 +10,7 @@
  *
  * Pure: no Node, no DOM.
  */
-import type { FaultSpecInput } from '../faults.ts';
+import type { FaultSpecInput } from '../fault-kinds.ts';
 
 /** The suite's version: a scenario added, removed or re-versioned bumps it. */
 export const SUITE_VERSION = '1.0.0';

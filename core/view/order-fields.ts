@@ -19,7 +19,8 @@ import {
 } from '../order-schema.ts';
 import { parseWith, type FieldError, type ParseResult } from '../parse.ts';
 import type { Finding } from '../rules.ts';
-import { parseTcpValue } from '../tcp-message.ts';
+import { envelopeOf, parseTcpValue, tcpCommandOf } from '../tcp-message.ts';
+import { orderCommandOfRoute } from '../integrator-routes.ts';
 import { itemLabel } from './card-layout.ts';
 import { formatClock, formatMinutes, modeLabel } from './format.ts';
 
@@ -117,17 +118,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The command an HTTP entry's route carries (`PUT /integrators/kds-orders/partial`). */
-function httpCommand(command: string | null): OrderCommand['command'] | null {
-	const [method, path] = (command ?? '').split(' ');
-	if (path === '/integrators/kds-orders') {
-		return method === 'POST' ? 'create-order' : method === 'PUT' ? 'update-order' : null;
-	}
-	if (path === '/integrators/kds-orders/partial' && method === 'PUT') return 'partial-update-order';
-	if (path === '/integrators/kds-orders/cancel' && method === 'PUT') return 'cancel-order';
-	return null;
-}
-
 const HTTP_SCHEMAS = {
 	'create-order': HttpOrderSchema,
 	'update-order': HttpOrderSchema,
@@ -153,20 +143,15 @@ export function readOrderFields(entry: LoggedOrderMessage, timeZone?: string): O
 	/** What the findings' paths start with before the order's own fields. */
 	let prefix = '';
 	if (entry.interface === 'tcp') {
-		const enveloped = 'order' in json || 'command' in json;
-		const order = enveloped ? json.order : json;
-		if (!isObject(order)) return null;
-		received = order;
-		prefix = enveloped ? 'order.' : '';
+		// An envelope without an order object (`{"command":"create-order","order":null}`) is read
+		// as the screen read it: refused, its errors named, no field to show (#core/tcp-message).
+		const envelope = envelopeOf(json)!;
+		received = envelope.order ?? {};
+		prefix = envelope.prefix;
 		parsed = parseTcpValue(json, { timeZone });
-		const named = json.command ?? 'create-order';
-		command = parsed.ok
-			? parsed.value.command
-			: typeof named === 'string' && named in HTTP_SCHEMAS
-				? (named as OrderCommand['command'])
-				: 'create-order';
+		command = parsed.ok ? parsed.value.command : (tcpCommandOf(envelope) ?? 'create-order');
 	} else {
-		const routed = httpCommand(entry.command);
+		const routed = orderCommandOfRoute(entry.command);
 		if (!routed) return null;
 		command = routed;
 		received = json;

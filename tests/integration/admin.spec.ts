@@ -678,6 +678,7 @@ describe('admin guard', () => {
 				['GET', '/api/admin/messages'],
 				['GET', '/api/admin/messages?order=1001'],
 				['GET', '/api/admin/messages/stream'],
+				['GET', '/api/admin/messages/session'],
 				['POST', '/api/admin/messages/1/resend'],
 				['POST', '/api/admin/reset', {}],
 				['POST', '/api/admin/reset', { screen: 'kds-1' }]

@@ -32,13 +32,20 @@ function commandsOf(help: string): string[] {
 }
 
 describe('kds-sim --help', () => {
-	it('lists every command: start, send, discover, fleet-config and rush', async () => {
+	it('lists every command: start, send, discover, fleet-config, rush and replay', async () => {
 		const help = await kdsSim(['--help']);
 		expect(help.code).toBe(0);
 		expect(help.stderr).toBe('');
 		expect(help.stdout).toMatch(/^kds-sim: a kitchen screen simulator/);
 		expect(help.stdout).toMatch(/^ {7}kds-sim <command> \[options\]$/m);
-		expect(commandsOf(help.stdout)).toEqual(['start', 'send', 'discover', 'fleet-config', 'rush']);
+		expect(commandsOf(help.stdout)).toEqual([
+			'start',
+			'send',
+			'discover',
+			'fleet-config',
+			'rush',
+			'replay'
+		]);
 		expect(help.stdout).toMatch(
 			/^ {2}send {2,}send one order message to a screen over TCP or HTTP/m
 		);
@@ -67,7 +74,7 @@ describe('kds-sim --help', () => {
 			code: 2,
 			stdout: '',
 			stderr:
-				"Unknown command 'sned': the commands are start, send, discover, fleet-config, rush (kds-sim --help lists them and the options).\n"
+				"Unknown command 'sned': the commands are start, send, discover, fleet-config, rush, replay (kds-sim --help lists them and the options).\n"
 		});
 	}, 60_000);
 

@@ -101,6 +101,7 @@ describe('/openapi.json', () => {
 				'DELETE /api/admin/rush',
 				'GET /api/admin/messages',
 				'GET /api/admin/messages/stream',
+				'GET /api/admin/messages/session',
 				'POST /api/admin/messages/{id}/resend'
 			].sort()
 		);

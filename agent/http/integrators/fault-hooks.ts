@@ -6,9 +6,9 @@
  * each hook reads one null (`faults.http`) or one undefined (`req.kdsFault`) and returns.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { faultRouteOf, type LiveFault } from '#core/faults';
+import { faultRouteOf, type LiveFault } from '#core/fault-kinds';
 import { orderFingerprint, type FaultTouch } from '#core/fault-findings';
-import type { Faults } from '../../faults/faults.ts';
+import type { Faults } from '../../faults/registry.ts';
 
 declare module 'fastify' {
 	interface FastifyRequest {

@@ -16,7 +16,7 @@ import { registerNotificationRoutes } from './notifications.ts';
 import { registerOrderRoutes } from './orders.ts';
 import { METHODS } from './paths.ts';
 import { Tenancy } from './tenancy.ts';
-import type { Faults } from '../../faults/faults.ts';
+import type { Faults } from '../../faults/registry.ts';
 import { registerFaultHooks } from './fault-hooks.ts';
 
 export interface IntegratorApiOptions {

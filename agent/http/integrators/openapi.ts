@@ -38,7 +38,7 @@ import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
 import { FAULT_COMPONENTS, FAULTS_TAG, faultPaths } from '../faults-openapi.ts';
 import { CERTIFY_COMPONENTS, CERTIFY_TAG, certifyPaths } from '../certify-openapi.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
-import { openApiPath, PATHS } from './paths.ts';
+import { INTEGRATOR_ROUTES, openApiPath } from './paths.ts';
 import {
 	ActiveOrdersEntrySchema,
 	AddressSchema,
@@ -246,15 +246,13 @@ function information(
 	more: { parameters?: object[]; responses?: object } = {}
 ) {
 	return {
-		get: {
-			summary,
-			tags: ['Information'],
-			...(more.parameters ? { parameters: more.parameters } : {}),
-			responses: {
-				'200': { description: 'OK', content: json({ type: 'array', items: schema }) },
-				'401': { $ref: '#/components/responses/Unauthorized' },
-				...more.responses
-			}
+		summary,
+		tags: ['Information'],
+		...(more.parameters ? { parameters: more.parameters } : {}),
+		responses: {
+			'200': { description: 'OK', content: json({ type: 'array', items: schema }) },
+			'401': { $ref: '#/components/responses/Unauthorized' },
+			...more.responses
 		}
 	};
 }
@@ -294,16 +292,126 @@ function notification(summary: string, body: string, description: string, takeou
 			}
 		: { $ref: '#/components/responses/NotFound' };
 	return {
-		post: {
-			...operation,
-			tags: ['Notifications'],
-			...(takeout ? { callbacks: OUTCOME_CALLBACK } : {}),
-			responses: { ...operation.responses, '404': notFound }
-		}
+		...operation,
+		tags: ['Notifications'],
+		...(takeout ? { callbacks: OUTCOME_CALLBACK } : {}),
+		responses: { ...operation.responses, '404': notFound }
 	};
 }
 
 const TAKEOUT_RULES = `Goes to the named screens where the order is live (on the screen or on hold). A screen no browser shows is QUEUED and retried (every ${RETRY_INTERVAL_MS / 1000} s, and at once when a browser opens it) until retry.expiration (default: ${DEFAULT_EXPIRATION_MS / 60_000} minutes after submission); the outcome is then posted to retry.notificationUrl.`;
+
+/**
+ * The contract's routes in the document: one operation per row of the route table
+ * (#core/integrator-routes), keyed by its name, so a route added there and not documented here
+ * does not compile.
+ */
+function integratorPaths(): Record<string, Record<string, unknown>> {
+	const operations: Record<(typeof INTEGRATOR_ROUTES)[number]['name'], object> = {
+		activeOrders: {
+			summary: 'Active orders of the named screens',
+			tags: ['Orders'],
+			parameters: ORDER_HEADERS,
+			responses: {
+				'200': {
+					description: 'One entry per screen named in x-device-ids.',
+					content: json({ type: 'array', items: ref('ActiveOrdersEntry') })
+				},
+				'400': { $ref: '#/components/responses/InvalidRequest' },
+				'401': { $ref: '#/components/responses/Unauthorized' },
+				'404': { $ref: '#/components/responses/NotFound' }
+			}
+		},
+		create: orderWrite(
+			'Create an order on the named screens',
+			'Order',
+			{
+				'201': {
+					description: 'Shown on every screen named.',
+					content: json(ref('OrderResponse'))
+				},
+				'404': { $ref: '#/components/responses/NotFound' },
+				'409': {
+					description:
+						'A live order (on a screen or on hold) with this id exists at the location; nothing changed.',
+					content: json(ref('Error'), {
+						code: 'DUPLICATE_ORDER_ID',
+						message: DUPLICATE_MESSAGE
+					})
+				},
+				...NOT_DELIVERED
+			},
+			'The id must be unique at the location. All screens take the order, or none does.'
+		),
+		update: orderWrite(
+			'Replace an order (full update)',
+			'Order',
+			{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
+			'Send every field. Items whose lineId is absent are flagged deleted; new lineIds add items.'
+		),
+		partial: orderWrite(
+			'Change some fields of an order (partial update)',
+			'PartialOrder',
+			{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
+			'Only id is required; a field sent as null or left out is unchanged.'
+		),
+		cancel: orderWrite(
+			'Cancel an order',
+			'CancelOrder',
+			{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
+			'The card shows a red banner. Cancelling an order already cancelled or bumped changes nothing and answers 200.'
+		),
+		customerArrived: notification(
+			'The customer arrived: shown on the takeout view',
+			'CustomerArrived',
+			TAKEOUT_RULES,
+			true
+		),
+		estimatedArrival: notification(
+			'Minutes until the customer arrives: a countdown on the takeout view',
+			'EstimatedArrival',
+			`${TAKEOUT_RULES} The countdown runs from when the request was accepted.`,
+			true
+		),
+		sendMessage: notification(
+			'A pop-up on the named screens, until acknowledged',
+			'SendMessage',
+			'Shown on every browser of each named screen until one of them acknowledges it; a screen no browser shows gets it when one opens (QUEUED). Pop-ups do not expire; a screen keeps its 50 newest.',
+			false
+		),
+		information: information(
+			"The brand's active locations with their active screens",
+			ref('LocationWithDevices')
+		),
+		locations: information("The brand's active locations", ref('Location')),
+		devices: information('Active screens of one location', ref('Device'), {
+			parameters: [
+				{
+					name: 'locationId',
+					in: 'path',
+					required: true,
+					schema: { type: 'string' },
+					example: 'loc-1'
+				}
+			],
+			responses: {
+				'404': {
+					description: 'Not an active location of the brand.',
+					content: json(ref('Error'), {
+						code: 'LOCATION_NOT_FOUND',
+						message:
+							'locationId: "loc-9" is not an active location of this brand (see GET /integrators/kds-information/locations)'
+					})
+				}
+			}
+		})
+	};
+	const paths: Record<string, Record<string, unknown>> = {};
+	for (const route of INTEGRATOR_ROUTES) {
+		(paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operations[route.name];
+	}
+	return paths;
+}
 
 /** The whole document; `version` is the simulator's version. */
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
@@ -355,111 +463,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 					}
 				}
 			},
-			[openApiPath(PATHS.activeOrders)]: {
-				get: {
-					summary: 'Active orders of the named screens',
-					tags: ['Orders'],
-					parameters: ORDER_HEADERS,
-					responses: {
-						'200': {
-							description: 'One entry per screen named in x-device-ids.',
-							content: json({ type: 'array', items: ref('ActiveOrdersEntry') })
-						},
-						'400': { $ref: '#/components/responses/InvalidRequest' },
-						'401': { $ref: '#/components/responses/Unauthorized' },
-						'404': { $ref: '#/components/responses/NotFound' }
-					}
-				}
-			},
-			[openApiPath(PATHS.orders)]: {
-				post: orderWrite(
-					'Create an order on the named screens',
-					'Order',
-					{
-						'201': {
-							description: 'Shown on every screen named.',
-							content: json(ref('OrderResponse'))
-						},
-						'404': { $ref: '#/components/responses/NotFound' },
-						'409': {
-							description:
-								'A live order (on a screen or on hold) with this id exists at the location; nothing changed.',
-							content: json(ref('Error'), {
-								code: 'DUPLICATE_ORDER_ID',
-								message: DUPLICATE_MESSAGE
-							})
-						},
-						...NOT_DELIVERED
-					},
-					'The id must be unique at the location. All screens take the order, or none does.'
-				),
-				put: orderWrite(
-					'Replace an order (full update)',
-					'Order',
-					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
-					'Send every field. Items whose lineId is absent are flagged deleted; new lineIds add items.'
-				)
-			},
-			[openApiPath(PATHS.partial)]: {
-				put: orderWrite(
-					'Change some fields of an order (partial update)',
-					'PartialOrder',
-					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
-					'Only id is required; a field sent as null or left out is unchanged.'
-				)
-			},
-			[openApiPath(PATHS.cancel)]: {
-				put: orderWrite(
-					'Cancel an order',
-					'CancelOrder',
-					{ ...UPDATED, ...ORDER_NOT_FOUND, ...NOT_DELIVERED },
-					'The card shows a red banner. Cancelling an order already cancelled or bumped changes nothing and answers 200.'
-				)
-			},
-			[openApiPath(PATHS.customerArrived)]: notification(
-				'The customer arrived: shown on the takeout view',
-				'CustomerArrived',
-				TAKEOUT_RULES,
-				true
-			),
-			[openApiPath(PATHS.estimatedArrival)]: notification(
-				'Minutes until the customer arrives: a countdown on the takeout view',
-				'EstimatedArrival',
-				`${TAKEOUT_RULES} The countdown runs from when the request was accepted.`,
-				true
-			),
-			[openApiPath(PATHS.sendMessage)]: notification(
-				'A pop-up on the named screens, until acknowledged',
-				'SendMessage',
-				'Shown on every browser of each named screen until one of them acknowledges it; a screen no browser shows gets it when one opens (QUEUED). Pop-ups do not expire; a screen keeps its 50 newest.',
-				false
-			),
-			[openApiPath(PATHS.information)]: information(
-				"The brand's active locations with their active screens",
-				ref('LocationWithDevices')
-			),
-			[openApiPath(PATHS.locations)]: information("The brand's active locations", ref('Location')),
-			[openApiPath(PATHS.devices)]: information('Active screens of one location', ref('Device'), {
-				parameters: [
-					{
-						name: 'locationId',
-						in: 'path',
-						required: true,
-						schema: { type: 'string' },
-						example: 'loc-1'
-					}
-				],
-				responses: {
-					'404': {
-						description: 'Not an active location of the brand.',
-						content: json(ref('Error'), {
-							code: 'LOCATION_NOT_FOUND',
-							message:
-								'locationId: "loc-9" is not an active location of this brand (see GET /integrators/kds-information/locations)'
-						})
-					}
-				}
-			}),
+			...integratorPaths(),
 			...adminPaths(),
 			...faultPaths(),
 			...certifyPaths()

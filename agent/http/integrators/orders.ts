@@ -5,7 +5,7 @@
  * (Engine.commit). The rules themselves are the shared core's, the same ones TCP runs.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Faults } from '../../faults/faults.ts';
+import type { Faults } from '../../faults/registry.ts';
 import type * as z from 'zod';
 import type { Engine, Screen } from '../../engine/engine.ts';
 import { deliverToRemotes, isRemote, type RemoteWriter } from '../../fleet/deliver.ts';

@@ -1,7 +1,7 @@
 /**
  * The live faults (docs/faults.md): added, listed, removed and reset through the admin API, the
  * config's profiles and the test fixture; read by the TCP listeners and HTTP's hooks. The rule of
- * when one fires is the core's (#core/faults); this keeps them, says which applies to a message,
+ * when one fires is the core's (#core/fault-kinds); this keeps them, says which applies to a message,
  * and remembers every message a fault touched, for the inspector's judgement of what the client
  * did next (#core/fault-findings).
  *
@@ -16,7 +16,7 @@ import {
 	type FaultRoute,
 	type FaultSpec,
 	type TcpFaultKind
-} from '#core/faults';
+} from '#core/fault-kinds';
 import type { FaultTouch } from '#core/fault-findings';
 import type { FieldError } from '#core/parse';
 import type { OrderCommand } from '#core/order-schema';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Faults } from './faults.ts';
+import { Faults } from './registry.ts';
 
 function faults(now = () => 1000) {
 	return new Faults({

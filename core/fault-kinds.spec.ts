@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PROFILES, faultRouteOf, LiveFault, parseFaultSpec } from './faults.ts';
+import { BUILT_IN_PROFILES, faultRouteOf, LiveFault, parseFaultSpec } from './fault-kinds.ts';
 import { seededRandom } from './random.ts';
 import { judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings.ts';
 import type { MessageEntry } from './message-entry.ts';

@@ -10,29 +10,153 @@ import { seededRandom } from './random.ts';
 import * as z from 'zod';
 import { expected, formatPath, parseWith, type ParseResult } from './parse.ts';
 
+/**
+ * Every fault kind, once: where it acts and what it leaves behind. Every list, set and switch of
+ * kinds (the schema's variants, the TCP listener's and the HTTP hooks' effects, the judgement of
+ * what the client did next) is read from here or checked against it (`satisfies Record<FaultKind,
+ * ...>` and core/fault-kinds.spec.ts), so a kind cannot be accepted by one place and never fire in
+ * another.
+ *
+ * - `transport`: the screen's TCP port, or the HTTP integrator API;
+ * - `stage`: where it acts: on a `connection` as it opens, on a message `before-commit` (nothing
+ *   is kept), on the `reply` of a committed message, or on the `screen` as a whole (at once, when
+ *   added: its port away, offline from the cloud);
+ * - `commits`: whether the message it touches is kept all the same;
+ * - `outcomeUnknown`: whether the client cannot tell from what it got whether the message took
+ *   effect (it must re-send the same id, or ask);
+ * - `delay`: a delay that composes with one other fault on the same message (docs/faults.md).
+ */
+export const FAULT_KIND_TABLE = {
+	down: {
+		transport: 'tcp',
+		stage: 'connection',
+		commits: false,
+		outcomeUnknown: false,
+		delay: false
+	},
+	'lost-reply': {
+		transport: 'tcp',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'reset-before-commit': {
+		transport: 'tcp',
+		stage: 'before-commit',
+		commits: false,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'no-answer': {
+		transport: 'tcp',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'slow-reply': {
+		transport: 'tcp',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: false,
+		delay: true
+	},
+	'reply-in-pieces': {
+		transport: 'tcp',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: false,
+		delay: false
+	},
+	reboot: {
+		transport: 'tcp',
+		stage: 'screen',
+		commits: false,
+		outcomeUnknown: false,
+		delay: false
+	},
+	'http-status': {
+		transport: 'http',
+		stage: 'before-commit',
+		commits: false,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'http-delay': {
+		transport: 'http',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: false,
+		delay: true
+	},
+	'http-drop': {
+		transport: 'http',
+		stage: 'before-commit',
+		commits: false,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'http-response-lost': {
+		transport: 'http',
+		stage: 'reply',
+		commits: true,
+		outcomeUnknown: true,
+		delay: false
+	},
+	'cloud-offline': {
+		transport: 'http',
+		stage: 'screen',
+		commits: false,
+		outcomeUnknown: false,
+		delay: false
+	}
+} as const satisfies Record<
+	string,
+	{
+		transport: 'tcp' | 'http';
+		stage: 'connection' | 'before-commit' | 'reply' | 'screen';
+		commits: boolean;
+		outcomeUnknown: boolean;
+		delay: boolean;
+	}
+>;
+
+type KindTable = typeof FAULT_KIND_TABLE;
+export type FaultKind = keyof KindTable;
+export type FaultKindInfo = KindTable[FaultKind];
+/** The kinds whose row has these values, as a type: `KindsWhere<{ transport: 'tcp' }>`. */
+export type KindsWhere<Row extends Partial<FaultKindInfo>> = {
+	[K in FaultKind]: KindTable[K] extends Row ? K : never;
+}[FaultKind];
+export type TcpFaultKind = KindsWhere<{ transport: 'tcp' }>;
+export type HttpFaultKind = KindsWhere<{ transport: 'http' }>;
+
+/** Every kind, in the table's order. */
+export const FAULT_KINDS = Object.keys(FAULT_KIND_TABLE) as FaultKind[];
+
+/** The kinds whose row has these values. */
+export function kindsWhere<Row extends Partial<FaultKindInfo>>(row: Row): KindsWhere<Row>[] {
+	return FAULT_KINDS.filter((kind) =>
+		Object.entries(row).every(
+			([key, value]) => FAULT_KIND_TABLE[kind][key as keyof FaultKindInfo] === value
+		)
+	) as KindsWhere<Row>[];
+}
+
 /** Faults on a screen's TCP port. */
-export const TCP_FAULT_KINDS = [
-	'down',
-	'lost-reply',
-	'reset-before-commit',
-	'no-answer',
-	'slow-reply',
-	'reply-in-pieces',
-	'reboot'
-] as const;
-
+export const TCP_FAULT_KINDS = kindsWhere({ transport: 'tcp' });
 /** Faults on the HTTP integrator API, and a screen offline from the cloud. */
-export const HTTP_FAULT_KINDS = [
-	'http-status',
-	'http-delay',
-	'http-drop',
-	'http-response-lost',
-	'cloud-offline'
-] as const;
+export const HTTP_FAULT_KINDS = kindsWhere({ transport: 'http' });
 
-export const FAULT_KINDS = [...TCP_FAULT_KINDS, ...HTTP_FAULT_KINDS] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
-export type TcpFaultKind = (typeof TCP_FAULT_KINDS)[number];
+/**
+ * Faults after which an order is not in the kitchen and the client was not told it is: unless it
+ * sends that order id again, the order is lost for good (KDS-FAULT-ORDER-LOST).
+ */
+export function losesOrder(kind: FaultKind): boolean {
+	const row = FAULT_KIND_TABLE[kind];
+	return row.stage === 'before-commit' && !row.commits && row.outcomeUnknown;
+}
 
 /** The integrator routes a fault can name (absent: every route). */
 export const FAULT_ROUTES = [

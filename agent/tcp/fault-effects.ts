@@ -5,8 +5,8 @@
  * here runs.
  */
 import { orderFingerprint, type FaultTouch } from '#core/fault-findings';
-import type { LiveFault, TcpFaultKind } from '#core/faults';
-import type { Faults, ScreenFaults } from '../faults/faults.ts';
+import type { LiveFault, TcpFaultKind } from '#core/fault-kinds';
+import type { Faults, ScreenFaults } from '../faults/registry.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
 import type { ReplyFault } from './server.ts';
 import type { TcpMessageHandler } from './messages.ts';
