@@ -16,6 +16,7 @@ import {
 	type FaultFinding,
 	type FaultTouch
 } from '../fault-findings.ts';
+import { INTEGRATOR_ROUTES, integratorRouteOf } from '../integrator-routes.ts';
 import type { MessageEntry } from '../message-entry.ts';
 import type { WebhookDelivery } from '../webhooks.ts';
 import {
@@ -72,43 +73,35 @@ export interface ScenarioVerdict {
 	findings: string[];
 }
 
-const ORDER_PATH = '/integrators/kds-orders';
-const NOTIFY_PATH = '/integrators/kds-notifications/';
+/** The step actions of the integrator routes (core/integrator-routes.ts names them). */
+const HTTP_ACTIONS: Partial<Record<string, StepAction>> = {
+	create: 'create',
+	update: 'update',
+	partial: 'partial',
+	cancel: 'cancel',
+	customerArrived: 'customer-arrived',
+	estimatedArrival: 'eta',
+	sendMessage: 'message'
+};
 
-/**
- * The step action an entry carries: its TCP command, or the HTTP route it was sent to (the
- * inspector writes `METHOD path`). Null for anything else (GET active, information).
- */
-export function actionOf(entry: Pick<MessageEntry, 'interface' | 'command'>): StepAction | null {
-	const command = entry.command;
-	if (command === null) return null;
-	if (entry.interface === 'tcp') {
-		switch (command) {
-			case 'create-order':
-				return 'create';
-			case 'update-order':
-				return 'update';
-			case 'partial-update-order':
-				return 'partial';
-			case 'cancel-order':
-				return 'cancel';
-			default:
-				return null;
-		}
-	}
-	const [method, target = ''] = command.split(' ');
-	const path = target.split('?')[0].replace(/\/+$/, '');
-	if (path === ORDER_PATH) return method === 'POST' ? 'create' : method === 'PUT' ? 'update' : null;
-	if (path === `${ORDER_PATH}/partial`) return 'partial';
-	if (path === `${ORDER_PATH}/cancel`) return 'cancel';
-	if (path === `${NOTIFY_PATH}customer-arrived`) return 'customer-arrived';
-	if (path === `${NOTIFY_PATH}estimated-arrival-update`) return 'eta';
-	if (path === `${NOTIFY_PATH}send-message`) return 'message';
-	return null;
+/** The integrator route an HTTP entry was sent to (the inspector writes `METHOD path`). */
+function routeOf(entry: Pick<MessageEntry, 'interface' | 'command'>) {
+	if (entry.interface !== 'http' || entry.command === null) return undefined;
+	const [method, target = ''] = entry.command.split(' ');
+	return integratorRouteOf(method, target.split('?')[0]);
 }
 
-const asksActive = (m: MessageEntry) =>
-	m.interface === 'http' && (m.command ?? '').split('?')[0].endsWith('/kds-orders/active');
+/**
+ * The step action an entry carries: its TCP command, or the integrator route it was sent to.
+ * Null for anything else (GET active, information).
+ */
+export function actionOf(entry: Pick<MessageEntry, 'interface' | 'command'>): StepAction | null {
+	if (entry.interface === 'http') return HTTP_ACTIONS[routeOf(entry)?.name ?? ''] ?? null;
+	const route = INTEGRATOR_ROUTES.find((r) => 'command' in r && r.command === entry.command);
+	return route ? (HTTP_ACTIONS[route.name] ?? null) : null;
+}
+
+const asksActive = (m: MessageEntry) => routeOf(m)?.name === 'activeOrders';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
