@@ -325,7 +325,7 @@ export class CertifyRuns {
 			.flatMap((e) => this.deps.webhooks.deliveries(e.id, { limit: 1000 }))
 			.filter((d) => {
 				const at = Date.parse(d.createdAt);
-				return at >= from - 1000 && at <= to && d.event === 'KDS Order Created';
+				return at >= from && at <= to && d.event === 'KDS Order Created';
 			})
 			.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
 	}

@@ -401,9 +401,14 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 	if (newId) return fail(`${newId.rule}: ${newId.message}`, seen, base);
 	const lost = mineFound.find((f) => (f.rule as string) === LOST);
 	const client = clientOf(first.interface, first.source);
+	// What the client sent after the fault: not the touched message itself (its entry carries the
+	// fault's id when it has one).
 	const later = messages.filter(
 		(m) =>
-			m.at >= first.at && m.id !== first.messageId && clientOf(m.interface, m.source) === client
+			m.at >= first.at &&
+			m.id !== first.messageId &&
+			!(m.fault ?? '').includes(`(${first.faultId})`) &&
+			clientOf(m.interface, m.source) === client
 	);
 
 	if (check.kind === 'same-id-after-fault') {
