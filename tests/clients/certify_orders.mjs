@@ -69,13 +69,17 @@ export function fullUpdate(order, needs) {
 			? { ...item, courseStatus: 'fire' }
 			: item
 	);
-	if (!needs.includes('fireCourse')) items.push({ lineId: '4', name: 'Vanilla shake', qty: 1, mods: [] });
+	if (!needs.includes('fireCourse'))
+		items.push({ lineId: '4', name: 'Vanilla shake', qty: 1, mods: [] });
 	return { ...order, items };
 }
 
 /** A partial update: adds, changes and removes, as far as `honour` lets this POS. */
 export function partialUpdate(order, { honour = () => true } = {}) {
-	const partial = { id: order.id, itemsToAdd: [{ lineId: '5', name: 'Iced tea', qty: 1, mods: [] }] };
+	const partial = {
+		id: order.id,
+		itemsToAdd: [{ lineId: '5', name: 'Iced tea', qty: 1, mods: [] }]
+	};
 	if (honour('changes')) partial.itemsToUpdate = [{ ...order.items[0], qty: 2 }];
 	if (honour('removes')) partial.itemsToRemove = ['3'];
 	return partial;

@@ -125,7 +125,7 @@ describe('kds-sim certify with the sample POS clients', () => {
 		const verdicts = Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict]));
 		const reasons = Object.fromEntries(report.scenarios.map((s) => [s.id, s.reason]));
 		const failed = Object.keys(verdicts).filter((id) => verdicts[id] === 'FAIL');
-		expect(failed).toEqual([
+		expect(failed, JSON.stringify(reasons, null, 1)).toEqual([
 			'KDS-CERT-TCP-001',
 			'KDS-CERT-TCP-008',
 			'KDS-CERT-HTTP-001',
