@@ -52,6 +52,7 @@ import { MessageRecorder } from './inspector/recorder.ts';
 import { DEFAULT_MESSAGE_TIMEOUT_MS } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 import { Faults } from './faults/registry.ts';
+import { wireScreenEffects } from './faults/screen-effects.ts';
 import { resolveProfile, type FaultSpecInput } from '#core/fault-kinds';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
@@ -246,12 +247,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const recorder = new MessageRecorder(messages, engine.clock);
 	const handleTcp = tcpMessageHandler(engine, recorder);
 	const faults = new Faults({
-		now: () => engine.now(),
+		clock: engine.clock,
 		isScreen: (id) => engine.liveScreen(id) !== undefined,
 		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id)
 	});
-	/** Screens away for a reboot fault: their browsers are told so until they are back. */
-	const rebooting = new Set<string>();
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
 	const autoClear = startAutoClear(engine, logger);
@@ -330,40 +329,26 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	});
 	const tcpServers = tcp.servers;
 	const openTcp = (id: string, host: string, port: number) => tcp.open(id, host, port);
-	// A screen offline from the cloud: Device Updated says offline (and online when it is back),
-	// and the API orders that waited for it (queue mode) are applied then, in the order they came.
-	faults.actions.offline = (id, offline) => {
-		webhooks.setCloudOffline(id, offline);
-		if (offline) return;
-		for (const command of faults.takeQueued(id)) {
-			engine.runCommand(id, command, (decision) => {
-				if (decision && !decision.ok)
-					logger.info(
-						{ screen: id, id: command.order.id, code: decision.code },
-						'queued API order refused when back online'
-					);
-			});
-		}
-	};
-	// A reboot fault: the port closes (its connections with it) and its browsers are let go, then
-	// after `seconds` the screen is back on the same port, with its orders.
-	faults.actions.reboot = (id, seconds) => {
-		const index = tcpServers.findIndex((s) => s.screenId === id);
-		if (index < 0) return;
-		const [server] = tcpServers.splice(index, 1);
-		rebooting.add(id);
-		relay?.disconnect(id);
-		void server.close(0).then(() => {
-			const timer = setTimeout(() => {
-				rebooting.delete(id);
+	// A correct retry after a fault is the expected answer, not a refusal (core expectedRetry).
+	recorder.judgeRefusal = (entry) => faults.markExpected(entry);
+	// The faults that act on a screen as a whole (agent/faults/screen-effects.ts).
+	const rebooting = wireScreenEffects(faults, {
+		engine,
+		webhooks,
+		logger,
+		letBrowsersGo: (id) => relay?.disconnect(id),
+		dropConnections: (id) => {
+			const index = tcpServers.findIndex((s) => s.screenId === id);
+			if (index < 0) return;
+			const [server] = tcpServers.splice(index, 1);
+			void server.close(0).then(() => {
 				if (closed !== undefined || !engine.liveScreen(id)) return;
 				openTcp(id, server.host, server.port).catch((err: unknown) =>
 					logger.error({ err, screen: id }, 'TCP listener not back after a reboot fault')
 				);
-			}, seconds * 1000);
-			timer.unref?.();
-		});
-	};
+			});
+		}
+	});
 	try {
 		// The TCP listeners open first, once everything a reply needs is loaded and warm (the order
 		// path's schema compiled): a POS's first order is the first thing a screen must answer. The

@@ -8,7 +8,7 @@
 //   (the npm scripts start, test, build, prepare... go through it)
 //   node bin/ensure-node.js --bin-dir      print the folder holding that Node's `node`
 //
-// When the running Node satisfies package.json's engines.node, nothing is fetched and the command
+// When the running Node satisfies package.json's kdsSim.runtimeNode, nothing is fetched and the command
 // runs as it is. Otherwise Node 24 LTS comes from the npm registry's node-<os>-<cpu> package,
 // fetched once with the machine's npm (its registry, proxy and CA settings) into a cache: a clone's
 // .cache/node24, an installed package's user cache ($XDG_CACHE_HOME/kds-sim, ~/Library/Caches on
@@ -216,12 +216,17 @@ export function satisfies(version, range) {
 }
 
 /**
- * The engines.node range of this package.
+ * The Node the simulator runs on: package.json's `kdsSim.runtimeNode` (>=22.17: node:sqlite,
+ * SvelteKit 3). `engines.node` says what the package as installed supports (>=18: this launcher,
+ * which fetches Node 24 when the machine's is older; kds-sim/testing, which then runs the simulator
+ * as a child process), so that npm installs it on Node 20 without an EBADENGINE warning for
+ * kds-sim itself; a package without `kdsSim` (the specs' fake roots) uses engines.node.
  * @param {string} root
  * @returns {string}
  */
 export function requiredRange(root = ROOT) {
-	return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
+	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+	return pkg.kdsSim?.runtimeNode ?? pkg.engines.node;
 }
 
 /**

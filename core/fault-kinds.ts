@@ -290,6 +290,17 @@ export const FaultSpecSchema = z.discriminatedUnion('kind', [
 	})
 ]);
 
+/**
+ * The schema has one variant per kind of the table, and no other: a kind missing from either
+ * does not compile (and core/fault-kinds.spec.ts checks the same at run time).
+ */
+type SchemaKind = z.output<typeof FaultSpecSchema>['kind'];
+export const SCHEMA_COVERS_TABLE: [FaultKind] extends [SchemaKind]
+	? [SchemaKind] extends [FaultKind]
+		? true
+		: never
+	: never = true;
+
 export type FaultSpec = z.output<typeof FaultSpecSchema>;
 export type FaultSpecInput = z.input<typeof FaultSpecSchema>;
 

@@ -75,13 +75,13 @@ export type RefusedFrame = Exclude<Frame, { kind: 'message' | 'eol' }>;
 /**
  * What a fault does to one message's reply (docs/faults.md): close the connection once the
  * order is committed, without the reply (lost reply); reset it (reset before commit); never
- * answer (no answer); answer after a delay (slow reply); or write it in pieces with pauses.
+ * answer (no answer); or write it in pieces with pauses. A delay (slow reply) is the caller's:
+ * it hands the reply over late, on the agent's clock (tcp/fault-effects.ts).
  */
 export type ReplyFault =
 	| { kind: 'close' }
 	| { kind: 'reset' }
 	| { kind: 'hold' }
-	| { kind: 'delay'; ms: number }
 	| { kind: 'pieces'; pieces: number; pauseMs: number };
 
 /** One reply owed to the client, in message order. */
@@ -226,12 +226,6 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 				socket.resetAndDestroy();
 				return;
 			case 'hold':
-				return;
-			case 'delay':
-				setTimeout(() => {
-					slot.reply = reply;
-					drain();
-				}, fault.ms);
 				return;
 			case 'pieces':
 				slot.pieces = { pieces: fault.pieces, pauseMs: fault.pauseMs };

@@ -4,6 +4,7 @@
  * pasted into a shell, create an order. /docs wears the product's header with a way back.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test } from '../helpers/fixtures.ts';
 
@@ -36,9 +37,18 @@ test.describe('Home page: point a POS at it', () => {
 			// Async: the simulator runs in this process, a blocking call would never be answered.
 			const shell = (script: string) => promisify(execFile)('sh', ['-c', script]);
 			expect((await shell(curl)).stdout).not.toBe('');
-			expect((await shell(nc)).stdout).toBe('1002');
+			expect((await shell(nc)).stdout).toBe('3002');
 			const screen = await simulator.screenJson('kds-1');
-			expect(screen.cards.map((c) => c.id)).toEqual(expect.arrayContaining(['1001', '1002']));
+			expect(screen.cards.map((c) => c.id)).toEqual(expect.arrayContaining(['3001', '3002']));
+		});
+
+		await test.step("after the README's examples, they still create orders (ids of their own)", async () => {
+			const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+			const readmeIds = [...readme.matchAll(/"id":"([^"]+)"/g)].map((m) => m[1]);
+			expect(readmeIds).toEqual(expect.arrayContaining(['1001', '1002', 'W-2001']));
+			const homeIds = [...`${curl}\n${nc}`.matchAll(/"id":"([^"]+)"/g)].map((m) => m[1]);
+			expect(homeIds).toEqual(['3001', '3002']);
+			expect(homeIds.filter((id) => readmeIds.includes(id))).toEqual([]);
 		});
 
 		await test.step('/docs: the product’s header, and the way back', async () => {

@@ -145,15 +145,45 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 			rule: 'KDS-FAULT-RESENT-SAME-ID',
 			message: expect.stringContaining('DUPLICATE_ORDER_ID')
 		});
-		// The inspector marks the message the fault touched.
-		const log = (await (await fetch(`${s.httpUrl}/api/admin/messages`)).json()) as Array<{
+		// The inspector marks the message the fault touched, and the retry's DUPLICATE_ORDER_ID
+		// as expected (info, the fault named): no error, no refusal.
+		type Logged = {
 			orderId: string;
 			result: string;
 			fault?: string;
-		}>;
-		expect(log.map((e) => [e.result, e.fault])).toEqual([
-			['DUPLICATE_ORDER_ID', undefined],
-			['1001', 'lost-reply (f1)']
+			expected?: string;
+			why: string | null;
+			findings: Array<{ severity: string; code: string; message: string }>;
+		};
+		const log = (await (await fetch(`${s.httpUrl}/api/admin/messages`)).json()) as Logged[];
+		expect(log.map((e) => [e.result, e.fault, e.expected])).toEqual([
+			['DUPLICATE_ORDER_ID', undefined, 'lost-reply (f1)'],
+			['1001', 'lost-reply (f1)', undefined]
+		]);
+		expect(log[0].findings.filter((f) => f.severity !== 'info')).toEqual([]);
+		expect(log[0].findings).toContainEqual(
+			expect.objectContaining({
+				severity: 'info',
+				code: 'KDS-FAULT-RETRY-EXPECTED',
+				message: expect.stringContaining('after the lost-reply (f1) kept the order')
+			})
+		);
+		expect(log[0].why).toContain('DUPLICATE_ORDER_ID is the expected answer');
+		const refused = (await (
+			await fetch(`${s.httpUrl}/api/admin/messages?result=refused`)
+		).json()) as Logged[];
+		expect(refused).toEqual([]);
+	});
+
+	it('a duplicate no fault explains stays an error and a refusal', async () => {
+		const s = await start();
+		expect(await s.sendTcp('kds-1', order('1101'))).toBe('1101');
+		expect(await s.sendTcp('kds-1', order('1101'))).toBe('DUPLICATE_ORDER_ID');
+		const [dup] = s.messages.list({ result: 'refused' });
+		expect(dup.result).toBe('DUPLICATE_ORDER_ID');
+		expect(dup.expected).toBeUndefined();
+		expect(dup.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
+			'KDS-ORDER-DUPLICATE'
 		]);
 	});
 
@@ -185,6 +215,27 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 		});
 		expect(out.at(-1)).toEqual({ done: '3001' });
 		expect(await cardIds(s)).toEqual(['3001']);
+		expect((await s.faultReport()).clients[0]).toMatchObject({ verdict: 'ok' });
+	});
+
+	it('reset before commit, never re-sent: the order is lost for good, an error; a late re-send clears it', async () => {
+		const s = await start();
+		await s.addFault({ kind: 'reset-before-commit', screen: 'kds-1', count: 1 });
+		// A POS that sends once and gives up.
+		await expect(s.sendTcp('kds-1', order('3101'))).rejects.toThrow();
+		expect(await cardIds(s)).toEqual([]);
+		const [client] = (await s.faultReport()).clients;
+		expect(client.verdict).toBe('error');
+		expect(client.findings).toEqual([
+			expect.objectContaining({
+				rule: 'KDS-FAULT-ORDER-LOST',
+				severity: 'error',
+				orderId: '3101',
+				kind: 'reset-before-commit'
+			})
+		]);
+		expect(await s.sendTcp('kds-1', order('3101'))).toBe('3101');
+		expect((await s.faultReport()).clients[0]).toMatchObject({ verdict: 'ok' });
 	});
 
 	it('no answer: the good client times out, re-sends, and learns the order is there', async () => {
@@ -239,14 +290,32 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 		expect(chunks.length).toBe(4);
 	});
 
-	it('reboot: the port refuses while away, and the screen comes back with its orders', async () => {
+	it('reboot: connections are reset while away, and the screen comes back with its orders', async () => {
 		const s = await start();
 		expect(await s.sendTcp('kds-1', order('7001'))).toBe('7001');
 		await s.addFault({ kind: 'reboot', screen: 'kds-1', seconds: 1 });
-		await expect(s.sendTcp('kds-1', order('7002'))).rejects.toThrow(/ECONNREFUSED/);
+		await expect(s.sendTcp('kds-1', order('7002'))).rejects.toThrow(/ECONNRESET|ECONNREFUSED/);
 		// The good client backs off until the screen is back.
 		expect((await python(s, '7002')).at(-1)).toEqual({ done: '7002' });
 		expect((await cardIds(s)).sort()).toEqual(['7001', '7002']);
+		const [client] = (await s.faultReport()).clients;
+		expect(client.touched.reboot).toBeGreaterThan(0);
+		expect(client.findings.map((f) => f.rule)).not.toContain('KDS-FAULT-RETRY-STORM');
+	});
+
+	it('reboot: a client hammering the rebooting screen is called a retry storm', async () => {
+		const s = await start();
+		await s.addFault({ kind: 'reboot', screen: 'kds-1', seconds: 3 });
+		const bad = await ruby(s, '7101');
+		expect(bad.at(-1)).toEqual({ done: null });
+		const [client] = (await s.faultReport()).clients;
+		expect(client.findings).toEqual([
+			expect.objectContaining({
+				rule: 'KDS-FAULT-RETRY-STORM',
+				kind: 'reboot',
+				message: expect.stringContaining('while it was rebooting')
+			})
+		]);
 	});
 
 	it('a probability with a seed fires on the same messages every time', async () => {
@@ -318,6 +387,28 @@ describe('HTTP faults, with a client that retries well', () => {
 		});
 		const [client] = (await s.faultReport()).clients;
 		expect(client.findings.map((f) => f.rule)).toEqual(['KDS-FAULT-RESENT-SAME-ID']);
+		// The re-send's 409 is the expected answer, not a refusal.
+		const retry = s.messages.list({}).find((e) => e.result.startsWith('409'))!;
+		expect(retry).toMatchObject({ ok: false, expected: 'http-response-lost (f1)' });
+		expect(retry.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+		expect(retry.findings.map((f) => f.code)).toContain('KDS-FAULT-RETRY-EXPECTED');
+		expect(s.messages.list({ result: 'refused' })).toEqual([]);
+	});
+
+	it.each([
+		['http-drop', { kind: 'http-drop', route: 'create', count: 1 }],
+		['503', { kind: 'http-status', status: 503, route: 'create', count: 1 }]
+	] as const)('%s, never re-sent: the order is lost for good, an error', async (_name, fault) => {
+		const s = await start();
+		await s.addFault(fault);
+		// A POS that sends once and gives up.
+		await s.sendHttp('create', order('8401').order).catch(() => undefined);
+		expect(await cardIds(s)).toEqual([]);
+		const [client] = (await s.faultReport()).clients;
+		expect(client).toMatchObject({ verdict: 'error' });
+		expect(client.findings.map((f) => [f.rule, f.orderId])).toEqual([
+			['KDS-FAULT-ORDER-LOST', '8401']
+		]);
 	});
 
 	it('dropped: nothing taken; the retry makes the order. Delay: answered late, taken once', async () => {

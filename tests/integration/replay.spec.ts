@@ -262,6 +262,9 @@ describe('kds-sim replay', () => {
 		expect(JSON.parse(stretch[1])).toMatchObject({ seq: 1, offsetMs: 0, method: 'POST' });
 		const picked = (await exported(`?ids=${ids[0]},${ids[7]}`)).trimEnd().split('\n');
 		expect(picked.slice(1).map((l) => JSON.parse(l).transport)).toEqual(['tcp', 'tcp']);
+		const all = (await exported(`?since=2000-01-01T00:00:00Z`)).trimEnd().split('\n');
+		expect(all).toHaveLength(9);
+		expect((await exported(`?until=2000-01-01T00:00:00Z`)).trimEnd().split('\n')).toHaveLength(1);
 		const bad = await fetch(`${recorded.httpUrl}/api/admin/messages/session?from=x&to=3&redact=no`);
 		expect(bad.status).toBe(422);
 		const body = (await bad.json()) as { errors: Array<{ path: string }>; message: string };

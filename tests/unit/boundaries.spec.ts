@@ -218,6 +218,8 @@ const agentFloors: string[][] = [
 	// rush/: `kds-sim rush` and the admin API's rush (app.ts hands it in), a client of TCP and HTTP.
 	['http-stack.ts', 'rush'],
 	['tcp', 'http', 'ws'],
+	// certify/: certification runs (the admin API's); reads the log, the faults and the webhooks.
+	['certify'],
 	['inspector', 'fleet', 'faults'],
 	['notify', 'discovery'],
 	['engine'],
