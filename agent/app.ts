@@ -249,7 +249,13 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const faults = new Faults({
 		clock: engine.clock,
 		isScreen: (id) => engine.liveScreen(id) !== undefined,
-		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id)
+		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id),
+		// The config's own profiles work through the admin API too.
+		profiles: config.faults?.profiles ?? {},
+		screens: () =>
+			[...engine.screens.values()]
+				.filter((s) => !s.config.deleted && !s.config.remote)
+				.map((s) => s.config.id)
 	});
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
