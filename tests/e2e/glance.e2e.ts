@@ -224,6 +224,8 @@ test('states read unmistakably: scheduled until due, cancelled unlike late, stat
 		const wedding = card(page, 'Wedding');
 		await expect(wedding).toHaveAttribute('data-level', 'scheduled');
 		await expect(wedding.getByRole('timer')).toHaveText(/^in 2 h 5\d min$/);
+		// Its start time on a tap (the header stays short at 800×480 until then).
+		await wedding.getByRole('heading', { level: 2 }).click();
 		await expect(wedding.getByText(/^◷ Scheduled · start \d\d:\d\d [AP]M CST$/)).toBeVisible();
 
 		// Cancelled: its own banner, and neither its header nor its frame is the late red.
