@@ -493,6 +493,15 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 	};
 }
 
+/**
+ * A delivery's first attempt, once answered: undefined while none was made or it is still in
+ * flight (the agent writes an attempt as started, `in flight`, before its request goes).
+ */
+export function firstAnswer(d: WebhookDelivery): WebhookDelivery['log'][number] | undefined {
+	const first = d.log[0];
+	return first && !(first.status === null && first.answer === 'in flight') ? first : undefined;
+}
+
 function judgeWebhooks(times: 1 | 2, deliveries: readonly WebhookDelivery[]): Judged {
 	const created = deliveries.filter((d) => d.event === 'KDS Order Created');
 	const seen: EvidenceItem[] = created.map((d) => ({
@@ -515,8 +524,8 @@ function judgeWebhooks(times: 1 | 2, deliveries: readonly WebhookDelivery[]): Ju
 			seen
 		);
 	for (const d of created) {
-		const firstTry = d.log[0];
-		if (!firstTry) return fail(`delivery ${d.id} was never answered within the step`, seen);
+		const firstTry = firstAnswer(d);
+		if (!firstTry) return fail(`delivery ${d.id} was not answered within the step`, seen);
 		if (!firstTry.ok)
 			return fail(
 				firstTry.status === null

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseTestResults } from 'test-results-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
 import { DEFAULT_CONFIG } from '../../agent/config.ts';
@@ -96,8 +97,12 @@ describe('kds-sim certify with the sample POS clients', () => {
 		expect(run.code, run.stderr).toBe(0);
 		expect(report.verdict).toBe('PASS');
 		expect(run.stdout).toMatch(/^PASS \d+ PASS; report in /m);
-		const junit = readFileSync(join(out, 'report.junit.xml'), 'utf8');
-		expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+		const junit = parseTestResults({ type: 'junit', files: [join(out, 'report.junit.xml')] });
+		expect([junit.status, junit.failed, junit.passed]).toEqual([
+			'PASS',
+			0,
+			report.scenarios.length
+		]);
 		expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(
 			'Not the vendor’s certification.'
 		);
@@ -171,8 +176,18 @@ describe('kds-sim certify with the sample POS clients', () => {
 		expect(verdicts['KDS-CERT-BAD-104']).toBe('PASS');
 		expect(verdicts['KDS-CERT-TCP-003']).toBe('NOT_APPLICABLE');
 		expect(run.stdout).toMatch(/^FAIL KDS-CERT-BAD-003: KDS-FAULT-RETRY-STORM/m);
-		const junit = readFileSync(join(out, 'report.junit.xml'), 'utf8');
-		expect(junit).toMatch(/<testsuites [^>]*failures="16"/);
+		// Read by a JUnit consumer CI reporting tools use (test-results-parser, of testbeats).
+		const junit = parseTestResults({ type: 'junit', files: [join(out, 'report.junit.xml')] });
+		const cases = junit.suites.flatMap((suite) => suite.cases);
+		expect(junit.status).toBe('FAIL');
+		expect(cases.length).toBe(report.scenarios.length);
+		expect(cases.filter((c) => c.status === 'FAIL').map((c) => c.name.split(' ')[0])).toEqual(
+			failed
+		);
+		expect(cases.find((c) => c.name.startsWith('KDS-CERT-BAD-003'))?.failure).toMatch(
+			/^KDS-FAULT-RETRY-STORM/
+		);
+		expect(cases.filter((c) => c.status === 'SKIP').length).toBe(6);
 	}, 300_000);
 
 	it('refuses a bad command line with exit code 2, and a simulator it cannot reach', async () => {
