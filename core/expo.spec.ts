@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
 	communicationProblems,
 	expoCreatedChanges,
+	allReady,
 	expoProgress,
+	shownStations,
 	stationChanges,
 	type CommunicatingScreen
 } from './expo.ts';
@@ -198,5 +200,59 @@ describe('communication rules', () => {
 				message: 'an expo screen has no communication rules (only a station sends its bumps)'
 			}
 		]);
+	});
+});
+
+describe('ALL READY and the stations shown', () => {
+	const station = (name: string, items: number, done: boolean) => ({
+		station: name.toLowerCase(),
+		name,
+		items,
+		done
+	});
+	const progress = (...stations: ReturnType<typeof station>[]) => ({
+		stations,
+		doneBy: new Map<string, string>()
+	});
+
+	it.each([
+		['no station holds the order', null, false, []],
+		[
+			'both stations done',
+			progress(station('Grill', 2, true), station('Fry', 1, true)),
+			true,
+			['Grill', 'Fry']
+		],
+		[
+			'one still working',
+			progress(station('Grill', 2, true), station('Fry', 1, false)),
+			false,
+			['Grill', 'Fry']
+		],
+		[
+			'a station with none of the card’s items is not waited for',
+			progress(station('Grill', 2, true), station('Bar', 0, false)),
+			true,
+			['Grill']
+		],
+		['only stations with no items', progress(station('Bar', 0, true)), false, []]
+	] as const)('%s', (_label, p, ready, shown) => {
+		expect(allReady(p)).toBe(ready);
+		expect(shownStations(p).map((s) => s.name)).toEqual(shown);
+	});
+
+	it('from the stations’ bumps: ready once the last station bumps, not after a recall', () => {
+		const grill = createScreenState();
+		const fry = createScreenState();
+		const expo = createScreenState();
+		run(expo, create([BURGER, FRIES, SHAKE]));
+		carry(GRILL, run(grill, create([BURGER])), expo);
+		carry(FRY, run(fry, create([FRIES])), expo);
+		carry(GRILL, act(grill, 'bump'), expo);
+		expect(allReady(progressOf(expo))).toBe(false);
+		carry(FRY, act(fry, 'bump'), expo);
+		expect(allReady(progressOf(expo))).toBe(true);
+		carry(FRY, act(fry, 'recall'), expo);
+		expect(allReady(progressOf(expo))).toBe(false);
 	});
 });

@@ -204,3 +204,20 @@ export function expoProgress(context: {
 	}
 	return { stations, doneBy };
 }
+
+/**
+ * The stations an expo card shows: those holding at least one of its items. A station whose
+ * items all left the card (an update on the expo) or matched none of them is noise on the card.
+ */
+export function shownStations(progress: ExpoProgress | null): StationProgress[] {
+	return progress?.stations.filter((s) => s.items > 0) ?? [];
+}
+
+/**
+ * ALL READY on an expo card: every station with items on the card has bumped them (and there is
+ * at least one). What the expeditor waits for before calling the order; the card turns green.
+ */
+export function allReady(progress: ExpoProgress | null): boolean {
+	const shown = shownStations(progress);
+	return shown.length > 0 && shown.every((s) => s.done);
+}

@@ -403,3 +403,83 @@ describe('step() agrees with the live actor', () => {
 		expect(recalled?.context.recalledAt).toBe(at(3));
 	});
 });
+
+describe("order machine: a cook's marks (item done, ticket started)", () => {
+	it('a tap marks an item done, a second tap undoes it; the timers are left alone', () => {
+		const actor = start();
+		actor.send(ev.itemMarked(2, '1'));
+		let ctx = actor.getSnapshot().context;
+		expect(ctx.itemsDone).toEqual({ '1': at(2) });
+		expect(ctx.updatedAt).toBe(T0);
+		expect(ctx.queuedAt).toBe(T0);
+		actor.send(ev.itemMarked(3, '2'));
+		actor.send(ev.itemMarked(4, '1', false));
+		ctx = actor.getSnapshot().context;
+		expect(ctx.itemsDone).toEqual({ '2': at(3) });
+		actor.send(ev.itemMarked(5, '2', false));
+		expect(actor.getSnapshot().context.itemsDone).toBeUndefined();
+		expect(actor.getSnapshot().value).toBe('active');
+	});
+
+	it('started, and undone', () => {
+		const actor = start();
+		actor.send(ev.started(1));
+		expect(actor.getSnapshot().context.startedAt).toBe(at(1));
+		actor.send(ev.started(2, false));
+		expect(actor.getSnapshot().context.startedAt).toBeUndefined();
+	});
+
+	it.each<[string, OrderEvent[], OrderEvent, boolean?]>([
+		['an unknown item', [], ev.itemMarked(1, '9')],
+		['an item already done', [ev.itemMarked(1, '1')], ev.itemMarked(2, '1')],
+		['undoing an item not done', [], ev.itemMarked(1, '1', false)],
+		['an item an update removed', [ev.updated(1, { items: [item('2')] })], ev.itemMarked(2, '1')],
+		['a started ticket started again', [ev.started(1)], ev.started(2)],
+		['undoing start on a ticket not started', [], ev.started(1, false)],
+		['an item of a cancelled ticket', [ev.cancelled(1)], ev.itemMarked(2, '1')],
+		['a cancelled ticket started', [ev.cancelled(1)], ev.started(2)],
+		['an item of a bumped ticket', [ev.bumped(1)], ev.itemMarked(2, '1')],
+		['an item of a held ticket', [], ev.itemMarked(1, '1'), true]
+	])('refused: %s', (_label, before, event, held = false) => {
+		const actor = start({ held });
+		for (const e of before) actor.send(e);
+		expect(actor.getSnapshot().can(event)).toBe(false);
+		expect(step(createRecordAfter(before, held), event)).toBeNull();
+	});
+
+	it('an update drops the mark of an item it changed or removed, and keeps the others', () => {
+		const actor = start({ order: order({ items: [item('1'), item('2'), item('3')] }) });
+		for (const id of ['1', '2', '3']) actor.send(ev.itemMarked(1, id));
+		actor.send(ev.updated(2, { items: [item('1'), item('2', { qty: 2 })] }));
+		expect(actor.getSnapshot().context.itemsDone).toEqual({ '1': at(1) });
+		actor.send(ev.itemMarked(3, '2'));
+		actor.send(ev.patched(4, { itemsToUpdate: [item('1', { name: 'Other' })] }));
+		expect(actor.getSnapshot().context.itemsDone).toEqual({ '2': at(3) });
+		actor.send(ev.patched(5, { priority: true }));
+		expect(actor.getSnapshot().context.itemsDone).toEqual({ '2': at(3) });
+	});
+
+	it('an update of an order without marks adds no itemsDone key', () => {
+		const actor = start();
+		actor.send(ev.updated(1, { name: 'X' }));
+		expect('itemsDone' in actor.getSnapshot().context).toBe(false);
+	});
+
+	it('marks stay through a bump and a recall, and survive a JSON round trip', () => {
+		let record: OrderRecord = createRecord(input());
+		for (const e of [ev.itemMarked(1, '2'), ev.started(2), ev.bumped(3), ev.recalled(4)]) {
+			const next = step(JSON.parse(JSON.stringify(record)) as OrderRecord, e);
+			if (!next) throw new Error(e.type);
+			record = next;
+		}
+		expect(record.state).toBe('active');
+		expect(record.context.itemsDone).toEqual({ '2': at(1) });
+		expect(record.context.startedAt).toBe(at(2));
+	});
+});
+
+function createRecordAfter(events: readonly OrderEvent[], held: boolean): OrderRecord {
+	let record = createRecord(input({ held }));
+	for (const e of events) record = step(record, e) ?? record;
+	return record;
+}

@@ -14,6 +14,11 @@
  * A course on hold (items with courseStatus 'hold') is fired from the screen with 'course.fired'
  * while the order is on the screen. On an expo screen, 'station.marked' keeps a station's part of
  * the order (expo.ts) in any state, the order's own state and timers untouched.
+ *
+ * A cook's marks (cook-marks.ts) while the order is on the screen and not cancelled:
+ * 'item.marked' marks one item done or not done, 'order.started' marks the ticket started or not.
+ * Each is refused when it would change nothing (the item unknown, removed, or already so), so
+ * `can` answers whether the card offers it. The timers are left alone.
  */
 import { assign, setup, type SnapshotFrom } from 'xstate';
 import type { Order, PartialOrder } from './order-schema.ts';
@@ -24,6 +29,7 @@ import {
 	type OrderContent
 } from './content.ts';
 import { fireCourse, hasHeldCourse } from './holds.ts';
+import { isDone, markable, marksAfterUpdate, withMark, type ItemsDone } from './cook-marks.ts';
 
 export interface OrderContext extends OrderContent {
 	id: string;
@@ -53,6 +59,13 @@ export interface OrderContext extends OrderContent {
 	 * on that ticket while that order is on the screen.
 	 */
 	combinedWith?: string;
+	/**
+	 * Items a cook marked done on this screen (a tap on the item): lineId → when (cook-marks.ts).
+	 * Absent when none is.
+	 */
+	itemsDone?: ItemsDone;
+	/** When a cook marked the ticket started; absent when not (or undone). */
+	startedAt?: number;
 }
 
 /** One item as a station shows it: what the expo matches its own items with (expo.ts). */
@@ -93,7 +106,11 @@ export type OrderEvent =
 	/** A course on hold fired from the screen; '' is the items without a course. */
 	| { type: 'course.fired'; course: string; at: number }
 	/** On an expo: a station's part of the order changed (created, updated, bumped, recalled). */
-	| { type: 'station.marked'; mark: StationMark; at: number };
+	| { type: 'station.marked'; mark: StationMark; at: number }
+	/** A cook marked an item done (a tap), or not done again (a second tap). */
+	| { type: 'item.marked'; lineId: string; done: boolean; at: number }
+	/** A cook marked the ticket started, or not started again. */
+	| { type: 'order.started'; started: boolean; at: number };
 
 /** The machine's tags (see the table above). */
 export type OrderTag = 'held' | 'visible' | 'cancelled' | 'done';
@@ -108,11 +125,21 @@ export const orderMachine = setup({
 	actions: {
 		replaceContent: assign(({ context, event }) => {
 			if (event.type !== 'order.updated') return {};
-			return { ...applyFullUpdate(context, event.order, event.at), updatedAt: event.at };
+			const content = applyFullUpdate(context, event.order, event.at);
+			return { ...content, updatedAt: event.at, ...keptMarks(context, content.items, event.at) };
 		}),
 		patchContent: assign(({ context, event }) => {
 			if (event.type !== 'order.patched') return {};
-			return { ...applyPartialUpdate(context, event.patch, event.at), updatedAt: event.at };
+			const content = applyPartialUpdate(context, event.patch, event.at);
+			return { ...content, updatedAt: event.at, ...keptMarks(context, content.items, event.at) };
+		}),
+		markItem: assign(({ context, event }) => {
+			if (event.type !== 'item.marked') return {};
+			return { itemsDone: withMark(context.itemsDone, event.lineId, event.done, event.at) };
+		}),
+		markStarted: assign(({ event }) => {
+			if (event.type !== 'order.started') return {};
+			return { startedAt: event.started ? event.at : undefined };
 		}),
 		markCancelled: assign({
 			cancelledAt: ({ event }) => event.at,
@@ -153,7 +180,13 @@ export const orderMachine = setup({
 		startsHeld: ({ context }) => context.queuedAt < 0,
 		wasCancelled: ({ context }) => context.cancelledAt !== undefined,
 		hasHeldCourse: ({ context, event }) =>
-			event.type === 'course.fired' && hasHeldCourse(context.items, event.course)
+			event.type === 'course.fired' && hasHeldCourse(context.items, event.course),
+		changesItemMark: ({ context, event }) =>
+			event.type === 'item.marked' &&
+			markable(context.items, event.lineId) &&
+			isDone(context.itemsDone, event.lineId) !== event.done,
+		changesStarted: ({ context, event }) =>
+			event.type === 'order.started' && (context.startedAt !== undefined) !== event.started
 	}
 }).createMachine({
 	id: 'order',
@@ -199,7 +232,9 @@ export const orderMachine = setup({
 				'order.cancelled': { target: 'cancelled', actions: 'markCancelled' },
 				'order.bumped': { target: 'bumped', actions: 'markBumped' },
 				'course.fired': { guard: 'hasHeldCourse', actions: 'fireCourse' },
-				'station.marked': { actions: 'markStation' }
+				'station.marked': { actions: 'markStation' },
+				'item.marked': { guard: 'changesItemMark', actions: 'markItem' },
+				'order.started': { guard: 'changesStarted', actions: 'markStarted' }
 			}
 		},
 		cancelled: {
@@ -224,6 +259,19 @@ export const orderMachine = setup({
 		}
 	}
 });
+
+/**
+ * An update's effect on the cook's marks: an item it changed or removed loses its mark
+ * (cook-marks.ts). Nothing when the order has none, so an order without marks keeps its shape.
+ */
+function keptMarks(
+	context: OrderContext,
+	items: OrderContent['items'],
+	at: number
+): { itemsDone?: ItemsDone } {
+	if (context.itemsDone === undefined) return {};
+	return { itemsDone: marksAfterUpdate(context.itemsDone, items, at) };
+}
 
 export type OrderMachine = typeof orderMachine;
 export type OrderSnapshot = SnapshotFrom<OrderMachine>;

@@ -190,6 +190,10 @@ describe('step() equals XState taking the transition', () => {
 	reach('queued, course 2 fired', { order: order({ items: coursedItems }) }, [
 		ev.courseFired(1, '2')
 	]);
+	reach('queued, item 1 done, started', { order: order({ items: coursedItems }) }, [
+		ev.itemMarked(1, '1'),
+		ev.started(2)
+	]);
 
 	const events: OrderEvent[] = [
 		ev.updated(10, { name: 'B', items: [item('1', { qty: 3 }), item('4')] }),
@@ -205,6 +209,11 @@ describe('step() equals XState taking the transition', () => {
 		ev.courseFired(10, ''),
 		ev.courseFired(10, '1'),
 		ev.courseFired(10, '7'),
+		ev.itemMarked(10, '1'),
+		ev.itemMarked(10, '1', false),
+		ev.itemMarked(10, '9'),
+		ev.started(10),
+		ev.started(10, false),
 		{ type: 'station.marked', mark: { station: 'grill', name: 'Grill', items: [] }, at: 10 },
 		{
 			type: 'station.marked',
@@ -289,6 +298,10 @@ describe('the fast path equals XState on generated orders and event sequences (s
 		minute.map(ev.bumped),
 		minute.map(ev.recalled),
 		fc.tuple(minute, fc.constantFrom(...courses, '7')).map(([m, c]) => ev.courseFired(m, c)),
+		fc
+			.tuple(minute, fc.constantFrom(...lineIds, '9'), fc.boolean())
+			.map(([m, lineId, done]) => ev.itemMarked(m, lineId, done)),
+		fc.tuple(minute, fc.boolean()).map(([m, started]) => ev.started(m, started)),
 		fc
 			.tuple(minute, fc.constantFrom('grill', 'fry'), fc.boolean())
 			.map(([m, station, done]): OrderEvent => ({

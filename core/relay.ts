@@ -110,7 +110,10 @@ export const OrderEventSchema = byType([
 	/** A course on hold fired from the screen; '' is the items without a course. */
 	z.object({ type: z.literal('course.fired'), course: text(), at }),
 	/** On an expo: a station's part of the order (core/expo.ts). */
-	z.object({ type: z.literal('station.marked'), mark: StationMarkSchema, at })
+	z.object({ type: z.literal('station.marked'), mark: StationMarkSchema, at }),
+	/** A cook's mark on an item, and on the ticket (core/cook-marks.ts). */
+	z.object({ type: z.literal('item.marked'), lineId: text(), done: z.boolean(), at }),
+	z.object({ type: z.literal('order.started'), started: z.boolean(), at })
 ]);
 
 /** A change as relayed: the machine input or event, without the agent's computed record. */
@@ -166,7 +169,9 @@ export const ScreenSettingsSchema = z.object({
 	/** How long NEW / CHANGED marks last: 'seen' (until a cook saw the card) or seconds. */
 	changeMarks: z.union([z.literal('seen'), num()]).optional(),
 	/** Combine Orders: a new order of a recent order's name joins its ticket (core/combine.ts). */
-	combineOrders: z.boolean().optional()
+	combineOrders: z.boolean().optional(),
+	/** Lines drawn bold on red (core/view/alerts.ts); absent: the default list. */
+	alertWords: z.array(z.string()).optional()
 });
 export type ScreenSettings = z.output<typeof ScreenSettingsSchema>;
 
@@ -235,12 +240,16 @@ export const ClientMessageSchema = byType([
 	z.object({ type: z.literal('resync') }),
 	/** A liveness probe (browsers cannot see WebSocket pings); answered with a pong. */
 	z.object({ type: z.literal('ping') }),
-	/** fire-course fires `course` ('' = the items without a course) of order `orderId`. */
+	/**
+	 * fire-course fires `course` ('' = the items without a course) of order `orderId`;
+	 * item-done / item-undo mark the item `lineId` of it.
+	 */
 	z.object({
 		type: z.literal('action'),
 		action: z.enum(SCREEN_ACTIONS),
 		orderId: text().optional(),
-		course: text().optional()
+		course: text().optional(),
+		lineId: text().optional()
 	}),
 	/** OK on a pop-up: it is cleared on every browser of the screen. */
 	z.object({ type: z.literal('popup.ack'), id: text() }),

@@ -448,7 +448,7 @@ describe('fire-course', () => {
 		run(screen, coursed('A'));
 		run(screen, cmd.create('B'));
 		const firedAt = clock + 1000;
-		const changes = decideAction(screen, 'fire-course', 'A', tick(), '2');
+		const changes = decideAction(screen, 'fire-course', 'A', tick(), { course: '2' });
 		expect(changes).toEqual([
 			{
 				type: 'order.event',
@@ -473,13 +473,13 @@ describe('fire-course', () => {
 	] as const)('refused %s', (_label, id, course) => {
 		const screen = createScreenState();
 		run(screen, coursed('A'));
-		expect(decideAction(screen, 'fire-course', id, tick(), course)).toBeNull();
+		expect(decideAction(screen, 'fire-course', id, tick(), { course })).toBeNull();
 	});
 
 	it('refused for a held order', () => {
 		const screen = createScreenState();
 		run(screen, coursed('A'), HOLD);
-		expect(decideAction(screen, 'fire-course', 'A', tick(), '2')).toBeNull();
+		expect(decideAction(screen, 'fire-course', 'A', tick(), { course: '2' })).toBeNull();
 	});
 });
 
@@ -568,5 +568,91 @@ describe('queueLength', () => {
 		act(screen, 'bump', 'C');
 		expect(ids(queueOf(screen.orders.values()))).toEqual(['A', 'B']);
 		expect(queueLength(screen.orders.values())).toBe(2);
+	});
+});
+
+describe("a cook's marks: item-done, item-undo, start, start-undo", () => {
+	function onScreen() {
+		const screen = createScreenState();
+		run(screen, cmd.create('A'));
+		run(screen, cmd.create('B'));
+		return screen;
+	}
+	const mark = (screen: ScreenState, action: ScreenAction, id: string, lineId?: string) => {
+		const changes = decideAction(screen, action, id, tick(), { lineId });
+		if (changes) applyChanges(screen, changes);
+		return changes;
+	};
+
+	it('item-done marks one item of one order; the queue and the other order are unchanged', () => {
+		const screen = onScreen();
+		const doneAt = clock + 1000;
+		const changes = mark(screen, 'item-done', 'A', '2');
+		expect(changes).toEqual([
+			{
+				type: 'order.event',
+				id: 'A',
+				event: { type: 'item.marked', lineId: '2', done: true, at: doneAt },
+				record: expect.objectContaining({ state: 'active' }),
+				itemsKept: true
+			}
+		]);
+		expect(screen.orders.get('A')?.context.itemsDone).toEqual({ '2': doneAt });
+		expect(screen.orders.get('B')?.context.itemsDone).toBeUndefined();
+		expect(ids(queueOf(screen.orders.values()))).toEqual(['A', 'B']);
+		mark(screen, 'item-undo', 'A', '2');
+		expect(screen.orders.get('A')?.context.itemsDone).toBeUndefined();
+	});
+
+	it('start and start-undo', () => {
+		const screen = onScreen();
+		const startedAt = clock + 1000;
+		mark(screen, 'start', 'B');
+		expect(screen.orders.get('B')?.context.startedAt).toBe(startedAt);
+		mark(screen, 'start-undo', 'B');
+		expect(screen.orders.get('B')?.context.startedAt).toBeUndefined();
+	});
+
+	it('a mark already as asked is accepted with nothing to change (two browsers, one tap each)', () => {
+		const screen = onScreen();
+		mark(screen, 'item-done', 'A', '1');
+		expect(mark(screen, 'item-done', 'A', '1')).toEqual([]);
+		expect(mark(screen, 'item-undo', 'A', '2')).toEqual([]);
+		mark(screen, 'start', 'A');
+		expect(mark(screen, 'start', 'A')).toEqual([]);
+		expect(mark(screen, 'start-undo', 'B')).toEqual([]);
+	});
+
+	it.each([
+		['item-done without a line', 'A', 'item-done', undefined],
+		['an unknown line', 'A', 'item-done', '9'],
+		['an unknown order', 'Z', 'item-done', '1'],
+		['start of an unknown order', 'Z', 'start', undefined]
+	] as const)('refused: %s', (_label, id, action, lineId) => {
+		expect(mark(onScreen(), action, id, lineId)).toBeNull();
+	});
+
+	it.each([
+		['cancelled', 'cancel'],
+		['bumped', 'bump'],
+		['held', 'hold']
+	] as const)('refused on a %s order (no card to tick)', (_label, how) => {
+		const screen = createScreenState();
+		run(screen, cmd.create('A'), how === 'hold' ? HOLD : undefined);
+		if (how === 'cancel') run(screen, cmd.cancel('A'));
+		if (how === 'bump') act(screen, 'bump', 'A');
+		expect(mark(screen, 'item-done', 'A', '1')).toBeNull();
+		expect(mark(screen, 'start', 'A')).toBeNull();
+	});
+
+	it('a removed item is refused; an update that changes an item clears its mark', () => {
+		const screen = onScreen();
+		mark(screen, 'item-done', 'A', '1');
+		mark(screen, 'item-done', 'A', '2');
+		run(screen, cmd.update('A', { items: [item('1'), item('2', { qty: 4 })] }));
+		expect(screen.orders.get('A')?.context.itemsDone).toEqual({ '1': expect.any(Number) });
+		run(screen, cmd.patch('A', { itemsToRemove: ['1'] }));
+		expect(screen.orders.get('A')?.context.itemsDone).toBeUndefined();
+		expect(mark(screen, 'item-done', 'A', '1')).toBeNull();
 	});
 });

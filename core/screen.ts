@@ -1,7 +1,7 @@
 /**
  * The rules that apply a command to one screen: every row of the state table in contract
- * section 3, plus the screen actions (bump, recall, fire a held order, fire a held course:
- * SCREEN_ACTIONS). `decide` computes the reply and the
+ * section 3, plus the screen actions (bump, recall, fire a held order, fire a held course, mark
+ * an item done or not, mark the ticket started or not: SCREEN_ACTIONS). `decide` computes the reply and the
  * changes without touching the screen, so the agent can commit them durably before it applies
  * them and answers; `applyChanges` then updates the screen. Both sides (agent and UI) read the
  * queue through `queueOf`. Each order's record moves by its machine through order-step.ts.
@@ -12,6 +12,7 @@ import { quoted, type Outcome } from './outcome.ts';
 import type { OrderCommand, PartialOrder } from './order-schema.ts';
 import type { OrderEvent, OrderInput, OrderRecord } from './order-machine.ts';
 import { createRecord, step } from './order-step.ts';
+import { isDone } from './cook-marks.ts';
 
 /** How an order's record moves (order-step.ts), re-exported for the screen's callers. */
 export { createRecord, step };
@@ -247,14 +248,34 @@ function decideOnly(
 	}
 }
 
-export const SCREEN_ACTIONS = ['bump', 'recall', 'fire', 'fire-course'] as const;
+export const SCREEN_ACTIONS = [
+	'bump',
+	'recall',
+	'fire',
+	'fire-course',
+	'item-done',
+	'item-undo',
+	'start',
+	'start-undo'
+] as const;
 export type ScreenAction = (typeof SCREEN_ACTIONS)[number];
+
+/** The actions that name an item of the order (`lineId`). */
+export const ITEM_ACTIONS: readonly ScreenAction[] = ['item-done', 'item-undo'];
+
+/** What an action names besides the order: the course to fire, the item to mark. */
+export interface ActionTarget {
+	/** fire-course: the course ('' = the items without a course). */
+	course?: string;
+	/** item-done, item-undo: the item's lineId. */
+	lineId?: string;
+}
 
 function actionEvent(
 	screen: ScreenState,
 	action: ScreenAction,
 	at: number,
-	course: string | undefined
+	target: ActionTarget
 ): OrderEvent | null {
 	switch (action) {
 		case 'bump':
@@ -264,28 +285,53 @@ function actionEvent(
 		case 'fire':
 			return { type: 'order.fired', at, seq: screen.nextSeq };
 		case 'fire-course':
-			return course === undefined ? null : { type: 'course.fired', course, at };
+			return target.course === undefined
+				? null
+				: { type: 'course.fired', course: target.course, at };
+		case 'item-done':
+		case 'item-undo':
+			return target.lineId === undefined
+				? null
+				: { type: 'item.marked', lineId: target.lineId, done: action === 'item-done', at };
+		case 'start':
+		case 'start-undo':
+			return { type: 'order.started', started: action === 'start', at };
 	}
 }
 
 /**
+ * A cook's mark that is already as asked (two browsers tapped the same item, a bump bar's key
+ * pressed twice): accepted with nothing to change, not refused. Only on a card that takes marks.
+ */
+function alreadyMarked(record: OrderRecord, event: OrderEvent): boolean {
+	if (record.state !== 'active') return false;
+	const { context } = record;
+	if (event.type === 'order.started') return (context.startedAt !== undefined) === event.started;
+	if (event.type !== 'item.marked') return false;
+	const onTicket = context.items.some((i) => i.lineId === event.lineId && i.deleted !== true);
+	return onTicket && isDone(context.itemsDone, event.lineId) === event.done;
+}
+
+/**
  * A screen action on one order (bump = done, recall = bring back a bumped order, fire = release
- * from the holds list, fire-course = fire the course `course` that is on hold). Returns null when
- * the order is unknown or its state refuses the action.
+ * from the holds list, fire-course = fire the course `course` that is on hold, item-done /
+ * item-undo = a cook's mark on the item `lineId`, start / start-undo = the ticket marked started).
+ * Returns null when the order is unknown or its state refuses the action; no changes when a
+ * cook's mark already is as asked.
  */
 export function decideAction(
 	screen: ScreenState,
 	action: ScreenAction,
 	id: string,
 	at: number,
-	course?: string
+	target: ActionTarget = {}
 ): ScreenChange[] | null {
 	const record = screen.orders.get(id);
 	if (!record) return null;
-	const event = actionEvent(screen, action, at, course);
+	const event = actionEvent(screen, action, at, target);
 	if (!event) return null;
 	const changes = eventChange(record, event);
-	if (!changes) return null;
+	if (!changes) return alreadyMarked(record, event) ? [] : null;
 	if (action === 'bump') {
 		// A combined ticket is bumped whole: every order on it (each its own bump, combine.ts).
 		for (const partner of partnersOf(screen.orders.values(), id)) {

@@ -5,7 +5,7 @@
  * the time), through the same screen action a cook's tap sends, so every consequence of a bump
  * (webhooks, SMS, recall list) follows. For CI runs without a browser.
  *
- * A listener of the engine's commits, as hold-releases.ts is: a timer per order on the clock,
+ * A listener of the engine's commits, as hold-releases.ts is (./order-timers.ts): a timer per order on the clock,
  * set when the order reaches the queue (created, fired from the holds list, recalled), dropped
  * when it leaves it (bumped by hand, removed, held). Orders already on a screen at start-up are
  * timed from when they reached the queue; one already past its time is bumped at once. A screen
@@ -13,10 +13,9 @@
  */
 import type { OrderRecord } from '#core/order-machine';
 import type { AutoBump } from '#core/relay';
-import type { ScreenChange } from '#core/screen';
-import type { Timer } from '../clock.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from '../log.ts';
+import { OrderTimers } from './order-timers.ts';
 
 export interface AutoCook {
 	/** When each order will be bumped, by screen and order id (for tests and tools). */
@@ -36,59 +35,35 @@ export function startAutoCook(
 	logger: Logger,
 	random: () => number = Math.random
 ): AutoCook {
-	const timers = new Map<
-		string,
-		{ screenId: string; orderId: string; start: number; at: number; timer: Timer }
-	>();
-	const keyOf = (screenId: string, orderId: string) => `${screenId}\u0000${orderId}`;
-
-	function cancel(key: string): void {
-		timers.get(key)?.timer.cancel();
-		timers.delete(key);
-	}
+	// A screen without the setting, while no timer runs, costs one property read per commit.
+	const timers: OrderTimers = new OrderTimers(
+		engine,
+		track,
+		(screenId) => !engine.screen(screenId)?.config.settings.autoBump && timers.size === 0
+	);
 
 	function track(screenId: string, record: OrderRecord): void {
 		const setting = engine.screen(screenId)?.config.settings.autoBump;
-		const key = keyOf(screenId, record.context.id);
-		if (!setting || (record.state !== 'active' && record.state !== 'cancelled')) return cancel(key);
-		const start = record.context.recalledAt ?? record.context.queuedAt;
-		if (timers.get(key)?.start === start) return; // an update: the order keeps its time
-		cancel(key);
-		const at = autoBumpAt(setting, record.context.fields.mode, start, random());
 		const orderId = record.context.id;
+		if (!setting || (record.state !== 'active' && record.state !== 'cancelled')) {
+			return timers.cancel(screenId, orderId);
+		}
+		const start = record.context.recalledAt ?? record.context.queuedAt;
+		if (timers.get(screenId, orderId)?.from === start) return; // an update: it keeps its time
+		timers.cancel(screenId, orderId);
+		const at = autoBumpAt(setting, record.context.fields.mode, start, random());
 		const bump = () => {
-			timers.delete(key);
 			if (engine.runAction(screenId, 'bump', orderId))
 				logger.debug({ screen: screenId, id: orderId }, 'bumped by the self-working cook');
 		};
 		if (at <= engine.now()) return bump();
-		const timer = engine.clock.at(at, bump);
-		timers.set(key, { screenId, orderId, start, at, timer });
+		timers.set(screenId, orderId, at, bump, start);
 	}
 
-	function onChanges(screenId: string, changes: readonly ScreenChange[]): void {
-		if (!engine.screen(screenId)?.config.settings.autoBump && timers.size === 0) return;
-		for (const change of changes) {
-			if (change.type === 'order.removed') cancel(keyOf(screenId, change.id));
-			else track(screenId, change.record);
-		}
-	}
-
-	const unsubscribe = engine.onCommitted(onChanges);
 	for (const [screenId, screen] of engine.screens) {
 		if (!screen.config.settings.autoBump || screen.remote) continue;
 		for (const record of [...screen.state.orders.values()]) track(screenId, record);
 	}
 
-	return {
-		scheduled: () =>
-			[...timers.values()]
-				.map(({ screenId, orderId, at }) => ({ screenId, orderId, at }))
-				.sort((a, b) => a.at - b.at),
-		close() {
-			unsubscribe();
-			for (const { timer } of timers.values()) timer.cancel();
-			timers.clear();
-		}
-	};
+	return { scheduled: () => timers.scheduled(), close: () => timers.close() };
 }

@@ -18,6 +18,7 @@ import {
 	lastBumped,
 	queueLength,
 	queueOf,
+	type ActionTarget,
 	type Decision,
 	type ScreenAction,
 	type ScreenChange
@@ -109,6 +110,7 @@ export class Engine {
 	private reconfiguredListeners = new Set<(screen: Screen) => void>();
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private screenRemovedListeners = new Set<(screen: Screen) => void>();
+	private resetListeners = new Set<(screenId?: string) => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -452,22 +454,31 @@ export class Engine {
 
 	/**
 	 * A screen action from a browser: bump, recall (no id: the last bumped order), fire (from the
-	 * holds list; also the hold release timer) or fire-course (`course` of the order).
+	 * holds list; also the hold release timer), fire-course (`target.course` of the order), or a
+	 * cook's mark (item-done / item-undo of `target.lineId`, start / start-undo).
 	 * Returns false when the order is unknown or its state refuses the action.
 	 */
-	runAction(screenId: string, action: ScreenAction, orderId?: string, course?: string): boolean {
+	runAction(
+		screenId: string,
+		action: ScreenAction,
+		orderId?: string,
+		target: ActionTarget = {}
+	): boolean {
 		const screen = this.mustGet(screenId);
 		// A remote screen acts itself; its relay then tells what changed (agent/fleet).
-		if (screen.remote) return screen.remote.act(action, orderId, course);
+		if (screen.remote) return screen.remote.act(action, orderId, target);
 		const id = orderId ?? (action === 'recall' ? lastBumped(screen.state) : undefined);
 		if (id === undefined) return false;
-		const changes = decideAction(screen.state, action, id, this.now(), course);
+		const changes = decideAction(screen.state, action, id, this.now(), target);
 		if (!changes) return false;
 		this.enqueue([{ screenId, changes }]);
 		return true;
 	}
 
-	/** Forget a screen's orders (or every screen's), for tests and the reset control. */
+	/**
+	 * Forget a screen's orders (or every screen's), for tests and the reset control; then what
+	 * each room keeps of them (onReset: the SMS outbox, the notifications) forgets it too.
+	 */
 	reset(screenId?: string): void {
 		this.commitPending();
 		this.store.clear(screenId);
@@ -477,6 +488,13 @@ export class Engine {
 			screen.state = createScreenState();
 			this.fanout.resync(screen.config.id);
 		}
+		for (const listener of this.resetListeners) listener(screenId);
+	}
+
+	/** Call `listener` after each reset, with the screen reset (undefined: every screen). */
+	onReset(listener: (screenId?: string) => void): () => void {
+		this.resetListeners.add(listener);
+		return () => this.resetListeners.delete(listener);
 	}
 
 	private mustGet(screenId: string): Screen {

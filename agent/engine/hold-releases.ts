@@ -6,10 +6,9 @@
  */
 import { startTime } from '#core/holds';
 import type { OrderRecord } from '#core/order-machine';
-import type { ScreenChange } from '#core/screen';
-import type { Timer } from '../clock.ts';
 import type { Engine } from './engine.ts';
 import type { Logger } from '../log.ts';
+import { OrderTimers } from './order-timers.ts';
 
 export interface HoldReleases {
 	/** When each held order will be fired, by screen and order id (for tests and tools). */
@@ -27,16 +26,12 @@ export interface HoldReleases {
  * A held order that never had a start time (held by other means) waits for a hand fire.
  */
 export function startHoldReleases(engine: Engine, logger: Logger): HoldReleases {
-	const timers = new Map<string, { screenId: string; orderId: string; at: number; timer: Timer }>();
-	const keyOf = (screenId: string, orderId: string) => `${screenId}\u0000${orderId}`;
-
-	function cancel(key: string): void {
-		timers.get(key)?.timer.cancel();
-		timers.delete(key);
-	}
+	const timers = new OrderTimers(engine, (screenId, record) =>
+		track(screenId, record, record.context.id)
+	);
 
 	function fire(screenId: string, orderId: string): void {
-		cancel(keyOf(screenId, orderId));
+		timers.cancel(screenId, orderId);
 		if (engine.runAction(screenId, 'fire', orderId)) {
 			logger.debug({ screen: screenId, id: orderId }, 'held order released');
 		}
@@ -44,9 +39,8 @@ export function startHoldReleases(engine: Engine, logger: Logger): HoldReleases 
 
 	/** Bring the timer of one order in line with its committed record. */
 	function track(screenId: string, record: OrderRecord | undefined, orderId: string): void {
-		const key = keyOf(screenId, orderId);
-		const current = timers.get(key);
-		if (!record || record.state !== 'held') return cancel(key);
+		const current = timers.get(screenId, orderId);
+		if (!record || record.state !== 'held') return timers.cancel(screenId, orderId);
 		const at = startTime(record.context.fields);
 		if (at === null) {
 			// The update took the start time away: nothing left to wait for.
@@ -55,22 +49,9 @@ export function startHoldReleases(engine: Engine, logger: Logger): HoldReleases 
 		}
 		if (at <= engine.now()) return fire(screenId, orderId);
 		if (current?.at === at) return;
-		cancel(key);
-		const timer = engine.clock.at(at, () => {
-			timers.delete(key);
-			fire(screenId, orderId);
-		});
-		timers.set(key, { screenId, orderId, at, timer });
+		timers.set(screenId, orderId, at, () => fire(screenId, orderId));
 	}
 
-	function onChanges(screenId: string, changes: readonly ScreenChange[]): void {
-		for (const change of changes) {
-			if (change.type === 'order.removed') cancel(keyOf(screenId, change.id));
-			else track(screenId, change.record, change.record.context.id);
-		}
-	}
-
-	const unsubscribe = engine.onCommitted(onChanges);
 	// Held orders from the store: a release due while the agent was down fires now.
 	for (const [screenId, screen] of engine.screens) {
 		for (const record of [...screen.state.orders.values()]) {
@@ -78,15 +59,5 @@ export function startHoldReleases(engine: Engine, logger: Logger): HoldReleases 
 		}
 	}
 
-	return {
-		scheduled: () =>
-			[...timers.values()]
-				.map(({ screenId, orderId, at }) => ({ screenId, orderId, at }))
-				.sort((a, b) => a.at - b.at),
-		close() {
-			unsubscribe();
-			for (const { timer } of timers.values()) timer.cancel();
-			timers.clear();
-		}
-	};
+	return { scheduled: () => timers.scheduled(), close: () => timers.close() };
 }

@@ -4,7 +4,12 @@
  */
 import type { OrderRecord } from '#core/order-machine';
 import type { ScreenInfo } from '#core/relay';
-import { createScreenState, type ScreenAction, type ScreenState } from '#core/screen';
+import {
+	createScreenState,
+	type ActionTarget,
+	type ScreenAction,
+	type ScreenState
+} from '#core/screen';
 import {
 	allScreens,
 	type BrandConfig,
@@ -23,7 +28,7 @@ export interface RemoteScreen {
 	/** Where it lives, for a person: the other simulator's address and screen. */
 	readonly where: string;
 	/** A cook's action, done there; its relay then tells what changed. */
-	act(action: ScreenAction, orderId?: string, course?: string): boolean;
+	act(action: ScreenAction, orderId?: string, target?: ActionTarget): boolean;
 }
 
 export interface Screen {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import type { WebSocket } from 'ws';
 import type { ClientMessage, ServerMessage } from '#core/relay';
 import { UNABLE_TO_PARSE } from '#core/tcp-message';
-import { REJECT_CODES, type ScreenAction } from '#core/screen';
+import { REJECT_CODES, type ActionTarget, type ScreenAction } from '#core/screen';
 import type { Logger } from '../log.ts';
 
 export type LinkState =
@@ -142,13 +142,14 @@ export class RemoteLink {
 	 * A screen action from a central browser (bump, recall, …), done by the remote screen itself:
 	 * its relay then says what changed. False when the relay is not open.
 	 */
-	act(action: ScreenAction, orderId?: string, course?: string): boolean {
+	act(action: ScreenAction, orderId?: string, target: ActionTarget = {}): boolean {
 		if (this.state !== 'live') return false;
 		return this.sendRelay({
 			type: 'action',
 			action,
 			...(orderId === undefined ? {} : { orderId }),
-			...(course === undefined ? {} : { course })
+			...(target.course === undefined ? {} : { course: target.course }),
+			...(target.lineId === undefined ? {} : { lineId: target.lineId })
 		});
 	}
 

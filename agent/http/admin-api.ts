@@ -5,6 +5,7 @@
  * loopback interface are trusted (unless configured otherwise); any other request needs the
  * admin token in `x-admin-token` or a signed-in browser's cookie (./access.ts).
  */
+import { rushNumberSchema, RUSH_SCREENS } from '../rush-options.ts';
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
 import { SEVERITIES } from '#core/conformance';
@@ -62,22 +63,14 @@ export interface LocationClearing {
 
 /** POST /api/admin/rush: `kds-sim rush`'s options (docs/testing.md). */
 export const RushBodySchema = z.strictObject({
-	rate: z.number().min(0.1).max(60_000).optional().describe('Orders a minute (default 30).'),
-	duration: z.number().min(0.1).max(86_400).optional().describe('Seconds (default 60).'),
-	orders: z.int().min(1).max(1_000_000).optional().describe('Stop after this many orders instead.'),
-	seed: z
-		.int()
-		.min(0)
-		.max(2 ** 32 - 1)
-		.optional()
-		.describe('The same seed sends the same orders.'),
-	screens: z
-		.array(z.string().min(1))
-		.optional()
-		.describe('Target screen ids (default: every screen).'),
-	tcp: z.number().min(0).max(1).optional().describe('Share sent over TCP (default 0.5).'),
-	updates: z.number().min(0).max(1).optional().describe('Share updated (default 0.2).'),
-	cancels: z.number().min(0).max(1).optional().describe('Share cancelled (default 0.05).')
+	rate: rushNumberSchema('rate'),
+	duration: rushNumberSchema('duration'),
+	orders: rushNumberSchema('orders'),
+	seed: rushNumberSchema('seed'),
+	screens: z.array(z.string().min(1)).optional().describe(RUSH_SCREENS.describe),
+	tcp: rushNumberSchema('tcp'),
+	updates: rushNumberSchema('updates'),
+	cancels: rushNumberSchema('cancels')
 });
 
 /** The rush, as the admin API needs it (agent/rush/control.ts; handed in by app.ts). */

@@ -32,6 +32,7 @@ import {
 	type RouteKey
 } from './responses.ts';
 import { sessionOpenApi } from './session-api.ts';
+import { componentRef, openApiPaths } from './openapi-paths.ts';
 
 /** POST /api/admin/reset (./admin-api.ts reads `screen`). */
 export const ResetBodySchema = z.object({
@@ -55,11 +56,17 @@ export const ScreenActionSchema = z.object({
 	orderId: z
 		.string()
 		.optional()
-		.describe('The order (bump, fire, fire-course); recall without it recalls the last bumped.'),
+		.describe(
+			'The order (bump, fire, fire-course, item-done, item-undo, start, start-undo); recall without it recalls the last bumped.'
+		),
 	course: z
 		.string()
 		.optional()
-		.describe("fire-course: the course to fire ('' for items without a course).")
+		.describe("fire-course: the course to fire ('' for items without a course)."),
+	lineId: z
+		.string()
+		.optional()
+		.describe("item-done, item-undo: the item's lineId (a cook's mark, not sent to the POS).")
 });
 
 /** The named schemas of this part of the document: id, zod schema, description. */
@@ -111,7 +118,7 @@ export const ADMIN_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	]
 ];
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = componentRef;
 
 /** The component name of a declared answer's schema (or of its elements). */
 function bodySchema(schema: z.ZodType): object {
@@ -341,40 +348,27 @@ export const ADMIN_SECURITY_SCHEME = {
 
 /** The paths of the simulator's and admin API's operations, keyed as OpenAPI writes them. */
 export function adminPaths(): Record<string, Record<string, unknown>> {
-	const paths: Record<string, Record<string, unknown>> = {};
-	for (const op of OPERATIONS) {
-		const [method, path] = op.route.split(' ');
-		const declared = ROUTE_RESPONSES[op.route] as Record<number, z.ZodType>;
-		const guarded = 403 in declared;
-		const responses = Object.fromEntries(
-			Object.entries(declared).map(([status, schema]) => [
-				status,
-				{
-					description: STATUS_TEXT[Number(status)] ?? 'See the body.',
-					content: { 'application/json': { schema: bodySchema(schema) } }
-				}
-			])
-		);
-		const key = path.replace(/:(\w+)/g, '{$1}');
-		paths[key] ??= {};
-		paths[key][method.toLowerCase()] = {
+	const paths = openApiPaths(
+		OPERATIONS.map((op) => ({
+			route: op.route,
 			summary: op.summary,
-			...(op.description ? { description: op.description } : {}),
-			tags: [op.tag],
-			// Loopback needs no token (the empty requirement); other hosts the admin token.
-			security: guarded ? [{}, { adminToken: [] }] : [],
-			...(op.parameters ? { parameters: op.parameters } : {}),
-			...(op.body
-				? {
-						requestBody: {
-							required: op.tag === 'Simulator',
-							content: { 'application/json': { schema: ref(op.body) } }
+			description: op.description,
+			tag: op.tag,
+			parameters: op.parameters,
+			body: op.body ? { component: op.body, required: op.tag === 'Simulator' } : undefined,
+			responses: Object.fromEntries(
+				Object.entries(ROUTE_RESPONSES[op.route] as Record<number, z.ZodType>).map(
+					([status, schema]) => [
+						status,
+						{
+							description: STATUS_TEXT[Number(status)] ?? 'See the body.',
+							schema: bodySchema(schema)
 						}
-					}
-				: {}),
-			responses
-		};
-	}
+					]
+				)
+			)
+		}))
+	);
 	paths['/api/admin/messages/stream'] = MESSAGE_STREAM;
 	paths['/api/admin/messages/session'] = sessionOpenApi(
 		ref('SimulatorError'),

@@ -13,14 +13,24 @@ import {
 	ResilienceReportSchema
 } from './faults-api.ts';
 import { SimulatorErrorSchema } from './responses.ts';
+import { componentRef, openApiPaths } from './openapi-paths.ts';
 
 /** The request body of POST /api/admin/faults: one fault, several, or a profile for a screen. */
 export const FaultsBodySchema = z.union([
 	FaultSpecSchema,
 	z.strictObject({ faults: z.array(FaultSpecSchema).min(1) }),
 	z.strictObject({
-		profile: z.string().describe('A profile: flaky-wifi, wifi-down or cloud-trouble.'),
-		screen: z.string()
+		profile: z
+			.string()
+			.describe(
+				"A profile: the config file's own (faults.profiles) or a built-in one (flaky-wifi, wifi-down, cloud-trouble)."
+			),
+		screen: z
+			.string()
+			.optional()
+			.describe(
+				'The screen it goes on; absent: a config profile as written, a built-in one on every screen.'
+			)
 	})
 ]);
 
@@ -39,7 +49,7 @@ export const FAULTS_TAG = {
 		'Faults on cue (not the kitchen display contract): make a screen lose a reply, refuse connections, answer slowly or go offline, and see what the POS did next. docs/faults.md.'
 };
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = componentRef;
 const nameOf = (schema: z.ZodType) =>
 	schema === SimulatorErrorSchema
 		? 'SimulatorError'
@@ -60,51 +70,32 @@ const OPERATIONS: Record<keyof typeof FAULT_RESPONSES, { summary: string; body?:
 };
 
 export function faultPaths(): Record<string, Record<string, unknown>> {
-	const paths: Record<string, Record<string, unknown>> = {};
-	for (const [route, responses] of Object.entries(FAULT_RESPONSES)) {
-		const [method, path] = route.split(' ');
-		const op = OPERATIONS[route as keyof typeof FAULT_RESPONSES];
-		const key = path.replace(/:(\w+)/g, '{$1}');
-		paths[key] ??= {};
-		paths[key][method.toLowerCase()] = {
-			summary: op.summary,
-			tags: ['Faults'],
-			security: 403 in responses ? [{}, { adminToken: [] }] : [],
-			...(key.includes('{id}')
-				? {
-						parameters: [
-							{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'f1' }
-						]
-					}
-				: {}),
-			...(op.body
-				? {
-						requestBody: {
-							required: true,
-							content: { 'application/json': { schema: ref(op.body) } }
-						}
-					}
-				: {}),
-			responses: Object.fromEntries(
-				Object.entries(responses as Record<number, z.ZodType>).map(([status, schema]) => {
-					const name = nameOf(schema);
-					return [
-						status,
-						{
-							description:
-								status === '403'
-									? 'Not from loopback and without the admin token.'
-									: status === '422'
-										? 'A field is not valid (VALIDATION_FAILED, naming each); nothing changed.'
-										: status === '404'
-											? 'No such fault.'
-											: 'OK',
-							content: { 'application/json': { schema: name ? ref(name) : { type: 'object' } } }
-						}
-					];
-				})
-			)
-		};
-	}
-	return paths;
+	return openApiPaths(
+		Object.entries(FAULT_RESPONSES).map(([route, responses]) => {
+			const op = OPERATIONS[route as keyof typeof FAULT_RESPONSES];
+			return {
+				route,
+				summary: op.summary,
+				tag: 'Faults',
+				parameters: route.includes(':id')
+					? [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'f1' }]
+					: undefined,
+				body: op.body ? { component: op.body, required: true } : undefined,
+				responses: Object.fromEntries(
+					Object.entries(responses as Record<number, z.ZodType>).map(([status, schema]) => {
+						const name = nameOf(schema);
+						const description =
+							status === '403'
+								? 'Not from loopback and without the admin token.'
+								: status === '422'
+									? 'A field is not valid (VALIDATION_FAILED, naming each); nothing changed.'
+									: status === '404'
+										? 'No such fault.'
+										: 'OK';
+						return [status, { description, schema: name ? ref(name) : { type: 'object' } }];
+					})
+				)
+			};
+		})
+	);
 }

@@ -19,6 +19,7 @@ import { SCREEN_ROLES } from '#core/expo';
 import type { MessageEntry } from '#core/message-entry';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
 import { SMS_KINDS, type SmsEntry } from '#core/sms';
+import { TrackerViewSchema } from '#core/view/tracker';
 import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
 import { PATHS } from './integrators/paths.ts';
 import {
@@ -84,7 +85,11 @@ export const ScreenInfoSchema = z.strictObject({
 		combineOrders: z
 			.boolean()
 			.optional()
-			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.')
+			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.'),
+		alertWords: z
+			.array(z.string())
+			.optional()
+			.describe('Lines drawn bold on red on a card (allergies, "no …"); absent: the default list.')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 
@@ -287,7 +292,11 @@ const ItemJsonSchema = z.strictObject({
 	courseStatus: z.string().optional(),
 	deleted: z.boolean(),
 	highlighted: z.enum(['added', 'updated']).nullable(),
-	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.')
+	doneBy: z.string().nullable().describe('On an expo: the station whose bump completed the item.'),
+	doneAt: z
+		.string()
+		.nullable()
+		.describe('When a cook marked the item done on this screen (a tap); null when not.')
 });
 
 const CardSchema = z.strictObject({
@@ -309,6 +318,13 @@ const CardSchema = z.strictObject({
 		.describe(
 			'Placed 10 minutes or more before the screen received it (the card says how long ago).'
 		),
+	startedAt: z
+		.string()
+		.nullable()
+		.describe('When a cook marked the ticket started on this screen; null when not.'),
+	itemsDone: z
+		.strictObject({ done: z.int(), of: z.int() })
+		.describe("The cook's ticks: live items marked done, of the live items."),
 	timer: z.enum(['ok', 'warn', 'late', 'scheduled']),
 	/** The order's fields as the core keeps them. */
 	fields: z.looseObject({ name: z.string(), mode: z.string() }),
@@ -341,6 +357,11 @@ const CardSchema = z.strictObject({
 			})
 		)
 		.describe('On an expo: each station that holds the order (screen communication).'),
+	allReady: z
+		.boolean()
+		.describe(
+			'On an expo: every station with items on the card has bumped them (the card is green, ALL READY).'
+		),
 	combined: z
 		.array(
 			z.strictObject({
@@ -376,6 +397,15 @@ export const IntegrationSchema = z.strictObject({
 	)
 });
 
+const AllDaySchema = z.array(
+	z.strictObject({
+		name: z.string(),
+		qty: z.number(),
+		tickets: z.int(),
+		variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
+	})
+);
+
 export const ScreenJsonSchema = z.strictObject({
 	id: z.string(),
 	name: z.string(),
@@ -385,18 +415,12 @@ export const ScreenJsonSchema = z.strictObject({
 	now: z.number(),
 	cards: z.array(CardSchema.extend({ position: z.int().min(1) })),
 	holds: z.array(CardSchema),
-	allDay: z
-		.array(
-			z.strictObject({
-				name: z.string(),
-				qty: z.number(),
-				tickets: z.int(),
-				variants: z.array(z.strictObject({ mods: z.string(), qty: z.number() }))
-			})
-		)
-		.describe(
-			'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
-		),
+	allDay: AllDaySchema.describe(
+		'The All Day view: each fired item over the cards, summed by name, its modifier combinations grouped (held, scheduled and cancelled tickets and courses on hold left out).'
+	),
+	allDayOutstanding: AllDaySchema.describe(
+		"All Day's Outstanding toggle: the same, without items a station completed (an expo) or a cook marked done."
+	),
 	recall: z.array(
 		z.strictObject({ id: z.string(), title: z.string(), bumpedAt: z.number().optional() })
 	),
@@ -417,20 +441,8 @@ export const ScreenJsonSchema = z.strictObject({
 	sms: z.array(SmsEntrySchema)
 });
 
-const TrackerEntrySchema = z.strictObject({
-	orderId: z.string(),
-	name: z.string().describe('The order name as sent.'),
-	number: z.string().describe('The check number, else the order id.'),
-	since: z.number().describe('Preparing: when it reached the kitchen; Ready: when it was ready.')
-});
-
-/** GET /api/tracker/:location: the customer-facing order tracker's boards. */
-export const TrackerSchema = z.strictObject({
-	location: z.strictObject({ id: z.string(), name: z.string(), timezone: z.string() }),
-	now: z.number(),
-	preparing: z.array(TrackerEntrySchema).describe('Oldest first.'),
-	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
-});
+/** GET /api/tracker/:location: the customer-facing order tracker's boards (the core's shape). */
+export const TrackerSchema = TrackerViewSchema;
 
 /** POST /api/admin/rush: a rush started. */
 export const RushStartedSchema = z.strictObject({ running: z.literal(true), seed: z.int() });

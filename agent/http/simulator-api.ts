@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Engine } from '../engine/engine.ts';
 import { screenInfo } from '../engine/screens.ts';
-import { SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
+import { ITEM_ACTIONS, SCREEN_ACTIONS, type ScreenAction } from '#core/screen';
 import { formatErrors } from '#core/parse';
 import { validationError } from './integrators/errors.ts';
 import { declared, unknownScreen } from './responses.ts';
@@ -67,11 +67,11 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 
 	app.post<{
 		Params: { id: string };
-		Body: { action?: string; orderId?: string; course?: unknown };
+		Body: { action?: string; orderId?: string; course?: unknown; lineId?: unknown };
 	}>('/api/screens/:id/actions', declared('POST /api/screens/:id/actions'), async (req, reply) => {
 		const screen = engine.liveScreen(req.params.id);
 		if (!screen) return reply.code(404).send(unknownScreen(req.params.id));
-		const { action, orderId, course } = req.body ?? {};
+		const { action, orderId, course, lineId } = req.body ?? {};
 		if (!(SCREEN_ACTIONS as readonly unknown[]).includes(action)) {
 			const expected = `expected one of ${SCREEN_ACTIONS.join(', ')}`;
 			throw validationError([{ path: 'action', message: expected }], `action: ${expected}`);
@@ -86,14 +86,29 @@ export function registerSimulatorApi(app: FastifyInstance, engine: Engine): void
 			];
 			throw validationError(errors, formatErrors(errors));
 		}
+		if (
+			ITEM_ACTIONS.includes(name) &&
+			(typeof lineId !== 'string' || typeof orderId !== 'string')
+		) {
+			const errors = [
+				...(typeof orderId === 'string' ? [] : [{ path: 'orderId', message: 'expected a string' }]),
+				...(typeof lineId === 'string'
+					? []
+					: [{ path: 'lineId', message: "expected a string (the item's lineId)" }])
+			];
+			throw validationError(errors, formatErrors(errors));
+		}
 		const fired = typeof course === 'string' ? course : undefined;
-		if (!engine.runAction(screen.config.id, name, orderId, fired)) {
+		const line = typeof lineId === 'string' ? lineId : undefined;
+		if (!engine.runAction(screen.config.id, name, orderId, { course: fired, lineId: line })) {
 			const what =
 				name === 'fire-course'
 					? `course ${JSON.stringify(fired)} of order ${orderId}`
-					: orderId
-						? `order ${orderId}`
-						: 'no bumped order';
+					: line !== undefined
+						? `item ${JSON.stringify(line)} of order ${orderId}`
+						: orderId
+							? `order ${orderId}`
+							: 'no bumped order';
 			return reply.code(409).send({
 				code: 'ACTION_REFUSED',
 				message: `${name}: ${what} cannot be changed so`

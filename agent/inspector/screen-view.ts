@@ -23,7 +23,8 @@ import { allDay } from '#core/view/all-day';
 import { takeoutRows } from '#core/view/takeout';
 import type { Finding } from '#core/conformance';
 import { combinedBecause, partnersOf } from '#core/combine';
-import { expoProgress, type ExpoProgress } from '#core/expo';
+import { allReady, expoProgress, type ExpoProgress } from '#core/expo';
+import { doneCount, type ItemsDone } from '#core/cook-marks';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { SmsOutbox } from '../notify/sms.ts';
 import type { MessageLog } from './message-log.ts';
@@ -45,14 +46,18 @@ export interface ItemJson {
 	highlighted: 'added' | 'updated' | null;
 	/** On an expo: the station whose bump completed this item (core/expo.ts); else null. */
 	doneBy: string | null;
+	/** When a cook marked the item done on this screen (a tap: core/cook-marks.ts); else null. */
+	doneAt: string | null;
 }
 
 function itemJson(
 	item: ItemView,
 	now: number,
 	marks?: ChangeMarks,
-	progress?: ExpoProgress | null
+	progress?: ExpoProgress | null,
+	itemsDone?: ItemsDone
 ): ItemJson {
+	const doneAt = itemsDone?.[item.lineId];
 	return {
 		lineId: item.lineId,
 		label: itemLabel(item),
@@ -64,7 +69,8 @@ function itemJson(
 		courseStatus: item.courseStatus,
 		deleted: item.deleted === true,
 		highlighted: changeMark(item, now, marks),
-		doneBy: progress?.doneBy.get(item.lineId) ?? null
+		doneBy: progress?.doneBy.get(item.lineId) ?? null,
+		doneAt: doneAt === undefined ? null : new Date(doneAt).toISOString()
 	};
 }
 
@@ -74,6 +80,7 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 	const elapsed = now - context.queuedAt;
 	const marks = screen.config.settings.changeMarks;
 	const progress = expoProgress(context);
+	const done = context.itemsDone;
 	return {
 		id: context.id,
 		title: displayName(fields),
@@ -88,6 +95,10 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 		receivedAt: new Date(context.receivedAt).toISOString(),
 		/** Placed BACKDATED_MS or more before the screen received it: the card marks it old. */
 		backdated: placedTime(fields.time, context.receivedAt)?.backdated ?? false,
+		/** When a cook marked the ticket started (core/cook-marks.ts); null when not. */
+		startedAt: context.startedAt === undefined ? null : new Date(context.startedAt).toISOString(),
+		/** The cook's ticks: live items marked done, of all live items. */
+		itemsDone: doneCount(done, context.items),
 		timer: cardTiming(now, context, fields, timersFor(screen.config.settings, fields.mode)).level,
 		fields,
 		sections: layoutItems(context.items).map((section) => ({
@@ -96,17 +107,19 @@ export function cardJson(record: OrderRecord, screen: Screen, now: number) {
 			status: section.status ?? null,
 			entries: section.entries.map((entry) =>
 				entry.kind === 'item'
-					? { kind: 'item' as const, item: itemJson(entry.item, now, marks, progress) }
+					? { kind: 'item' as const, item: itemJson(entry.item, now, marks, progress, done) }
 					: {
 							kind: 'group' as const,
 							name: entry.group.name,
 							note: entry.group.note ?? null,
-							items: entry.items.map((i) => itemJson(i, now, marks, progress))
+							items: entry.items.map((i) => itemJson(i, now, marks, progress, done))
 						}
 			)
 		})),
 		/** On an expo: each station that holds the order, and whether it bumped it. */
 		stations: progress?.stations ?? [],
+		/** On an expo: every station with items on the card has bumped them (green, ALL READY). */
+		allReady: allReady(progress),
 		/** Combine Orders: the orders on this ticket besides its own, and why. */
 		combined: partnersOf(screen.state.orders.values(), context.id)
 			.filter((p) => p.state === 'active' || p.state === 'cancelled')
@@ -168,6 +181,8 @@ export function screenJson(engine: Engine, screen: Screen, sources: ScreenJsonSo
 		holds: holds.map(card),
 		/** The All Day view's counts (core/view/all-day.ts): fired items over the cards. */
 		allDay: allDay(queue, now, screen.config.settings),
+		/** All Day's Outstanding toggle: without what stations completed or cooks marked done. */
+		allDayOutstanding: allDay(queue, now, screen.config.settings, { outstanding: true }),
 		recall: records
 			.filter((r) => r.state === 'bumped')
 			.sort((a, b) => (b.context.bumpedAt ?? 0) - (a.context.bumpedAt ?? 0))

@@ -2,6 +2,7 @@
  * The admin API's rush (POST/DELETE /api/admin/rush, the home page's Rush button): `kds-sim rush`
  * run by the simulator against its own HTTP address and TCP ports, one at a time, stoppable.
  */
+import { randomSeed, RUSH_NUMBERS } from '../rush-options.ts';
 import { rush, type RushOptions, type RushSummary } from './rush.ts';
 
 export type RushStart = Partial<
@@ -21,19 +22,19 @@ export class RushControl {
 	/** Start a rush; the seed it uses, or null when one is running already. */
 	start(options: RushStart): { seed: number } | null {
 		if (this.#running) return null;
-		const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+		const seed = options.seed ?? randomSeed();
 		const stop = new AbortController();
 		const done = rush(
 			{
 				url: this.url(),
-				rate: options.rate ?? 30,
-				duration: options.duration ?? 60,
+				rate: options.rate ?? RUSH_NUMBERS.rate.fallback,
+				duration: options.duration ?? RUSH_NUMBERS.duration.fallback,
 				orders: options.orders ?? null,
 				seed,
 				screens: options.screens ?? null,
-				tcp: options.tcp ?? 0.5,
-				updates: options.updates ?? 0.2,
-				cancels: options.cancels ?? 0.05
+				tcp: options.tcp ?? RUSH_NUMBERS.tcp.fallback,
+				updates: options.updates ?? RUSH_NUMBERS.updates.fallback,
+				cancels: options.cancels ?? RUSH_NUMBERS.cancels.fallback
 			},
 			stop.signal
 		)

@@ -5,9 +5,17 @@
  * interfaces, order modes and sizes, updates and cancels, the odd long or CJK/emoji name, from a
  * seed (the same seed sends the same orders). Stops on Ctrl-C with a summary.
  */
+import { ORDER_ROUTES } from '#core/integrator-routes';
 import { ORDER_MODES } from '#core/order-schema';
 import { seededRandom as seeded } from '#core/random';
 import { readCommandLine, UsageError } from '../command-line.ts';
+import {
+	randomSeed,
+	rushHelpLine,
+	RUSH_NUMBERS,
+	RUSH_SCREENS,
+	type RushNumberName
+} from '../rush-options.ts';
 import { sendTcp } from '../tcp/client.ts';
 
 export const RUSH_HELP = `kds-sim rush: send realistic orders to a running simulator
@@ -16,14 +24,9 @@ Usage: kds-sim rush [options]
 
 Options:
   --url <url>          the simulator's HTTP address (default http://127.0.0.1:8104)
-  --rate <n>           orders per minute (default 30)
-  --duration <s>       seconds to run (default 60); Ctrl-C stops sooner
-  --orders <n>         stop after this many orders instead
-  --seed <n>           the same seed sends the same orders (default: random, printed)
-  --screens <ids>      target screens, comma-separated (default: every screen)
-  --tcp <share>        share of orders sent over TCP, 0-1 (default 0.5; the rest over HTTP)
-  --updates <share>    share of orders updated after they are sent (default 0.2)
-  --cancels <share>    share of orders cancelled after they are sent (default 0.05)
+${(['rate', 'duration', 'orders', 'seed'] as const).map((n) => rushHelpLine(n, RUSH_NUMBERS[n].arg, RUSH_NUMBERS[n].help)).join('\n')}
+${rushHelpLine('screens', '<ids>', RUSH_SCREENS.help)}
+${(['tcp', 'updates', 'cancels'] as const).map((n) => rushHelpLine(n, RUSH_NUMBERS[n].arg, RUSH_NUMBERS[n].help)).join('\n')}
   --admin-token <t>    the simulator's admin token, when it is not on this host
   -h, --help           this text
 `;
@@ -41,14 +44,10 @@ export interface RushOptions {
 	adminToken?: string;
 }
 
-function number(
-	name: string,
-	text: string | undefined,
-	fallback: number,
-	min: number,
-	max: number
-): number {
+/** A numeric option of the command line, read against its row of RUSH_NUMBERS. */
+function number(name: RushNumberName, text: string | undefined, fallback: number): number {
 	if (text === undefined) return fallback;
+	const { min, max } = RUSH_NUMBERS[name];
 	const n = Number(text);
 	if (text.trim() === '' || !Number.isFinite(n) || n < min || n > max)
 		throw new UsageError(
@@ -56,6 +55,10 @@ function number(
 		);
 	return n;
 }
+
+/** The default of an option that has one. */
+const byDefault = (name: 'rate' | 'duration' | 'tcp' | 'updates' | 'cancels') =>
+	RUSH_NUMBERS[name].fallback;
 
 export function readRushArgs(argv: string[]): RushOptions {
 	const { values } = readCommandLine(
@@ -82,19 +85,19 @@ export function readRushArgs(argv: string[]): RushOptions {
 		throw new UsageError(`kds-sim rush: invalid --url "${url}" (expected http://host:port)`);
 	return {
 		url: url.replace(/\/+$/, ''),
-		rate: number('rate', values.rate, 30, 0.1, 60_000),
-		duration: number('duration', values.duration, 60, 0.1, 86_400),
-		orders: values.orders === undefined ? null : number('orders', values.orders, 0, 1, 1_000_000),
-		seed: number('seed', values.seed, Math.floor(Math.random() * 2 ** 31), 0, 2 ** 32 - 1),
+		rate: number('rate', values.rate, byDefault('rate')),
+		duration: number('duration', values.duration, byDefault('duration')),
+		orders: values.orders === undefined ? null : number('orders', values.orders, 0),
+		seed: number('seed', values.seed, randomSeed()),
 		screens: values.screens
 			? values.screens
 					.split(',')
 					.map((s) => s.trim())
 					.filter(Boolean)
 			: null,
-		tcp: number('tcp', values.tcp, 0.5, 0, 1),
-		updates: number('updates', values.updates, 0.2, 0, 1),
-		cancels: number('cancels', values.cancels, 0.05, 0, 1),
+		tcp: number('tcp', values.tcp, byDefault('tcp')),
+		updates: number('updates', values.updates, byDefault('updates')),
+		cancels: number('cancels', values.cancels, byDefault('cancels')),
 		adminToken: values['admin-token']
 	};
 }
@@ -306,7 +309,7 @@ export async function rush(
 			await each((screens, items) =>
 				overTcp
 					? tcp(screens, { command: 'create-order', order: { ...order, items } })
-					: http('POST', '/integrators/kds-orders', screens, { ...order, items })
+					: http(ORDER_ROUTES.create.method, ORDER_ROUTES.create.path, screens, { ...order, items })
 			);
 			if (update) {
 				summary.updates += 1;
@@ -317,7 +320,7 @@ export async function rush(
 				await each((screens) =>
 					overTcp
 						? tcp(screens, { command: 'partial-update-order', order: patch })
-						: http('PUT', '/integrators/kds-orders/partial', screens, patch)
+						: http(ORDER_ROUTES.partial.method, ORDER_ROUTES.partial.path, screens, patch)
 				);
 			}
 			if (cancel) {
@@ -325,7 +328,7 @@ export async function rush(
 				await each((screens) =>
 					overTcp
 						? tcp(screens, { command: 'cancel-order', order: { id: order.id } })
-						: http('PUT', '/integrators/kds-orders/cancel', screens, { id: order.id })
+						: http(ORDER_ROUTES.cancel.method, ORDER_ROUTES.cancel.path, screens, { id: order.id })
 				);
 			}
 			log(

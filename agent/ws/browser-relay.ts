@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { parseClientMessage } from '#core/relay';
+import { ITEM_ACTIONS } from '#core/screen';
 import type { Engine } from '../engine/engine.ts';
 import type { Logger } from '../log.ts';
 
@@ -134,10 +135,21 @@ export function attachRelay(
 						message: "course: required (a string; '' is the items without a course)"
 					})
 				);
+			} else if (ITEM_ACTIONS.includes(message.action) && message.lineId === undefined) {
+				send(
+					JSON.stringify({
+						type: 'error',
+						code: 'BAD_MESSAGE',
+						message: `lineId: required for ${message.action} (the item's lineId)`
+					})
+				);
 			} else {
-				const ok = engine.runAction(screenId, message.action, message.orderId, message.course);
+				const { course, lineId } = message;
+				const ok = engine.runAction(screenId, message.action, message.orderId, { course, lineId });
 				if (!ok) {
-					const what = message.orderId ? `order ${message.orderId}` : 'no bumped order';
+					const what = message.orderId
+						? `order ${message.orderId}${lineId === undefined ? '' : ` item ${lineId}`}`
+						: 'no bumped order';
 					send(
 						JSON.stringify({
 							type: 'error',

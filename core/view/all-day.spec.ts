@@ -80,3 +80,34 @@ describe('All Day', () => {
 		]);
 	});
 });
+
+describe('All Day, outstanding only', () => {
+	it('leaves out items a station completed (expo) and items a cook marked done', () => {
+		const base = ticket('A', [
+			item('1', 'Burger 🍔', { qty: 2 }),
+			item('2', 'Fries'),
+			item('3', 'Shake')
+		]);
+		const record = {
+			...base,
+			context: {
+				...base.context,
+				// The grill bumped its burgers (matched by lineId); a cook ticked the shake off.
+				stations: [
+					{
+						station: 'grill',
+						name: 'Grill',
+						items: [{ lineId: '1', name: 'Burger 🍔', qty: 2 }],
+						doneAt: NOW - 1000
+					},
+					{ station: 'fry', name: 'Fry', items: [{ lineId: '2', name: 'Fries', qty: 1 }] }
+				],
+				itemsDone: { '3': NOW - 500 }
+			}
+		};
+		const names = (outstanding: boolean) =>
+			allDay([record], NOW, undefined, { outstanding }).map((l) => `${l.qty} ${l.name}`);
+		expect(names(false)).toEqual(['2 Burger 🍔', '1 Fries', '1 Shake']);
+		expect(names(true)).toEqual(['1 Fries']);
+	});
+});

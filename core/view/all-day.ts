@@ -5,10 +5,15 @@
  * held tickets (the holds list), scheduled tickets (start time still ahead), items of a course on
  * hold and cancelled tickets are left out; removed items too. The browser and the agent's JSON
  * view both read it from here.
+ *
+ * `outstanding` counts only what is still to make: items a station already completed (an expo's
+ * tick, core/expo.ts) or a cook marked done (core/cook-marks.ts) are left out too.
  */
 import type { ScreenSettings } from '../relay.ts';
 import type { OrderContext, OrderStateName } from '../order-machine.ts';
 import { cardTiming, timersFor } from './format.ts';
+import { expoProgress } from '../expo.ts';
+import { isDone } from '../cook-marks.ts';
 
 /** One modifier combination of an item and how many of the item have it ('' = no modifiers). */
 export interface AllDayVariant {
@@ -46,11 +51,12 @@ export function countsAllDay(
 	);
 }
 
-/** The All Day lines of these tickets, most first, then by name. */
+/** The All Day lines of these tickets, most first, then by name; `outstanding`: what is still to make. */
 export function allDay(
 	records: Iterable<{ state: OrderStateName; context: OrderContext }>,
 	now: number,
-	settings?: ScreenSettings
+	settings?: ScreenSettings,
+	options: { outstanding?: boolean } = {}
 ): AllDayLine[] {
 	const lines = new Map<
 		string,
@@ -58,8 +64,14 @@ export function allDay(
 	>();
 	for (const record of records) {
 		if (!countsAllDay(record, now, settings)) continue;
+		const doneBy = options.outstanding ? expoProgress(record.context)?.doneBy : undefined;
 		for (const item of record.context.items) {
 			if (item.deleted || item.courseStatus === 'hold' || item.qty <= 0) continue;
+			if (
+				options.outstanding &&
+				(doneBy?.has(item.lineId) || isDone(record.context.itemsDone, item.lineId))
+			)
+				continue;
 			let line = lines.get(item.name);
 			if (!line) lines.set(item.name, (line = { qty: 0, variants: new Map(), tickets: new Set() }));
 			line.qty += item.qty;

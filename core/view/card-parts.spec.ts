@@ -56,6 +56,67 @@ describe('planParts', () => {
 		expect(plan.get('h')).toEqual([0, 90]);
 	});
 
+	it('a part that starts inside a course leaves room for the course heading it repeats', () => {
+		// One course: its heading (30 px, not an item) over 29 items of 30 px; 400 px columns.
+		const lines = (repeat?: number[]): PlannedCard => ({
+			id: 'c',
+			height: 50 + 900,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 900,
+				tops: Array.from({ length: 30 }, (_, i) => i * 30),
+				items: Array.from({ length: 30 }, (_, i) => i > 0),
+				repeat
+			})
+		});
+		// Without a repeated heading a later part holds 340 px of lines; with it 310.
+		expect(planParts([lines()], 400, 10).get('c')).toEqual([0, 300, 630]);
+		const repeat = Array.from({ length: 30 }, (_, i) => (i > 0 ? 30 : 0));
+		expect(planParts([lines(repeat)], 400, 10).get('c')).toEqual([0, 300, 600]);
+	});
+
+	it("a tall card may end a part after the order's info, but never after a course heading", () => {
+		// Info (200 px, not an item), then three items of 150 px; 400 px columns, chrome 50, footer 20.
+		const info = (keep?: boolean[]): PlannedCard => ({
+			id: 'i',
+			height: 50 + 650,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 650,
+				tops: [0, 200, 350, 500],
+				items: [false, true, true, true],
+				keep
+			})
+		});
+		// Without `keep` the info is a heading: no cut fits, so the part is cut at the column's height.
+		expect(planParts([info()], 400, 10).get('i')).toEqual([0, 328]);
+		expect(planParts([info([false, false, false, false])], 400, 10).get('i')).toEqual([
+			0, 200, 500
+		]);
+	});
+
+	it('an item taller than a column is cut between its lines of text', () => {
+		const tall: PlannedCard = {
+			id: 't',
+			height: 50 + 1000,
+			lines: () => ({
+				chrome: 50,
+				contChrome: 40,
+				footer: 20,
+				body: 1000,
+				tops: [0],
+				items: [true],
+				fine: Array.from({ length: 40 }, (_, i) => i * 25)
+			})
+		};
+		// 330 px of lines fit the first part: the last line of text starting by 328 is at 325.
+		expect(planParts([tall], 400, 10).get('t')).toEqual([0, 325, 650]);
+	});
+
 	it('a card it cannot read is placed whole', () => {
 		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
 		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);

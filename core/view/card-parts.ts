@@ -34,6 +34,22 @@ export interface CardLines {
 	body: number;
 	tops: number[];
 	items: boolean[];
+	/**
+	 * Per line, the height of the heading a part starting at that line repeats on top (a course's
+	 * heading with its state and Fire, when the line is inside the course and not its heading),
+	 * 0 for none; `contChrome` leaves it out. Missing: no line repeats anything.
+	 */
+	repeat?: number[];
+	/**
+	 * Per line, whether it must stay with the line after it (a course's heading goes on with its
+	 * first item). Missing: every line that is not an item (the order's info block too).
+	 */
+	keep?: boolean[];
+	/**
+	 * Where each line of text inside the lines starts (ascending): where a part is cut when no
+	 * whole item fits a column (an item taller than a column), so no line of text is sliced.
+	 */
+	fine?: number[];
 }
 
 /** At least this many lines in a part cut off a card that would fit a column whole. */
@@ -70,13 +86,28 @@ export function planParts(
 			continue;
 		}
 		const { chrome, contChrome, footer, body, tops, items } = lines;
+		// The heading a part starting at `at` repeats: that of the last line starting at or above it.
+		const repeatAt = (at: number): number => {
+			if (!lines.repeat) return 0;
+			let height = 0;
+			for (const [i, top] of tops.entries()) if (top <= at) height = lines.repeat[i] ?? 0;
+			return height;
+		};
 		// The lowest cut that leaves a part from `from` no taller than `room`: before a line, never
 		// right under a heading (a course's heading stays with its first item).
+		const keep = lines.keep ?? items.map((item) => !item);
 		const cutIn = (from: number, room: number): number | null => {
 			let cut: number | null = null;
 			for (const [i, top] of tops.entries()) {
-				if (top > from && top - from <= room - SLACK_PX && items[i - 1]) cut = top;
+				if (top > from && top - from <= room - SLACK_PX && !keep[i - 1]) cut = top;
 			}
+			return cut;
+		};
+		// No whole item fits: the lowest start of a line of text that does.
+		const fineCut = (from: number, room: number): number | null => {
+			let cut: number | null = null;
+			for (const top of lines.fine ?? [])
+				if (top > from && top - from <= room - SLACK_PX) cut = top;
 			return cut;
 		};
 		// How many items (not headings) start in [a, b).
@@ -101,10 +132,10 @@ export function planParts(
 			used = 0;
 		}
 		// The rest: a column each, until what is left fits.
-		const head = (at: number) => (at === 0 ? chrome : contChrome);
+		const head = (at: number) => (at === 0 ? chrome : contChrome + repeatAt(at));
 		while (head(from) + (body - from) > columnHeight) {
 			const room = columnHeight - head(from) - footer;
-			const cut = cutIn(from, room) ?? Math.floor(from + room - SLACK_PX);
+			const cut = cutIn(from, room) ?? fineCut(from, room) ?? Math.floor(from + room - SLACK_PX);
 			if (cut <= from) break;
 			from = cut;
 			starts.push(cut);

@@ -13,6 +13,7 @@
  * - it shows the name as sent and a number (the check number, else the order id): no other
  *   customer data.
  */
+import * as z from 'zod';
 import type { ScreenRole } from '../expo.ts';
 import type { OrderRecord } from '../order-machine.ts';
 
@@ -26,13 +27,15 @@ export interface TrackerScreen {
 	readyAt: ReadonlyMap<string, number>;
 }
 
-export interface TrackerEntry {
-	orderId: string;
-	name: string;
-	number: string;
+/** One order on the tracker's boards: the one shape of the agent's answer and the page's. */
+export const TrackerEntrySchema = z.strictObject({
+	orderId: z.string(),
+	name: z.string().describe('The order name as sent.'),
+	number: z.string().describe('The check number, else the order id.'),
 	/** Preparing: when it reached the kitchen; Ready: when it became ready (agent clock). */
-	since: number;
-}
+	since: z.number().describe('Preparing: when it reached the kitchen; Ready: when it was ready.')
+});
+export type TrackerEntry = z.infer<typeof TrackerEntrySchema>;
 
 export interface TrackerBoard {
 	/** Oldest first. */
@@ -40,6 +43,15 @@ export interface TrackerBoard {
 	/** Newest first: the order just called is at the top. */
 	ready: TrackerEntry[];
 }
+
+/** GET /api/tracker/:location: a location's boards, as the agent answers and the page reads. */
+export const TrackerViewSchema = z.strictObject({
+	location: z.strictObject({ id: z.string(), name: z.string(), timezone: z.string() }),
+	now: z.number(),
+	preparing: z.array(TrackerEntrySchema).describe('Oldest first.'),
+	ready: z.array(TrackerEntrySchema).describe('Newest first; each for 15 minutes.')
+});
+export type TrackerView = z.infer<typeof TrackerViewSchema>;
 
 interface Seen {
 	records: Array<{ record: OrderRecord; role: ScreenRole }>;
@@ -92,4 +104,21 @@ export function trackerBoard(screens: readonly TrackerScreen[], now: number): Tr
 	board.preparing.sort((a, b) => a.since - b.since || a.orderId.localeCompare(b.orderId));
 	board.ready.sort((a, b) => b.since - a.since || a.orderId.localeCompare(b.orderId));
 	return board;
+}
+
+/**
+ * How wide a name's widest unbreakable piece is, in the width of one Latin letter (about 0.6 em
+ * of the board's bold type): the words between spaces, a hyphen ending its piece (a line may
+ * break after it); a CJK character or emoji counts two. The board shrinks a name's type until
+ * that piece fits its column (CSS: `--longest`), so no name is broken inside a word.
+ */
+export function widestPiece(name: string): number {
+	let widest = 0;
+	for (const piece of name.split(/\s+|(?<=-)/u)) {
+		let width = 0;
+		for (const char of piece)
+			width += /[\u1100-\uffff]|\p{Extended_Pictographic}/u.test(char) ? 2 : 1;
+		widest = Math.max(widest, width);
+	}
+	return widest;
 }

@@ -107,7 +107,7 @@ test.describe('Change marks last until a cook has seen them', () => {
 			await expect(mark(table1, 'Onion Rings')).toHaveText('New');
 		});
 		await test.step('the cook moves on to another card: the marks go', async () => {
-			await card(page, 'Table 2').click();
+			await card(page, 'Table 2').getByRole('heading', { level: 2 }).click();
 			await expect(card(page, 'Table 2')).toHaveAttribute('data-selected', '');
 			await expect(mark(table1, 'Onion Rings')).toHaveCount(0);
 			await expect(mark(table1, 'Burger')).toHaveCount(0);

@@ -80,9 +80,9 @@ test.describe('Containment', () => {
 			});
 
 			await test.step('every other card keeps working: a tap selects, a second tap bumps', async () => {
-				await card(page, 'Alpha').click();
+				await card(page, 'Alpha').getByRole('heading', { level: 2 }).click();
 				await expect(card(page, 'Alpha')).toHaveAttribute('data-selected', '');
-				await card(page, 'Alpha').click();
+				await card(page, 'Alpha').getByRole('heading', { level: 2 }).click();
 				await expect(card(page, 'Alpha')).toHaveCount(0);
 				await expect(page.getByRole('status', { name: 'Bumped Alpha' })).toBeVisible();
 			});

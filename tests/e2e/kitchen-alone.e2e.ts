@@ -74,8 +74,8 @@ test('items without lineId (TCP and HTTP) are drawn whole and bump like any card
 	await expect(kai).toContainText('No peanuts');
 	await expect(item(kai, 'Spring Roll')).toBeVisible();
 	await expect(item(card(page, 'Zoë'), 'Green Curry')).toBeVisible();
-	await kai.click();
-	await kai.click();
+	await kai.getByRole('heading', { level: 2 }).click();
+	await kai.getByRole('heading', { level: 2 }).click();
 	await expect(card(page, 'Kai')).toHaveCount(0);
 	await page.getByRole('button', { name: 'Bump Zoë' }).click();
 	await expect(cards(page)).toHaveCount(0);

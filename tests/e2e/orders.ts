@@ -544,3 +544,99 @@ export function rush(): { early: Json[]; warm: Json[]; fresh: Json[]; after: Jso
 		]
 	};
 }
+
+/**
+ * The issue 47 lunch rush: `rush()` made messier, as a kitchen's lunch really is. Half the items
+ * carry one to three modifiers; the coursed party has a nut allergy on a held course and a
+ * "no …" line; notes carry emails, URLs and delivery ids (what the expo reads to a driver); CJK
+ * and emoji; an update, two cancels, a scheduled order. Send as `rush()` is sent (`early` 9
+ * minutes back, `warm` 6, then `fresh` and `after`). tests/e2e/messy-rush.e2e.ts reads it at five
+ * sizes.
+ */
+export function messyRush(): ReturnType<typeof rush> {
+	const base = rush();
+	const mods = (...names: string[]) => names.map((name) => ({ name }));
+	type Sent = { command: string; order: Json & { items?: Json[] } };
+	const edit = (list: Json[], id: string, change: (o: Sent['order']) => void) => {
+		const sent = list.find((m) => (m as Sent).order.id === id) as Sent | undefined;
+		if (!sent) throw new Error(`messyRush: no order ${id}`);
+		change(sent.order);
+	};
+	const fresh = base.fresh;
+	edit(fresh, 'P-10', (o) => {
+		const items = o.items!;
+		items[3] = { ...items[3], mods: mods('Extra cheese', 'No basil', 'Well done') };
+		items.splice(
+			5,
+			0,
+			item('7', 'Kids Pasta', {
+				course: '2',
+				courseStatus: 'hold',
+				mods: mods('Butter only'),
+				specialInstructions: 'No nuts, no sesame: severe allergy (seat 4)'
+			})
+		);
+	});
+	edit(fresh, 'GH-3', (o) => {
+		o.deliveryService = { name: 'Grubhub', orderId: 'GH-99812-7F3A9C2E-4B1D-11EF' };
+		o.specialInstructions =
+			'Driver: call sam.oconnor.deliveries@example-restaurant-group.com or see https://track.example.com/orders/GH-99812-7F3A9C2E?ref=kitchen';
+	});
+	edit(fresh, 'CS-1', (o) => {
+		o.specialInstructions = 'Text on arrival: alex.p.whitfield+curbside@example.org, spot 7';
+		o.items![0] = { ...o.items![0], mods: mods('Extra biscuits', 'Honey butter', 'No gravy') };
+	});
+	edit(fresh, 'T-12', (o) => {
+		o.items![1] = {
+			...o.items![1],
+			mods: mods('Extra lime'),
+			specialInstructions: 'Recipe: https://example.com/menu/guacamole-traditional-molcajete'
+		};
+	});
+	edit(fresh, 'JP-1', (o) => {
+		o.items![1] = {
+			...o.items![1],
+			mods: mods('焼き', 'タレ別'),
+			specialInstructions: '🥜 ピーナッツアレルギー'
+		};
+	});
+	edit(fresh, 'T-7', (o) => {
+		o.items![1] = { ...o.items![1], mods: mods('Extra crispy', 'No salt') };
+	});
+	edit(fresh, 'DT-9', (o) => {
+		o.items![2] = { ...o.items![2], mods: mods('No ice', 'Large') };
+	});
+	return base;
+}
+
+/**
+ * Three items whose fields are long unbroken strings (a POS that sends ids, or a test typed by a
+ * cat): they must wrap inside the card and take no more room than their words need.
+ */
+export function unbrokenOrder(id = 'UNBROKEN-1'): Json {
+	const long = (word: string, n: number) => Array(n).fill(word).join('');
+	return create(
+		order(
+			id,
+			`Customer_${long('Name', 12)}`,
+			[
+				item('1', `Item_${long('Burger', 10)}`, {
+					seat: long('S', 24),
+					mods: mods2(`Mod_${long('NoOnion', 8)}`, `Mod_${long('Extra', 10)}`),
+					specialInstructions: `Note_${long('Allergy', 10)}`
+				}),
+				item('2', long('Fries', 14), { mods: mods2(long('Salt', 16)) }),
+				item('3', long('Shake', 12))
+			],
+			{
+				mode: 'Delivery',
+				deliveryService: { name: long('Service', 6), orderId: long('ID1234', 8) },
+				specialInstructions: `https://example.com/${long('path', 20)}?user=${long('x', 40)}@example.com`
+			}
+		)
+	);
+}
+
+function mods2(...names: string[]): Json[] {
+	return names.map((name) => ({ name }));
+}

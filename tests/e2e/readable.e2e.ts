@@ -145,13 +145,13 @@ test.describe('Touch that forgives', () => {
 			await expect(cards(page)).toHaveCount(3);
 		});
 		await test.step('a tap on another card moves the selection', async () => {
-			await card(page, 'Table 3').click();
+			await card(page, 'Table 3').getByRole('heading', { level: 2 }).click();
 			await expect(card(page, 'Table 3')).toHaveAttribute('data-selected', '');
 			await expect(table2).not.toHaveAttribute('data-selected', '');
 		});
 		await test.step('a second tap on the selected card bumps it; Undo brings it back', async () => {
-			await table2.click();
-			await table2.click();
+			await table2.getByRole('heading', { level: 2 }).click();
+			await table2.getByRole('heading', { level: 2 }).click();
 			await expect(table2).toHaveCount(0);
 			const toast = page.getByRole('status', { name: 'Bumped Table 2' });
 			await expect(toast).toContainText('Bumped Table 2 — Undo');
@@ -216,7 +216,7 @@ test.describe('Undo restores the card exactly', () => {
 		expect(parseRgb(before.frame[0])).toEqual([251, 146, 60]);
 		expect(before).toMatchObject({ selected: true, marks: ['New'] });
 
-		await table2.click();
+		await table2.getByRole('heading', { level: 2 }).click();
 		await expect(table2).toHaveCount(0);
 		await expect(page.locator('[data-selected]')).toHaveCount(0);
 		await page

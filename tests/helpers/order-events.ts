@@ -25,6 +25,17 @@ export function orderEvents(order: (over?: Partial<Order>) => Order, at: (m: num
 			type: 'course.fired',
 			course,
 			at: at(m)
+		}),
+		itemMarked: (m: number, lineId: string, done = true): OrderEvent => ({
+			type: 'item.marked',
+			lineId,
+			done,
+			at: at(m)
+		}),
+		started: (m: number, started = true): OrderEvent => ({
+			type: 'order.started',
+			started,
+			at: at(m)
 		})
 	};
 }

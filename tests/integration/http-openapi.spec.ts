@@ -130,7 +130,16 @@ describe('/openapi.json', () => {
 			$ref: '#/components/schemas/ScreenAction'
 		});
 		expect(doc.components.schemas.ScreenAction.properties.action).toMatchObject({
-			enum: ['bump', 'recall', 'fire', 'fire-course']
+			enum: [
+				'bump',
+				'recall',
+				'fire',
+				'fire-course',
+				'item-done',
+				'item-undo',
+				'start',
+				'start-undo'
+			]
 		});
 	});
 

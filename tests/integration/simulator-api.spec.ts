@@ -94,7 +94,8 @@ describe('simulator API', () => {
 		const unknown = await act('kds-1', { action: 'explode' });
 		expect(unknown.status).toBe(422);
 		expect(await unknown.json()).toMatchObject({
-			message: 'action: expected one of bump, recall, fire, fire-course'
+			message:
+				'action: expected one of bump, recall, fire, fire-course, item-done, item-undo, start, start-undo'
 		});
 		const fire = await act('kds-1', { action: 'fire-course' });
 		expect(fire.status).toBe(422);
@@ -102,5 +103,8 @@ describe('simulator API', () => {
 			'orderId',
 			'course'
 		]);
+		const tick = await act('kds-1', { action: 'item-done', orderId: '7' });
+		expect(tick.status).toBe(422);
+		expect((await tick.json()).errors.map((e: { path: string }) => e.path)).toEqual(['lineId']);
 	});
 });

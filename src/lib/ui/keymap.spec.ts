@@ -11,6 +11,10 @@ describe('keymap', () => {
 		expect(actionForKey(map, 'Backspace')).toEqual({ type: 'recall' });
 		expect(actionForKey(map, 'PageDown')).toEqual({ type: 'page', direction: 1 });
 		expect(actionForKey(map, 'A')).toEqual({ type: 'allday' });
+		expect(actionForKey(map, 'i')).toEqual({ type: 'item', direction: 1 });
+		expect(actionForKey(map, 'u')).toEqual({ type: 'item', direction: -1 });
+		expect(actionForKey(map, 'D')).toEqual({ type: 'item-toggle' });
+		expect(actionForKey(map, 's')).toEqual({ type: 'start' });
 		expect(actionForKey(map, 'x')).toBeUndefined();
 	});
 
@@ -29,5 +33,8 @@ describe('keymap', () => {
 		expect(parseKeyAction('bump:selected')).toEqual({ type: 'bump-selected' });
 		expect(parseKeyAction('select:next')).toEqual({ type: 'select', direction: 1 });
 		expect(parseKeyAction('page:prev')).toEqual({ type: 'page', direction: -1 });
+		expect(parseKeyAction('item:next')).toEqual({ type: 'item', direction: 1 });
+		expect(parseKeyAction('item:toggle')).toEqual({ type: 'item-toggle' });
+		expect(parseKeyAction('start')).toEqual({ type: 'start' });
 	});
 });

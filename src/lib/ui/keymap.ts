@@ -10,12 +10,20 @@ export type KeyAction =
 	| { type: 'recall' }
 	| { type: 'page'; direction: -1 | 1 }
 	/** Open or close the All Day view. */
-	| { type: 'allday' };
+	| { type: 'allday' }
+	/** The item cursor on the selected card: next or previous item (a cook's marks). */
+	| { type: 'item'; direction: -1 | 1 }
+	/** Mark the item under the cursor done, or not done (without a cursor: the first not done). */
+	| { type: 'item-toggle' }
+	/** Mark the selected ticket started, or not started. */
+	| { type: 'start' };
 
 /**
  * Digits 1-9 bump the Nth card on the page, arrows move the selection, Enter bumps the selected
  * card, R or Backspace recalls the last bumped order, Page Up/Down turn pages, A opens and closes
- * the All Day view.
+ * the All Day view. On the selected card: I and U move an item cursor down and up, D marks the
+ * item under it done (again: not done; with no cursor, the first item not done), S marks the
+ * ticket started (again: not started).
  */
 export const DEFAULT_KEYMAP: Readonly<Record<string, string>> = {
 	...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i + 1), `bump:${i + 1}`])),
@@ -29,7 +37,11 @@ export const DEFAULT_KEYMAP: Readonly<Record<string, string>> = {
 	Backspace: 'recall',
 	PageUp: 'page:prev',
 	PageDown: 'page:next',
-	a: 'allday'
+	a: 'allday',
+	i: 'item:next',
+	u: 'item:prev',
+	d: 'item:toggle',
+	s: 'start'
 };
 
 /** `bump:3` → {type:'bump', position: 3}; null for anything unknown. */
@@ -51,6 +63,14 @@ export function parseKeyAction(text: string): KeyAction | null {
 			return { type: 'page', direction: 1 };
 		case 'allday':
 			return { type: 'allday' };
+		case 'item:next':
+			return { type: 'item', direction: 1 };
+		case 'item:prev':
+			return { type: 'item', direction: -1 };
+		case 'item:toggle':
+			return { type: 'item-toggle' };
+		case 'start':
+			return { type: 'start' };
 		default:
 			return null;
 	}

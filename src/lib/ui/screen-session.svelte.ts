@@ -4,6 +4,7 @@
  * when the agent relays the result, so every browser on the screen shows the same.
  */
 import type { ClientMessage } from '#core/relay';
+import type { ActionTarget } from '#core/screen';
 import { displayName } from '#core/view/format';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
 import { ScreenNotifications } from './screen-notifications.svelte';
@@ -96,14 +97,18 @@ export class ScreenSession {
 		this.board.dispose();
 	}
 
-	/** Send a screen action; recall without an id recalls the last bumped order. */
-	act(action: ScreenActionName, orderId?: string, course?: string): boolean {
+	/**
+	 * Send a screen action; recall without an id recalls the last bumped order. `target` names the
+	 * course to fire or the item to mark.
+	 */
+	act(action: ScreenActionName, orderId?: string, target: ActionTarget = {}): boolean {
 		this.#lastAction = action;
 		const sent = this.connection.send({
 			type: 'action',
 			action,
 			...(orderId ? { orderId } : {}),
-			...(course !== undefined ? { course } : {})
+			...(target.course !== undefined ? { course: target.course } : {}),
+			...(target.lineId !== undefined ? { lineId: target.lineId } : {})
 		});
 		if (!sent) this.notify(`Not connected: ${action} not sent`);
 		return sent;
@@ -135,6 +140,10 @@ export class ScreenSession {
 		if (this.#lastAction === 'ready') return 'That order is no longer on this screen';
 		if (this.#lastAction === 'bump') return 'Already bumped';
 		if (this.#lastAction === 'fire-course') return 'That course cannot be fired';
+		if (this.#lastAction === 'item-done' || this.#lastAction === 'item-undo')
+			return 'That item cannot be marked now';
+		if (this.#lastAction === 'start' || this.#lastAction === 'start-undo')
+			return 'That ticket cannot be marked started now';
 		return 'That order cannot be fired';
 	}
 

@@ -1,18 +1,8 @@
 import { error, isHttpError } from '@sveltejs/kit';
 import type { PageLoad } from './$types';
+import type { TrackerView } from '#core/view/tracker';
 
-export interface TrackerEntry {
-	orderId: string;
-	name: string;
-	number: string;
-	since: number;
-}
-export interface Tracker {
-	location: { id: string; name: string; timezone: string };
-	now: number;
-	preparing: TrackerEntry[];
-	ready: TrackerEntry[];
-}
+export type { TrackerEntry } from '#core/view/tracker';
 
 /**
  * A location's order tracker (GET /api/tracker/<location>), reloaded by the page every few
@@ -32,7 +22,7 @@ export const load: PageLoad = async ({ params, fetch, depends }) => {
 			};
 		}
 		if (!res.ok) return { tracker: null, problem: `The agent answered ${res.status}` };
-		return { tracker: (await res.json()) as Tracker, problem: null };
+		return { tracker: (await res.json()) as TrackerView, problem: null };
 	} catch (err) {
 		if (isHttpError(err)) throw err;
 		return { tracker: null, problem: 'The kitchen is not reachable' };
