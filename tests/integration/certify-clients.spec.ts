@@ -27,15 +27,19 @@ function kitchen() {
 	return config;
 }
 
-function certify(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function certify(
+	args: string[],
+	input = ''
+): Promise<{ code: number; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
-		execFile(
+		const child = execFile(
 			process.execPath,
 			['--import', 'tsx', 'agent/cli/cli.ts', 'certify', ...args],
 			{ cwd: ROOT, timeout: 240_000 },
 			(err, stdout, stderr) =>
 				resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr })
 		);
+		child.stdin?.end(input);
 	});
 }
 
@@ -189,6 +193,34 @@ describe('kds-sim certify with the sample POS clients', () => {
 		);
 		expect(cases.filter((c) => c.status === 'SKIP').length).toBe(6);
 	}, 300_000);
+
+	it('by hand: each instruction printed, answered on standard input (skip with a reason, stop)', async () => {
+		const sim = await setUp(() => 200);
+		const out = mkdtempSync(join(tmpdir(), 'kds-cert-hand-'));
+		const run = await certify(
+			[
+				'--url',
+				sim.httpUrl,
+				'--capabilities',
+				'tcp',
+				'--scenarios',
+				'KDS-CERT-TCP-001,KDS-CERT-TCP-004,KDS-CERT-BAD-001',
+				'--out',
+				out
+			],
+			'skip our menu has no modifiers\nstop\n'
+		);
+		expect(run.code, run.stderr).toBe(0);
+		expect(run.stderr).toContain(
+			'KDS-CERT-TCP-001 A create with line ids and modifiers over TCP\n  Send a new order over TCP whose items each have a lineId, most with modifiers.'
+		);
+		const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+		expect(report.scenarios.map((s) => [s.id, s.verdict, s.reason])).toEqual([
+			['KDS-CERT-TCP-001', 'SKIPPED', 'our menu has no modifiers'],
+			['KDS-CERT-TCP-004', 'SKIPPED', 'the run was stopped during this step'],
+			['KDS-CERT-BAD-001', 'SKIPPED', 'not reached: the run was stopped first']
+		]);
+	}, 60_000);
 
 	it('refuses a bad command line with exit code 2, and a simulator it cannot reach', async () => {
 		const bad = await certify(['--capabilities', 'tcp,fax']);
