@@ -31,9 +31,9 @@ import type { SmsOutbox } from './notify/sms.ts';
 import type { Webhooks } from './notify/webhooks.ts';
 import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { registerFaultsApi } from './http/faults-api.ts';
-import { registerSessionApi } from './http/session-api.ts';
 import { registerCertifyApi } from './http/certify-api.ts';
 import { certifyRuns } from './certify/deps.ts';
+import { registerSessionApi } from './http/session-api.ts';
 import type { Faults } from './faults/registry.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
 

@@ -5,6 +5,8 @@
  * touched and the log.
  */
 import { FAULT_KIND_TABLE, losesOrder, type FaultKind } from './fault-kinds.ts';
+import { orderCommandOfRoute, PATHS, routeKey } from './integrator-routes.ts';
+import { envelopeOf } from './tcp-message.ts';
 import type { Finding } from './conformance.ts';
 import { faultLabel, type MessageEntry } from './message-entry.ts';
 import { FAULT_RULE_TABLE, type FaultRuleId, type Severity } from './rules.ts';
@@ -86,19 +88,21 @@ export function orderFingerprint(order: unknown): string | null {
 	return `${String(name ?? '')}|${lines.join(',')}`;
 }
 
-/** The order a logged message carries (TCP: in its envelope or bare; HTTP: the body). */
+/** The order a logged message carries (TCP: in its envelope or bare, envelopeOf; HTTP: the body). */
 export function orderOfPayload(raw: string): { id?: unknown } | null {
 	try {
-		const json = JSON.parse(raw) as { order?: unknown };
-		const order = typeof json?.order === 'object' && json.order !== null ? json.order : json;
-		return typeof order === 'object' && order !== null ? (order as { id?: unknown }) : null;
+		return envelopeOf(JSON.parse(raw))?.order ?? null;
 	} catch {
 		return null;
 	}
 }
 
+/** A create, over TCP (`create-order`) or HTTP (`POST /integrators/kds-orders`, the route table). */
 const isCreate = (command: string | null) =>
-	command === 'create-order' || command === 'POST /integrators/kds-orders';
+	command === 'create-order' || orderCommandOfRoute(command) === 'create-order';
+
+/** The client asked for the active orders (GET /integrators/kds-orders/active). */
+const ACTIVE_ORDERS = routeKey({ method: 'GET', path: PATHS.activeOrders });
 
 /** Faults after which the client cannot know whether its message took effect (the kinds table). */
 const unknownOutcome = (kind: FaultKind) => FAULT_KIND_TABLE[kind].outcomeUnknown;
@@ -257,7 +261,7 @@ export function judgeFaults(
 				`order ${touch.orderId} was not kept (${touch.kind}) and the client never sent it again: it is not in the kitchen`
 			);
 		}
-		const asked = later.some((m) => m.command === 'GET /integrators/kds-orders/active');
+		const asked = later.some((m) => m.command === ACTIVE_ORDERS);
 		if (!same && !twin && !asked && touch.committed) {
 			find(
 				touch,

@@ -341,6 +341,12 @@ if (ready) {
 		page.status === 200 && html.includes('<html') && html.includes('/_app/'),
 		`the UI page ${screen.url} is served from the installed package`
 	);
+	const swagger = await fetch(`${ready.http.url}/docs/swagger-ui-bundle.js`);
+	check(
+		swagger.status === 200 && (await swagger.arrayBuffer()).byteLength > 100_000,
+		'/docs serves Swagger UI from the package (dist/swagger-ui), with no swagger-ui-dist installed',
+		String(swagger.status)
+	);
 	sim.kill('SIGTERM');
 	const code = await new Promise((r) =>
 		sim.exitCode !== null ? r(sim.exitCode) : sim.once('exit', r)
@@ -401,6 +407,14 @@ try {
 		installed.version === pkg.version &&
 			!existsSync(join(project, 'node_modules', pkg.name, 'agent')),
 		`the example project installed ${pkg.name}@${installed.version} from the registry (the package, not the working tree)`
+	);
+	const extra = ['swagger-ui-dist', '@scarf/scarf'].filter((name) =>
+		existsSync(join(project, 'node_modules', name))
+	);
+	check(
+		extra.length === 0,
+		"a user's install holds no swagger-ui-dist and no @scarf/scarf (its install script)",
+		extra.join(' ')
 	);
 	const out = sh('npx', ['playwright', 'test'], { env: npmEnv, cwd: project, timeout: 600_000 });
 	check(

@@ -1,85 +1,22 @@
 /**
  * The certification report (docs/certify.md), in three forms from one object: JSON (the
  * record), JUnit XML (one test case per scenario, for any CI) and a printable HTML page (the
- * summary first). Customer data (names, phone numbers, addresses, vehicles, staff names) is
- * redacted from the transcript before anything is hashed or written; a SHA-256 over the
+ * summary first). Customer data (names, phone numbers, addresses, staff names) is redacted by
+ * the project's one redaction (#core/redact) from the transcript and the evidence lines before
+ * anything is hashed or written; a SHA-256 over the
  * scenarios' ids and versions and the redacted transcript lets a reader check nothing was edited.
  */
 import { createHash } from 'node:crypto';
 import { SCENARIOS, SUITE_VERSION } from '#core/certify/catalog';
 import type { ScenarioVerdict } from '#core/certify/judge';
 import type { MessageEntry } from '#core/message-entry';
+import { Redactor } from '#core/redact';
 import type { CertifyRuns } from './run.ts';
 
 export const REPORT_SCHEMA_VERSION = 1;
 
 export const DISCLAIMER =
 	'This report is produced by kds-sim, an open-source simulator. It is not the kitchen display vendor’s certification and grants no production credentials; it records what the simulator observed.';
-
-/** Order fields that carry customer (or staff) data: replaced by REDACTED in the transcript. */
-const CUSTOMER_FIELDS = new Set([
-	'name',
-	'phoneNumber',
-	'deliveryAddress',
-	'vehicleModel',
-	'vehicleColor',
-	'server',
-	'driverPhone',
-	'customerArrivedUrl'
-]);
-export const REDACTED = '[redacted]';
-
-/** An order object with its customer fields redacted (items' names are the menu, kept). */
-function redactOrder(order: Record<string, unknown>): Record<string, unknown> {
-	const out: Record<string, unknown> = {};
-	for (const [key, value] of Object.entries(order)) {
-		if (CUSTOMER_FIELDS.has(key) && value !== undefined && value !== null) out[key] = REDACTED;
-		else if (key === 'deliveryService' && typeof value === 'object' && value !== null) {
-			// Its name is the courier company, not a person: only the driver's phone goes.
-			const service = value as Record<string, unknown>;
-			out[key] = 'driverPhone' in service ? { ...service, driverPhone: REDACTED } : service;
-		} else out[key] = value;
-	}
-	return out;
-}
-
-/** A logged payload as the transcript holds it: JSON with customer fields redacted, or withheld. */
-export function redactPayload(raw: string): string {
-	let json: unknown;
-	try {
-		json = JSON.parse(raw);
-	} catch {
-		return `[not JSON: ${raw.length} characters withheld]`;
-	}
-	if (typeof json !== 'object' || json === null || Array.isArray(json)) return JSON.stringify(json);
-	const object = json as Record<string, unknown>;
-	if (typeof object.order === 'object' && object.order !== null)
-		return JSON.stringify({
-			...object,
-			order: redactOrder(object.order as Record<string, unknown>)
-		});
-	return JSON.stringify(redactOrder(object));
-}
-
-/** Customer names in free text (a result, a reason): the redacted names replaced too. */
-function scrub(text: string, names: ReadonlySet<string>): string {
-	let out = text;
-	for (const name of names) if (name.length > 1) out = out.split(name).join(REDACTED);
-	return out;
-}
-
-function customerValues(raw: string, into: Set<string>): void {
-	try {
-		const json = JSON.parse(raw) as Record<string, unknown>;
-		const order = (
-			typeof json.order === 'object' && json.order !== null ? json.order : json
-		) as Record<string, unknown>;
-		for (const key of CUSTOMER_FIELDS)
-			if (typeof order[key] === 'string') into.add(order[key] as string);
-	} catch {
-		// not JSON: withheld whole
-	}
-}
 
 export interface TranscriptEntry {
 	id: number;
@@ -129,31 +66,30 @@ export function reportHash(
 export function buildReport(runs: CertifyRuns, version: string): CertifyReport | null {
 	const run = runs.current();
 	if (!run) return null;
-	const names = new Set<string>();
-	const rows: Array<{ scenario: string; m: MessageEntry }> = [];
+	// One redactor for the whole report: the same customer, the same stand-in everywhere.
+	const redactor = new Redactor();
+	const rows: Array<{ scenario: string; m: MessageEntry; payload: string }> = [];
 	for (const step of run.steps) {
-		for (const m of step.evidence?.messages ?? []) {
-			customerValues(m.raw, names);
-			rows.push({ scenario: step.scenario.id, m });
-		}
+		for (const m of step.evidence?.messages ?? [])
+			rows.push({ scenario: step.scenario.id, m, payload: redactor.message(m.raw) });
 	}
-	const transcript: TranscriptEntry[] = rows.map(({ scenario, m }) => ({
+	const transcript: TranscriptEntry[] = rows.map(({ scenario, m, payload }) => ({
 		id: m.id,
 		at: new Date(m.at).toISOString(),
 		scenario,
 		interface: m.interface,
 		command: m.command,
 		orderId: m.orderId,
-		result: scrub(m.result, names),
+		result: redactor.text(m.result),
 		ok: m.ok,
 		fault: m.fault ?? null,
 		findings: m.findings.map((f) => f.code),
-		payload: redactPayload(m.raw)
+		payload
 	}));
 	const scenarios = runs.verdicts().map((v) => ({
 		...v,
-		reason: scrub(v.reason, names),
-		seen: v.seen.map((s) => ({ ...s, what: scrub(s.what, names) }))
+		reason: redactor.text(v.reason),
+		seen: v.seen.map((s) => ({ ...s, what: redactor.text(s.what) }))
 	}));
 	const counts = { PASS: 0, FAIL: 0, WARN: 0, SKIPPED: 0, NOT_APPLICABLE: 0 };
 	for (const s of scenarios) counts[s.verdict] += 1;
@@ -297,7 +233,7 @@ ${rows}
 <h2>Each scenario, with its evidence</h2>
 ${details}
 <h2>Transcript</h2>
-<p>${report.transcript.length} messages, customer data redacted (names, phone numbers, addresses, vehicles). Whole in the JSON report.</p>
+<p>${report.transcript.length} messages, customer data redacted (names, phone numbers, addresses). Whole in the JSON report.</p>
 </body></html>
 `;
 }

@@ -91,6 +91,8 @@ export interface Run {
 
 /** How long a webhook step waits, at its end, for the deliveries' first answers (ms). */
 const WEBHOOK_WAIT_MS = 7000;
+/** How long after a late answer's due time a step still waits for it to be logged (ms). */
+const LATE_MARGIN_MS = 300;
 
 export class CertifyError extends Error {
 	constructor(
@@ -235,6 +237,7 @@ export class CertifyRuns {
 		try {
 			if (step.scenario.redeliver || step.scenario.step.webhook)
 				await this.settleWebhooks(run, step, status === 'done');
+			await this.settleLateAnswers(step);
 			for (const id of step.faultIds) this.deps.faults.remove(id);
 			step.endedAt = this.deps.now();
 			step.status = status;
@@ -325,9 +328,39 @@ export class CertifyRuns {
 			.flatMap((e) => this.deps.webhooks.deliveries(e.id, { limit: 1000 }))
 			.filter((d) => {
 				const at = Date.parse(d.createdAt);
-				return at >= from - 1000 && at <= to && d.event === 'KDS Order Created';
+				return at >= from && at <= to && d.event === 'KDS Order Created';
 			})
 			.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+	}
+
+	/**
+	 * A step whose fault answers late (slow-reply, http-delay) ends once the late answers are out,
+	 * so the messages they answer are logged (HTTP logs a message when it is answered) in the
+	 * step's evidence, not the next one's; a step that took the screen away (reboot, down,
+	 * cloud-offline) ends once it is back, so the next step does not meet it.
+	 */
+	private async settleLateAnswers(step: Step): Promise<void> {
+		const delayOf = (fault: Step['scenario']['faults'][number]) =>
+			'delayMs' in fault
+				? Math.max(fault.delayMs ?? 0, ('maxDelayMs' in fault && fault.maxDelayMs) || 0)
+				: 0;
+		const delay = Math.max(0, ...step.scenario.faults.map(delayOf));
+		const ids = new Set(step.faultIds);
+		const touched = this.deps.faults.touchedList().filter((t) => ids.has(t.faultId));
+		const late = Math.max(0, ...touched.map((t) => t.at + delay + LATE_MARGIN_MS));
+		// A screen away for a while (reboot, down, offline) is back before the next step starts.
+		const away = Math.max(
+			0,
+			...step.scenario.faults.map((f) =>
+				'seconds' in f ? f.seconds * 1000 : 'durationMs' in f ? (f.durationMs ?? 0) : 0
+			)
+		);
+		const until = Math.max(
+			delay > 0 ? late : 0,
+			away > 0 ? step.startedAt! + away + LATE_MARGIN_MS : 0
+		);
+		const wait = Math.min(until - this.deps.now(), Math.max(delay, away) + LATE_MARGIN_MS);
+		if (wait > 0) await new Promise((r) => setTimeout(r, wait));
 	}
 
 	/**

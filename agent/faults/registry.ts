@@ -9,9 +9,12 @@
  * with no HTTP fault, the hooks read one null (`Faults.http`).
  */
 import {
+	BUILT_IN_PROFILES,
 	FAULT_KIND_TABLE,
 	LiveFault,
 	parseFaultSpec,
+	resolveProfile,
+	type FaultSpecInput,
 	type FaultKind,
 	type FaultRoute,
 	type FaultSpec,
@@ -50,6 +53,10 @@ export interface FaultsOptions {
 	isLocation: (id: string) => boolean;
 	/** Seeds for faults given none (default: random). */
 	seeds?: () => number;
+	/** The config file's own profiles (`faults.profiles`), by name, as written. */
+	profiles?: Record<string, FaultSpecInput[]>;
+	/** The screens a profile that names none goes on (default: none). */
+	screens?: () => string[];
 }
 
 /** What fires on one message: a fault, and a delay that fired with it (they compose). */
@@ -165,6 +172,35 @@ export class Faults {
 
 	get(id: string): LiveFault | undefined {
 		return this.all.find((fault) => fault.id === id);
+	}
+
+	/**
+	 * The faults a profile stands for, the config's own (as written, or put on `screen`) or a
+	 * built-in one (on `screen`, or on every screen when none is named): the rule the config's
+	 * `on` and `--faults` follow (resolveProfile), so the admin API adds the same set.
+	 */
+	profile(
+		name: string,
+		screen: string | undefined
+	): { ok: true; specs: FaultSpecInput[] } | { ok: false; errors: FieldError[] } {
+		const own = this.options.profiles ?? {};
+		if (!Object.hasOwn(own, name) && !Object.hasOwn(BUILT_IN_PROFILES, name))
+			return {
+				ok: false,
+				errors: [
+					{
+						path: 'profile',
+						message: `expected one of ${[...Object.keys(own), ...Object.keys(BUILT_IN_PROFILES)].join(', ')}, got ${JSON.stringify(name)}`
+					}
+				]
+			};
+		const entry = screen === undefined ? name : `${name}@${screen}`;
+		return { ok: true, specs: resolveProfile(entry, own, this.options.screens?.() ?? []) };
+	}
+
+	/** The profiles there are: the config's own, then the built-in ones. */
+	profileNames(): string[] {
+		return [...Object.keys(this.options.profiles ?? {}), ...Object.keys(BUILT_IN_PROFILES)];
 	}
 
 	/** Remove one fault; false when there is none of that id. */

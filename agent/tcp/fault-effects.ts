@@ -12,6 +12,7 @@ import {
 	type LiveFault,
 	type TcpFaultKind
 } from '#core/fault-kinds';
+import { envelopeOf } from '#core/tcp-message';
 import type { Faults, Firing, ScreenFaults } from '../faults/registry.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
 import type { ReplyFault } from './server.ts';
@@ -38,20 +39,24 @@ const REPLY_EFFECTS = {
 	'lost-reply': () => ({ kind: 'close' }),
 	'no-answer': () => ({ kind: 'hold' }),
 	'slow-reply': () => undefined,
-	'reply-in-pieces': (fault) => {
+	'reply-in-pieces': (fault, faults) => {
 		const spec = fault.spec as { pieces: number; pauseMs: number };
-		return { kind: 'pieces', pieces: spec.pieces, pauseMs: spec.pauseMs };
+		return {
+			kind: 'pieces',
+			pieces: spec.pieces,
+			pauseMs: spec.pauseMs,
+			later: (ms, run) => faults.later(ms, run)
+		};
 	}
-} satisfies Record<ReplyKind, (fault: LiveFault) => ReplyFault | undefined>;
+} satisfies Record<ReplyKind, (fault: LiveFault, faults: Faults) => ReplyFault | undefined>;
 
 /** The order id, command and fingerprint of a message, read only when a fault touched it. */
 function readMessage(text: string): Pick<FaultTouch, 'command' | 'orderId' | 'fingerprint'> {
 	try {
-		const json = JSON.parse(text) as { command?: unknown; order?: unknown };
-		const enveloped = typeof json?.order === 'object' && json.order !== null;
-		const order = (enveloped ? json.order : json) as { id?: unknown };
+		const envelope = envelopeOf(JSON.parse(text));
+		const order = envelope?.order ?? null;
 		return {
-			command: typeof json.command === 'string' ? json.command : 'create-order',
+			command: envelope?.named ?? null,
 			orderId: typeof order?.id === 'string' ? order.id : null,
 			fingerprint: orderFingerprint(order)
 		};
@@ -140,7 +145,7 @@ export function screenTcpFaults(
 			touch.messageId = entry?.id;
 			return after(() => reply('', { kind: 'reset' }));
 		}
-		const action = REPLY_EFFECTS[kind as ReplyKind](fault);
+		const action = REPLY_EFFECTS[kind as ReplyKind](fault, faults);
 		handleTcp(
 			screenId,
 			text,

@@ -82,7 +82,13 @@ export type ReplyFault =
 	| { kind: 'close' }
 	| { kind: 'reset' }
 	| { kind: 'hold' }
-	| { kind: 'pieces'; pieces: number; pauseMs: number };
+	| {
+			kind: 'pieces';
+			pieces: number;
+			pauseMs: number;
+			/** Runs the pauses (the agent's clock). */
+			later: (ms: number, run: () => void) => void;
+	  };
 
 /** One reply owed to the client, in message order. */
 interface Slot {
@@ -92,7 +98,7 @@ interface Slot {
 	/** Set only on a refused frame's slot (an accepted message's slot never has it). */
 	refused?: RefusedFrame;
 	/** Set only on the slot of a reply a fault cuts into pieces. */
-	pieces?: { pieces: number; pauseMs: number };
+	pieces?: Omit<Extract<ReplyFault, { kind: 'pieces' }>, 'kind'>;
 }
 
 /** What the log says of a frame refused before parsing. */
@@ -196,20 +202,18 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 
 	/** A fault's reply in pieces, a pause between each; the replies after it wait. */
 	const writeInPieces = (slot: Slot) => {
-		const text = slot.reply! + slot.terminator;
-		const { pieces, pauseMs } = slot.pieces!;
-		const size = Math.max(1, Math.ceil(text.length / pieces));
+		// Cut in bytes, as a network cuts segments: a character may end in the next piece, but
+		// the bytes are the reply's (a cut in UTF-16 would send a lone surrogate as U+FFFD).
+		const bytes = Buffer.from(slot.reply! + slot.terminator, 'utf8');
+		const { pieces, pauseMs, later } = slot.pieces!;
+		const size = Math.max(1, Math.ceil(bytes.length / pieces));
 		let at = 0;
 		piecing = true;
 		const next = () => {
 			if (socket.destroyed) return;
-			// Never inside a surrogate pair: a lone half would be written as U+FFFD.
-			let end = Math.min(at + size, text.length);
-			const last = text.charCodeAt(end - 1);
-			if (end < text.length && last >= 0xd800 && last <= 0xdbff) end += 1;
-			socket.write(text.slice(at, end));
-			at = end;
-			if (at < text.length) return void setTimeout(next, pauseMs);
+			socket.write(bytes.subarray(at, at + size));
+			at += size;
+			if (at < bytes.length) return void later(pauseMs, next);
 			piecing = false;
 			drain();
 		};
@@ -228,7 +232,7 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 			case 'hold':
 				return;
 			case 'pieces':
-				slot.pieces = { pieces: fault.pieces, pauseMs: fault.pauseMs };
+				slot.pieces = fault;
 				slot.reply = reply;
 				drain();
 		}

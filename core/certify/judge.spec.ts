@@ -217,6 +217,42 @@ describe('the bad day', () => {
 		expect(judge('KDS-CERT-BAD-101', done([at(2100)], { touches: [t] })).verdict).toBe('PASS');
 	});
 
+	it('a slow answer the POS gave up on, re-sent under a new id, is two tickets, logged or not', () => {
+		// The first request was kept (http-delay commits) but its client left before the late
+		// answer: only the fault's touch tells of it.
+		const kept = touch({
+			kind: 'http-delay',
+			interface: 'http',
+			command: 'POST /integrators/kds-orders',
+			orderId: 'S-1',
+			fingerprint: 'Zoë|2x寿司'
+		});
+		const again = entry({
+			at: 2100,
+			interface: 'http',
+			command: 'POST /integrators/kds-orders',
+			orderId: 'S-1-R',
+			result: '201',
+			payload: order('S-1-R').order
+		});
+		const v = judge('KDS-CERT-BAD-106', done([again], { touches: [kept] }));
+		expect([v.verdict, v.reason]).toEqual([
+			'FAIL',
+			'two tickets for one order: S-1 (fault f1) and S-1-R (#' +
+				again.id +
+				'): re-sent under a new id'
+		]);
+		const waited = entry({
+			at: 5000,
+			interface: 'http',
+			command: 'POST /integrators/kds-orders',
+			orderId: 'S-1',
+			result: '201',
+			payload: order('S-1').order
+		});
+		expect(judge('KDS-CERT-BAD-106', done([waited], { touches: [kept] })).verdict).toBe('PASS');
+	});
+
 	it('a storm against a screen that is down fails; an order that never arrives is lost', () => {
 		const downs = [0, 100, 200, 300, 400].map((ms, i) =>
 			touch({

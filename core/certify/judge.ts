@@ -16,6 +16,7 @@ import {
 	type FaultFinding,
 	type FaultTouch
 } from '../fault-findings.ts';
+import { INTEGRATOR_ROUTES, integratorRouteOf } from '../integrator-routes.ts';
 import type { MessageEntry } from '../message-entry.ts';
 import type { WebhookDelivery } from '../webhooks.ts';
 import {
@@ -72,43 +73,35 @@ export interface ScenarioVerdict {
 	findings: string[];
 }
 
-const ORDER_PATH = '/integrators/kds-orders';
-const NOTIFY_PATH = '/integrators/kds-notifications/';
+/** The step actions of the integrator routes (core/integrator-routes.ts names them). */
+const HTTP_ACTIONS: Partial<Record<string, StepAction>> = {
+	create: 'create',
+	update: 'update',
+	partial: 'partial',
+	cancel: 'cancel',
+	customerArrived: 'customer-arrived',
+	estimatedArrival: 'eta',
+	sendMessage: 'message'
+};
 
-/**
- * The step action an entry carries: its TCP command, or the HTTP route it was sent to (the
- * inspector writes `METHOD path`). Null for anything else (GET active, information).
- */
-export function actionOf(entry: Pick<MessageEntry, 'interface' | 'command'>): StepAction | null {
-	const command = entry.command;
-	if (command === null) return null;
-	if (entry.interface === 'tcp') {
-		switch (command) {
-			case 'create-order':
-				return 'create';
-			case 'update-order':
-				return 'update';
-			case 'partial-update-order':
-				return 'partial';
-			case 'cancel-order':
-				return 'cancel';
-			default:
-				return null;
-		}
-	}
-	const [method, target = ''] = command.split(' ');
-	const path = target.split('?')[0].replace(/\/+$/, '');
-	if (path === ORDER_PATH) return method === 'POST' ? 'create' : method === 'PUT' ? 'update' : null;
-	if (path === `${ORDER_PATH}/partial`) return 'partial';
-	if (path === `${ORDER_PATH}/cancel`) return 'cancel';
-	if (path === `${NOTIFY_PATH}customer-arrived`) return 'customer-arrived';
-	if (path === `${NOTIFY_PATH}estimated-arrival-update`) return 'eta';
-	if (path === `${NOTIFY_PATH}send-message`) return 'message';
-	return null;
+/** The integrator route an HTTP entry was sent to (the inspector writes `METHOD path`). */
+function routeOf(entry: Pick<MessageEntry, 'interface' | 'command'>) {
+	if (entry.interface !== 'http' || entry.command === null) return undefined;
+	const [method, target = ''] = entry.command.split(' ');
+	return integratorRouteOf(method, target.split('?')[0]);
 }
 
-const asksActive = (m: MessageEntry) =>
-	m.interface === 'http' && (m.command ?? '').split('?')[0].endsWith('/kds-orders/active');
+/**
+ * The step action an entry carries: its TCP command, or the integrator route it was sent to.
+ * Null for anything else (GET active, information).
+ */
+export function actionOf(entry: Pick<MessageEntry, 'interface' | 'command'>): StepAction | null {
+	if (entry.interface === 'http') return HTTP_ACTIONS[routeOf(entry)?.name ?? ''] ?? null;
+	const route = INTEGRATOR_ROUTES.find((r) => 'command' in r && r.command === entry.command);
+	return route ? (HTTP_ACTIONS[route.name] ?? null) : null;
+}
+
+const asksActive = (m: MessageEntry) => routeOf(m)?.name === 'activeOrders';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -320,9 +313,10 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 		if (storm) return fail(`${storm.rule}: ${storm.message}`, seen, base);
 		if (landed.length === 0)
 			return fail(
-				touches.length > 0 || sent.length > 0
-					? `${LOST}: the order never reached the screen: the POS gave up before it was back`
-					: 'no order was sent during the step',
+				`${LOST}: no order reached the screen, while it was away or once it was back` +
+					(touches.length > 0
+						? ` (${touches.length} connection attempts seen, then none)`
+						: ' (attempts to a closed port are refused by the system; the screen cannot count them)'),
 				seen,
 				base
 			);
@@ -364,24 +358,40 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 
 	if (check.kind === 'one-ticket') {
 		const creates = acceptedCreates(messages, null, 0).filter((m) => m.interface === iface);
-		if (sent.length === 0) return fail('no order was sent during the step', seen, base);
-		const byPrint = new Map<string, MessageEntry[]>();
-		for (const m of creates) {
-			const print = orderFingerprint(orderOfPayload(m.raw)) ?? `#${m.id}`;
-			byPrint.set(print, [...(byPrint.get(print) ?? []), m]);
-		}
-		const twice = [...byPrint.values()].find(
-			(list) => new Set(list.map((m) => m.orderId)).size > 1
-		);
+		// The tickets: every accepted create, and every create a fault let through to the screen
+		// (committed), logged or not (a request whose client left before a late answer is kept,
+		// yet has no answer to log).
+		const tickets = new Map<string, Map<string, string>>();
+		const add = (print: string | null, orderId: string | null, ref: string) => {
+			if (print === null || orderId === null) return;
+			const ids = tickets.get(print) ?? tickets.set(print, new Map()).get(print)!;
+			if (!ids.has(orderId)) ids.set(orderId, ref);
+		};
+		for (const t of touches)
+			if (
+				t.committed &&
+				t.command !== null &&
+				actionOf({ interface: t.interface, command: t.command }) === 'create'
+			)
+				add(t.fingerprint, t.orderId, `fault ${t.faultId}`);
+		for (const m of creates) add(orderFingerprint(orderOfPayload(m.raw)), m.orderId, `#${m.id}`);
+		if (sent.length === 0 && touches.length === 0)
+			return fail('no order was sent during the step', seen, base);
+		const twice = [...tickets.values()].find((ids) => ids.size > 1);
 		if (twice)
 			return fail(
-				`two tickets for one order: ${twice.map((m) => `${m.orderId} (#${m.id})`).join(' and ')}: re-sent under a new id`,
+				`two tickets for one order: ${[...twice].map(([id, ref]) => `${id} (${ref})`).join(' and ')}: re-sent under a new id`,
 				seen,
 				base
 			);
-		if (creates.length === 0)
-			return fail(`the order was not accepted: ${sent[0].why ?? sent[0].result}`, seen, base);
-		const retried = sent.filter((m) => m.orderId === creates[0].orderId && m !== creates[0]);
+		if (tickets.size === 0)
+			return fail(
+				`the order was not accepted: ${sent[0] ? (sent[0].why ?? sent[0].result) : 'nothing reached the screen'}`,
+				seen,
+				base
+			);
+		const [orderId] = [...[...tickets.values()][0].keys()];
+		const retried = sent.filter((m) => m.orderId === orderId && !m.ok);
 		return {
 			verdict: 'PASS',
 			reason:
@@ -408,9 +418,14 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 	if (newId) return fail(`${newId.rule}: ${newId.message}`, seen, base);
 	const lost = mineFound.find((f) => (f.rule as string) === LOST);
 	const client = clientOf(first.interface, first.source);
+	// What the client sent after the fault: not the touched message itself (its entry carries the
+	// fault's id when it has one).
 	const later = messages.filter(
 		(m) =>
-			m.at >= first.at && m.id !== first.messageId && clientOf(m.interface, m.source) === client
+			m.at >= first.at &&
+			m.id !== first.messageId &&
+			!(m.fault ?? '').includes(`(${first.faultId})`) &&
+			clientOf(m.interface, m.source) === client
 	);
 
 	if (check.kind === 'same-id-after-fault') {

@@ -275,18 +275,18 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 			count: 1
 		});
 		const { host, port } = tcpOf(s);
-		const chunks = await new Promise<string[]>((resolve, reject) => {
-			const got: string[] = [];
-			const socket = connect({ host, port }, () =>
-				socket.end(JSON.stringify(order('6002-long-id')))
-			);
-			socket.setEncoding('utf8');
+		// An id with emoji (two UTF-16 units each): cut in bytes, the bytes are still the reply's.
+		const id = '6002-🍣🍣🍣-寿司';
+		const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+			const got: Buffer[] = [];
+			const socket = connect({ host, port }, () => socket.end(JSON.stringify(order(id))));
 			socket
-				.on('data', (d: string) => got.push(d))
+				.on('data', (d: Buffer) => got.push(d))
 				.on('close', () => resolve(got))
 				.on('error', reject);
 		});
-		expect(chunks.join('')).toBe('6002-long-id');
+		expect(Buffer.concat(chunks).toString('utf8')).toBe(id);
+		expect(Buffer.concat(chunks)).toEqual(Buffer.from(id, 'utf8'));
 		expect(chunks.length).toBe(4);
 	});
 
@@ -426,6 +426,25 @@ describe('HTTP faults, with a client that retries well', () => {
 		expect((await cardIds(s)).sort()).toEqual(['8301', '8302']);
 	});
 
+	it('faults compose through the admin API: 400 ms late, then 503; nothing taken', async () => {
+		const s = await start();
+		await s.addFaults([
+			{ kind: 'http-delay', delayMs: 400, route: 'create', count: 1 },
+			{ kind: 'http-status', status: 503, retryAfter: 1, route: 'create', count: 1 }
+		]);
+		const started = Date.now();
+		const answer = await s.sendHttp('create', order('8501').order);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+		expect(answer.status).toBe(503);
+		expect(await cardIds(s)).toEqual([]);
+		expect(s.messages.list({})[0]).toMatchObject({
+			orderId: '8501',
+			fault: 'http-delay (f1), then http-status (f2)'
+		});
+		// Spent together: the next one goes through at once.
+		expect((await s.sendHttp('create', order('8501').order)).status).toBe(201);
+	});
+
 	it('per route: information and notifications answer the status, the order routes go on', async () => {
 		const s = await start();
 		await s.addFaults([
@@ -479,6 +498,67 @@ describe('profiles: the config file and the command line', () => {
 		]);
 		expect(await sim.sendTcp('kds-1', order('9001'))).toBe('9001');
 		await expect(sim.sendTcp('kds-2', order('9002'))).rejects.toThrow(/ECONNRESET|EPIPE/);
+	});
+
+	it('the config’s own profile works through the admin API too, as written or on a named screen', async () => {
+		sim = await startSimulator({
+			uiDir: null,
+			config: {
+				...DEFAULT_CONFIG,
+				faults: {
+					profiles: { 'lunch-rush': [{ kind: 'slow-reply', screen: 'kds-1', delayMs: 50 }] }
+				}
+			}
+		});
+		const added = await post(sim, '/api/admin/faults', { profile: 'lunch-rush' });
+		expect(added.status).toBe(201);
+		expect(
+			(added.body.added as Array<{ kind: string; screen: string }>).map((f) => [f.kind, f.screen])
+		).toEqual([['slow-reply', 'kds-1']]);
+		const moved = await post(sim, '/api/admin/faults', { profile: 'lunch-rush', screen: 'kds-2' });
+		expect((moved.body.added as Array<{ screen: string }>).map((f) => f.screen)).toEqual(['kds-2']);
+		const bad = await post(sim, '/api/admin/faults', { profile: 'dinner-rush', screen: 'kds-1' });
+		expect(bad.status).toBe(422);
+		expect(bad.body.errors).toEqual([
+			{
+				path: 'profile',
+				message:
+					'expected one of lunch-rush, flaky-wifi, wifi-down, cloud-trouble, got "dinner-rush"'
+			}
+		]);
+		expect((await sim.listFaults()).length).toBe(2);
+	});
+
+	it('faults compose: a config profile "300 ms late, then the reply lost" on TCP', async () => {
+		sim = await startSimulator({
+			uiDir: null,
+			config: {
+				...DEFAULT_CONFIG,
+				faults: {
+					profiles: {
+						'bad-wifi': [
+							{ kind: 'slow-reply', screen: 'kds-1', delayMs: 300, count: 1 },
+							{ kind: 'lost-reply', screen: 'kds-1', count: 1 }
+						]
+					},
+					on: ['bad-wifi']
+				}
+			}
+		});
+		const started = Date.now();
+		expect(await sim.sendTcp('kds-1', order('9101'))).toBe('');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+		expect(await cardIds(sim)).toEqual(['9101']);
+		expect(sim.messages.list({})[0]).toMatchObject({
+			orderId: '9101',
+			fault: 'slow-reply (f1), then lost-reply (f2)'
+		});
+		expect((await sim.listFaults()).map((f) => [f.kind, f.fired])).toEqual([
+			['slow-reply', 1],
+			['lost-reply', 1]
+		]);
+		const [client] = (await sim.faultReport()).clients;
+		expect(client.touched).toEqual({ 'slow-reply': 1, 'lost-reply': 1 });
 	});
 
 	it('an unknown profile stops the start with the profiles there are; a bad --faults is refused', async () => {

@@ -1,38 +1,25 @@
 /**
  * The certification run's admin API (agent/http/certify-api.ts, docs/certify.md) as the Certify
  * page reads it: the catalog, the run's state, and the person's moves (start, done, skip, stop).
- * The shapes are the API's answers; only what the page reads is typed here.
+ * The shapes are the API's answers (agent/http/certify-api.ts documents RunState); the catalog's
+ * and the judge's types are the core's own.
  */
+import { CAPABILITIES, type Scenario } from '#core/certify/catalog';
+import type { EvidenceItem, StepStatus, Verdict } from '#core/certify/judge';
 
 export const CERTIFY_URL = '/api/admin/certify';
 
-export type Verdict = 'PASS' | 'FAIL' | 'WARN' | 'SKIPPED' | 'NOT_APPLICABLE';
-export type StepStatus = 'pending' | 'current' | 'done' | 'skipped' | 'not-applicable';
+export type { Verdict, StepStatus };
 
-/** A scenario of the catalog (core/certify/catalog.ts), as GET /api/admin/certify/scenarios lists it. */
-export interface CatalogScenario {
-	id: string;
-	version: number;
-	group: string;
-	title: string;
-	instruction: string;
-	simulator: string;
-	checks: string;
-	why: string;
-	needs: string[];
-	step: { interface: 'tcp' | 'http'; actions: string[]; needs: string[]; meets?: string };
-}
+/** A scenario of the catalog, as GET /api/admin/certify/scenarios lists it. */
+export type CatalogScenario = Scenario;
 
 export interface Catalog {
 	suiteVersion: string;
 	scenarios: CatalogScenario[];
 }
 
-export interface SeenItem {
-	ref?: string | number | null;
-	at?: string | number | null;
-	what: string;
-}
+export type SeenItem = EvidenceItem;
 
 export interface RunState {
 	runId: string;
@@ -135,14 +122,10 @@ export function transcriptUrl(run: Pick<RunState, 'startedAt' | 'endedAt'>): str
 	return `/api/admin/messages/session?${query}`;
 }
 
-/** The capabilities the catalog's scenarios need, interfaces first (what a POS can declare). */
-export function capabilitiesOf(catalog: Catalog): string[] {
-	const all = [...new Set(catalog.scenarios.flatMap((s) => s.needs))];
-	const rank = (c: string) => (c === 'tcp' ? 0 : c === 'http' ? 1 : 2);
-	return all.sort((a, b) => rank(a) - rank(b));
-}
+/** What a POS can declare it does, interfaces first (the catalog's list). */
+export const DECLARABLE: readonly string[] = CAPABILITIES;
 
-export const CAPABILITY_LABELS: Record<string, string> = {
+export const CAPABILITY_LABELS: Record<(typeof CAPABILITIES)[number], string> = {
 	tcp: 'TCP (port 9104)',
 	http: 'HTTP integrator API',
 	courses: 'Courses',
