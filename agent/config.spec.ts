@@ -105,6 +105,32 @@ describe('config', () => {
 		);
 	});
 
+	it('screen setting alertWords: a list of words taken (trimmed), absent by default, refused with the entry named', () => {
+		const config = structuredClone(DEFAULT_CONFIG) as {
+			brands: Array<{ locations: Array<{ screens: Array<{ settings?: unknown }> }> }>;
+		};
+		const screen = config.brands[0].locations[0].screens[0];
+		const parsed = () => parseConfig(config).brands[0].locations[0].screens[0].settings;
+		expect(parsed().alertWords).toBeUndefined();
+		screen.settings = { alertWords: [' shrimp ', 'no …', 'アレルギー'] };
+		expect(parsed().alertWords).toEqual(['shrimp', 'no …', 'アレルギー']);
+		screen.settings = { alertWords: [] };
+		expect(parsed().alertWords).toEqual([]);
+		for (const [bad, message] of [
+			['nuts', 'settings.alertWords: expected a list of words, got "nuts"'],
+			[['nut', ''], 'settings.alertWords[1]: expected a word or phrase, got an empty string'],
+			[['nut', 7], 'settings.alertWords[1]: expected a word or phrase, got 7'],
+			[
+				['x'.repeat(61)],
+				'settings.alertWords[0]: expected a word or phrase of at most 60 characters'
+			],
+			[Array(201).fill('nut'), 'settings.alertWords: expected at most 200 words']
+		] as const) {
+			screen.settings = { alertWords: bad };
+			expect(() => parseConfig(config), JSON.stringify(bad).slice(0, 40)).toThrow(message);
+		}
+	});
+
 	it('screen setting changeMarks: "seen" or seconds above 0, else refused with the setting named', () => {
 		const config = structuredClone(DEFAULT_CONFIG) as {
 			brands: Array<{ locations: Array<{ screens: Array<{ settings?: unknown }> }> }>;

@@ -12,6 +12,7 @@ import { ORDER_MODES } from '#core/order-schema';
 import { formatErrors, parseWith, showValue } from '#core/parse';
 import { DEFAULT_TIMERS, HEX_COLOR, MAX_SCALE, MIN_SCALE, type ScreenSettings } from '#core/relay';
 import { DAILY_TIME } from '#core/times';
+import { MAX_ALERT_WORD_LENGTH, MAX_ALERT_WORDS } from '#core/view/alerts';
 import { isHttpUrl } from '#core/url';
 import {
 	DEFAULT_WEBHOOK_ATTEMPTS,
@@ -87,6 +88,23 @@ const SettingsSchema = z
 			.optional()
 	})
 	.extend({
+		/**
+		 * Lines drawn bold on red (core/view/alerts.ts): words and phrases, "no …" for a line that
+		 * starts with "no"; absent: the default list; [] for none (docs/configuration.md).
+		 */
+		alertWords: z
+			.array(
+				z
+					.string({ error: (i) => `expected a word or phrase, got ${showValue(i.input)}` })
+					.trim()
+					.min(1, { error: 'expected a word or phrase, got an empty string' })
+					.max(MAX_ALERT_WORD_LENGTH, {
+						error: `expected a word or phrase of at most ${MAX_ALERT_WORD_LENGTH} characters`
+					}),
+				{ error: (i) => `expected a list of words, got ${showValue(i.input)}` }
+			)
+			.max(MAX_ALERT_WORDS, { error: `expected at most ${MAX_ALERT_WORDS} words` })
+			.optional(),
 		/** Combine Orders (docs/screens.md#combine-orders): off by default, as on the vendor's screen. */
 		combineOrders: z
 			.boolean({ error: (i) => `expected true or false, got ${showValue(i.input)}` })

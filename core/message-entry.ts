@@ -2,7 +2,7 @@
  * One message in the inspector's log, as the agent keeps it (agent/inspector/message-log.ts)
  * and the admin API and its stream send it to the browser (src/lib/ui/inspector/).
  */
-import type { Finding } from './conformance.ts';
+import type { Finding } from './rules.ts';
 
 export interface MessageEntry {
 	id: number;

@@ -169,7 +169,9 @@ export const ScreenSettingsSchema = z.object({
 	/** How long NEW / CHANGED marks last: 'seen' (until a cook saw the card) or seconds. */
 	changeMarks: z.union([z.literal('seen'), num()]).optional(),
 	/** Combine Orders: a new order of a recent order's name joins its ticket (core/combine.ts). */
-	combineOrders: z.boolean().optional()
+	combineOrders: z.boolean().optional(),
+	/** Lines drawn bold on red (core/view/alerts.ts); absent: the default list. */
+	alertWords: z.array(z.string()).optional()
 });
 export type ScreenSettings = z.output<typeof ScreenSettingsSchema>;
 

@@ -85,7 +85,11 @@ export const ScreenInfoSchema = z.strictObject({
 		combineOrders: z
 			.boolean()
 			.optional()
-			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.')
+			.describe('Combine Orders: a new order of a recent order’s name joins its ticket.'),
+		alertWords: z
+			.array(z.string())
+			.optional()
+			.describe('Lines drawn bold on red on a card (allergies, "no …"); absent: the default list.')
 	})
 }) satisfies z.ZodType<ScreenInfo>;
 

@@ -72,10 +72,7 @@ export function textLines(text: string, fontRem: number, widthRem: number): numb
 			used = need;
 			continue;
 		}
-		if (used > 0) {
-			lines++;
-			used = 0;
-		}
+		if (used > 0) lines++;
 		// A word longer than the line breaks at the line's width.
 		while (w > perLine) {
 			lines++;

@@ -41,8 +41,14 @@ test.describe('faults on cue', () => {
 					'aria-pressed',
 					'true'
 				);
-				await expect(dialog.getByRole('listitem', { name: /^down \(f\d+\)$/ })).toBeVisible();
-				await expect(dialog.getByRole('listitem', { name: /^cloud-offline/ })).toBeVisible();
+				// Nothing was sent yet: no "fired 1×"; being offline is a state, on now.
+				await expect(dialog.getByRole('listitem', { name: /^down \(f\d+\)$/ })).toContainText(
+					'waiting, not fired yet'
+				);
+				await expect(dialog.getByRole('listitem', { name: /^cloud-offline/ })).toContainText(
+					'on now'
+				);
+				await expect(dialog).not.toContainText('fired 1×');
 				mkdirSync(SHOTS, { recursive: true });
 				await page.screenshot({
 					path: join(SHOTS, `faults-panel-${size.width}x${size.height}.png`)
@@ -160,9 +166,13 @@ test.describe('faults on cue', () => {
 		await page.screenshot({ path: join(SHOTS, 'faults-inspector-1280x720.png') });
 		// The panel from the inspector.
 		await page.getByRole('button', { name: '⚡ Faults panel' }).click();
-		await expect(page.getByRole('dialog', { name: 'Faults on cue: kds-1' })).toContainText(
+		// Spent (its one reply lost): listed apart, not as on.
+		const dialog = page.getByRole('dialog', { name: 'Faults on cue: kds-1' });
+		await expect(dialog.getByRole('list', { name: 'Spent faults' })).toContainText(
 			'fired 1×, spent'
 		);
+		await expect(dialog.getByRole('list', { name: 'Faults on' })).toHaveCount(0);
+		await expect(dialog).toContainText('No fault on this screen');
 	});
 
 	test('a reboot: the screen goes away, its browser sees it, and it comes back with its orders', async ({
