@@ -46,15 +46,13 @@ import type { ScreenListener } from './http/health.ts';
 import { createLogger, loadLogger, type Logger, type LogLevel } from './log.ts';
 import type { Relay } from './ws/browser-relay.ts';
 import { Store, type SyncMode } from './store/store.ts';
-import { recordRefusedFrame, tcpMessageHandler } from './tcp/messages.ts';
-import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_MESSAGE_BYTES } from './tcp/framer.ts';
+import { tcpMessageHandler } from './tcp/messages.ts';
+import { ScreenListeners } from './tcp/listeners.ts';
 import { MessageRecorder } from './inspector/recorder.ts';
-import { checkConformance } from '#core/conformance';
-import { decodeTcpMessage } from '#core/tcp-message';
-import { DEFAULT_MESSAGE_TIMEOUT_MS, listenTcpScreen, type TcpScreenServer } from './tcp/server.ts';
+import { DEFAULT_MESSAGE_TIMEOUT_MS } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 import { Faults } from './faults/registry.ts';
-import { screenTcpFaults } from './tcp/fault-effects.ts';
+import { wireScreenEffects } from './faults/screen-effects.ts';
 import { resolveProfile, type FaultSpecInput } from '#core/fault-kinds';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
@@ -192,27 +190,6 @@ function refuseDemoTokenOffLoopback(config: SimConfig, httpHost: string): void {
 	);
 }
 
-/**
- * Parse and judge one TCP create-order, the message a POS sends first, so that zod compiles its
- * schema (on a schema's first parse) before the port accepts, not while a POS waits for its
- * reply. Only that one: compiling every schema up front would cost start-up time that most
- * sessions never need. Pure: nothing reaches a screen.
- */
-function warmOrderPath(): void {
-	const raw = {
-		command: 'create-order',
-		order: {
-			id: 'warm-up',
-			name: 'Warm-up',
-			time: 0,
-			mode: 'ToGo',
-			items: [{ lineId: '1', name: 'Item', qty: 1, mods: [{ name: 'Mod' }] }]
-		}
-	};
-	const { result } = decodeTcpMessage(JSON.stringify(raw));
-	checkConformance({ interface: 'tcp', command: 'create-order', raw, schemaValid: result.ok });
-}
-
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
 	const logger = options.logger ?? createLogger(options.logLevel ?? 'warn', { lazy: true });
 	const config = withTcpOverrides(
@@ -270,12 +247,16 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const recorder = new MessageRecorder(messages, engine.clock);
 	const handleTcp = tcpMessageHandler(engine, recorder);
 	const faults = new Faults({
-		now: () => engine.now(),
+		clock: engine.clock,
 		isScreen: (id) => engine.liveScreen(id) !== undefined,
-		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id)
+		isLocation: (id) => [...engine.screens.values()].some((s) => s.location.id === id),
+		// The config's own profiles work through the admin API too.
+		profiles: config.faults?.profiles ?? {},
+		screens: () =>
+			[...engine.screens.values()]
+				.filter((s) => !s.config.deleted && !s.config.remote)
+				.map((s) => s.config.id)
 	});
-	/** Screens away for a reboot fault: their browsers are told so until they are back. */
-	const rebooting = new Set<string>();
 	const holds = startHoldReleases(engine, logger);
 	const cook = startAutoCook(engine, logger);
 	const autoClear = startAutoClear(engine, logger);
@@ -290,7 +271,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// One budget for the unfinished messages of every TCP listener and the HTTP port.
 	const budget = new ByteBudget(options.pendingBudgetBytes ?? DEFAULT_PENDING_BUDGET_BYTES);
 	const messageTimeoutMs = options.messageTimeoutMs ?? DEFAULT_MESSAGE_TIMEOUT_MS;
-	const tcpServers: Array<TcpScreenServer & { screenId: string }> = [];
 	let announcer: Announcer | undefined;
 	let http: FastifyInstance | undefined;
 	let relay: Relay | undefined;
@@ -305,11 +285,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	// browsers are let go (they reconnect, and are told the screen is unknown).
 	engine.onScreenRemoved((screen) => {
 		const id = screen.config.id;
-		const index = tcpServers.findIndex((s) => s.screenId === id);
-		if (index >= 0) {
-			const [server] = tcpServers.splice(index, 1);
-			server.close().catch((err: unknown) => logger.warn({ err, screen: id }, 'TCP close'));
-		}
 		relay?.disconnect(id);
 		logger.info({ screen: id }, `screen ${id} removed`);
 	});
@@ -338,6 +313,8 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 	const notifications = new Notifications({ engine, database: store.database, logger });
 	// "Ready for pickup" on a Take Out view sends the "ready" text (when that trigger is on).
 	notifications.onReady((screenId, orderId) => sms.ready(screenId, orderId));
+	// Start clean: the engine's reset, which the SMS outbox and the notifications follow
+	// (engine.onReset); a whole reset also empties the inspector's log and the faults' record.
 	const reset = async (screenId?: string): Promise<void> => {
 		await engine.settled();
 		engine.reset(screenId);
@@ -345,90 +322,46 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			messages.clear();
 			faults.forgetTouches();
 		}
-		notifications.forget(screenId);
-		sms.forget(screenId);
 	};
-	/** Open one screen's TCP listener (at start, and again after a reboot fault). */
-	const openTcp = async (id: string, host: string, port: number) => {
-		const tcpFaults = screenTcpFaults(faults, id, handleTcp, recorder);
-		const gate = tcpFaults.gate;
-		const server = await listenTcpScreen({
-			host,
-			port,
-			logger,
-			budget,
-			messageTimeoutMs,
-			faults: gate,
-			// One boolean read per message: the faulted path only while a fault is on this screen.
-			handle: (text, source, reply, terminator) =>
-				gate.on
-					? tcpFaults.handle(text, source, reply, terminator)
-					: handleTcp(id, text, source, reply, { terminator }),
-			// Bytes refused before parsing reach the inspector too (only refusals come here).
-			refused: (frame, source, reply) =>
-				recordRefusedFrame(recorder, id, frame, source, reply, {
-					maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
-					maxDepth: DEFAULT_MAX_DEPTH
-				})
-		}).catch((err: NodeJS.ErrnoException) => {
-			throw new Error(
-				`Cannot listen for screen ${id} on TCP ${host}:${port}: ${err.code ?? err.message}`
-			);
-		});
-		tcpServers.push(Object.assign(server, { screenId: id }));
-		return server;
-	};
-	// A screen offline from the cloud: Device Updated says offline (and online when it is back),
-	// and the API orders that waited for it (queue mode) are applied then, in the order they came.
-	faults.actions.offline = (id, offline) => {
-		webhooks.setCloudOffline(id, offline);
-		if (offline) return;
-		for (const command of faults.takeQueued(id)) {
-			engine.runCommand(id, command, (decision) => {
-				if (decision && !decision.ok)
-					logger.info(
-						{ screen: id, id: command.order.id, code: decision.code },
-						'queued API order refused when back online'
-					);
-			});
-		}
-	};
-	// A reboot fault: the port closes (its connections with it) and its browsers are let go, then
-	// after `seconds` the screen is back on the same port, with its orders.
-	faults.actions.reboot = (id, seconds) => {
-		const index = tcpServers.findIndex((s) => s.screenId === id);
-		if (index < 0) return;
-		const [server] = tcpServers.splice(index, 1);
-		rebooting.add(id);
-		relay?.disconnect(id);
-		void server.close(0).then(() => {
-			const timer = setTimeout(() => {
-				rebooting.delete(id);
+	// The screens' TCP ports (tcp/listeners.ts); the reboot fault below reads these two names.
+	const tcp = new ScreenListeners({
+		engine,
+		logger,
+		budget,
+		messageTimeoutMs,
+		handleTcp,
+		recorder,
+		faults
+	});
+	const tcpServers = tcp.servers;
+	const openTcp = (id: string, host: string, port: number) => tcp.open(id, host, port);
+	// A correct retry after a fault is the expected answer, not a refusal (core expectedRetry).
+	recorder.judgeRefusal = (entry) => faults.markExpected(entry);
+	// The faults that act on a screen as a whole (agent/faults/screen-effects.ts).
+	const rebooting = wireScreenEffects(faults, {
+		engine,
+		webhooks,
+		logger,
+		letBrowsersGo: (id) => relay?.disconnect(id),
+		dropConnections: (id) => {
+			const index = tcpServers.findIndex((s) => s.screenId === id);
+			if (index < 0) return;
+			const [server] = tcpServers.splice(index, 1);
+			void server.close(0).then(() => {
 				if (closed !== undefined || !engine.liveScreen(id)) return;
 				openTcp(id, server.host, server.port).catch((err: unknown) =>
 					logger.error({ err, screen: id }, 'TCP listener not back after a reboot fault')
 				);
-			}, seconds * 1000);
-			timer.unref?.();
-		});
-	};
+			});
+		}
+	});
 	try {
 		// The TCP listeners open first, once everything a reply needs is loaded and warm (the order
 		// path's schema compiled): a POS's first order is the first thing a screen must answer. The
 		// HTTP stack (Fastify and its plugins, most of the start-up time) loads after, in steps
 		// that yield to the event loop, so an order that comes meanwhile waits for one step at most,
 		// not for the whole stack (npm run bench -- start measures start -> first reply).
-		warmOrderPath();
-		for (const screen of engine.screens.values()) {
-			// A remote screen listens in its own simulator.
-			if (screen.config.deleted || screen.config.remote) continue;
-			const server = await openTcp(
-				screen.config.id,
-				screen.config.tcp.host,
-				screen.config.tcp.port
-			);
-			engine.endpoints.set(screen.config.id, { host: server.host, port: server.port });
-		}
+		await tcp.openAll();
 		const local = [...engine.screens.values()]
 			.filter((s) => !s.config.deleted && !s.config.remote)
 			.map((s) => s.config.id);
@@ -466,20 +399,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			rebooting,
 			adminToken: options.adminToken,
 			trustLoopback: options.trustLoopback,
-			listeners: () =>
-				tcpServers.flatMap((s): ScreenListener[] => {
-					const screen = engine.liveScreen(s.screenId);
-					if (!screen) return [];
-					return [
-						{
-							id: s.screenId,
-							name: screen.config.name,
-							locationId: screen.location.id,
-							tcp: { host: s.host, port: s.port },
-							listening: s.server.listening
-						}
-					];
-				}),
+			listeners: (): ScreenListener[] => tcp.health(),
 			discovered: { listener, adoptingInto: adoptInto?.location.id ?? null },
 			reset,
 			uiDir: options.uiDir === undefined ? DEFAULT_UI_DIR : options.uiDir,
@@ -495,14 +415,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		if (options.discovery) {
 			const { targets, intervalMs } = options.discovery;
 			// Made again every interval: the live screens whose TCP listener is up, as it is bound.
-			const listening = () =>
-				tcpServers.flatMap((s) => {
-					const screen = engine.liveScreen(s.screenId);
-					const bound = s.server.address();
-					if (!screen || !s.server.listening || typeof bound !== 'object' || !bound) return [];
-					const { name, version } = screen.config;
-					return [{ id: s.screenId, name, version, host: bound.address, port: s.port }];
-				});
+			const listening = () => tcp.bound();
 			announcer = await startAnnouncer(
 				() => planDiscovery(listening(), targets, ipv4Interfaces()),
 				intervalMs,
@@ -516,7 +429,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		notifications.close();
 		relay?.close();
 		await http?.close();
-		await Promise.all(tcpServers.map((s) => s.close()));
+		await tcp.close();
 		holds.close();
 		cook.close();
 		autoClear.close();
@@ -575,7 +488,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 				autoClear.close();
 				rushControl.close();
 				finalRelay.close();
-				await Promise.all(tcpServers.map((s) => s.close()));
+				await tcp.close();
 				await finalHttp.close();
 				sms.close();
 				webhooks.close();

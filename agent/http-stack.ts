@@ -8,6 +8,7 @@
  * POS can be answered (npm run bench -- start).
  */
 import type { FastifyInstance } from 'fastify';
+import pkg from '../package.json' with { type: 'json' };
 import type { ByteBudget } from './byte-budget.ts';
 import type { SimConfig } from './config.ts';
 import type { Engine } from './engine/engine.ts';
@@ -30,6 +31,8 @@ import type { SmsOutbox } from './notify/sms.ts';
 import type { Webhooks } from './notify/webhooks.ts';
 import { registerWebhooksApi } from './http/webhooks-api.ts';
 import { registerFaultsApi } from './http/faults-api.ts';
+import { registerCertifyApi } from './http/certify-api.ts';
+import { certifyRuns } from './certify/deps.ts';
 import { registerSessionApi } from './http/session-api.ts';
 import type { Faults } from './faults/registry.ts';
 import { attachRelay, type Relay } from './ws/browser-relay.ts';
@@ -115,7 +118,8 @@ export async function startHttpStack(options: HttpStackOptions): Promise<HttpSta
 				}),
 			(app) => registerWebhooksApi(app, options.webhooks),
 			(app) => registerFaultsApi(app, options.faults, messages),
-			(app) => registerSessionApi(app, engine, messages)
+			(app) => registerSessionApi(app, engine, messages),
+			(app) => registerCertifyApi(app, certifyRuns(options), pkg.version)
 		],
 		uiDir: options.uiDir
 	});

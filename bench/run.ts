@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './lib.ts';
+import { runFixtureBench } from './fixture.bench.ts';
 import { runFleetBench } from './fleet.bench.ts';
 import { runHttpBench } from './http.bench.ts';
 import { runLadderBench } from './ladder.bench.ts';
@@ -28,13 +29,14 @@ const BENCHES: Record<string, Bench> = {
 	layout: runLayoutBench,
 	start: runStartBench,
 	fleet: runFleetBench,
+	fixture: runFixtureBench,
 	ladder: runLadderBench,
 	'order-step': runOrderStepBench,
 	profile: runProfileBench,
 	peers: runPeersBench
 };
 /** What `npm run bench` runs with no names: the targets' benches (ladder, order-step, profile: analyses). */
-const DEFAULTS = ['tcp', 'http', 'ui', 'layout', 'start', 'fleet'];
+const DEFAULTS = ['tcp', 'http', 'ui', 'layout', 'start', 'fleet', 'fixture'];
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((name) => !(name in BENCHES));

@@ -8,7 +8,7 @@
 //   (the npm scripts start, test, build, prepare... go through it)
 //   node bin/ensure-node.js --bin-dir      print the folder holding that Node's `node`
 //
-// When the running Node satisfies package.json's engines.node, nothing is fetched and the command
+// When the running Node satisfies package.json's kdsSim.runtimeNode, nothing is fetched and the command
 // runs as it is. Otherwise Node 24 LTS comes from the npm registry's node-<os>-<cpu> package,
 // fetched once with the machine's npm (its registry, proxy and CA settings) into a cache: a clone's
 // .cache/node24, an installed package's user cache ($XDG_CACHE_HOME/kds-sim, ~/Library/Caches on
@@ -33,35 +33,200 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * [major, minor, patch] of "v20.20.2", "24", ">=22.17"; null when there is no number.
+ * [major, minor, patch] of a version ("v20.20.2", "24.1.0"); null when it is not one. A
+ * prerelease ("v25.0.0-nightly…") is read as just below its release.
  * @param {string} text
  * @returns {number[] | null}
  */
 export function parseVersion(text) {
-	const m = /(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(text);
-	return m ? [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)] : null;
+	const m = /^\s*v?(\d+)\.(\d+)\.(\d+)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?\s*$/.exec(text);
+	return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ? 0 : 1] : null;
+}
+
+/** @param {number[]} a @param {number[]} b */
+function compare(a, b) {
+	for (let i = 0; i < 4; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+	return 0;
 }
 
 /**
- * Whether `version` ("v20.20.2") satisfies `range` (">=22.17": the only form engines uses).
+ * One comparator of a range: `{ op, v }`, v a full version ([major, minor, patch, 1]).
+ * @typedef {{ op: '>=' | '<' | '<=' | '>' | '=', v: number[] }} Comparator
+ */
+
+const PARTIAL = /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?$/;
+
+/**
+ * A partial version ("22", "22.17", "22.x", "*") as its numbers, undefined where it leaves one
+ * open; null when it is not one.
+ * @param {string} text
+ * @returns {(number | undefined)[] | null}
+ */
+function parsePartial(text) {
+	const m = PARTIAL.exec(text);
+	if (!m) return null;
+	/** @type {(number | undefined)[]} */
+	const parts = [];
+	let open = false;
+	for (const part of [m[1], m[2], m[3]]) {
+		if (part === undefined || /^[xX*]$/.test(part)) open = true;
+		parts.push(open ? undefined : Number(part));
+	}
+	return parts;
+}
+
+/**
+ * [lowest version in, first version past] of a partial: "22.17" → [22.17.0, 22.18.0); "22" →
+ * [22.0.0, 23.0.0); "*" → [0.0.0, none).
+ * @param {(number | undefined)[]} p
+ * @returns {[number[], number[] | null]}
+ */
+function span(p) {
+	const [a, b, c] = p;
+	if (a === undefined) return [[0, 0, 0, 1], null];
+	if (b === undefined)
+		return [
+			[a, 0, 0, 1],
+			[a + 1, 0, 0, 0]
+		];
+	if (c === undefined)
+		return [
+			[a, b, 0, 1],
+			[a, b + 1, 0, 0]
+		];
+	return [[a, b, c, 1], null];
+}
+
+/**
+ * The comparators one term of a range ("^22.17", ">=22", "22.x", "~24.1.0") stands for; null
+ * when the term is not one this check reads.
+ * @param {string} term
+ * @returns {Comparator[] | null}
+ */
+function termComparators(term) {
+	const m = /^(\^|~>?|>=|<=|>|<|=)?\s*(.+)$/.exec(term);
+	if (!m) return null;
+	const op = m[1] ?? '';
+	const p = parsePartial(m[2]);
+	if (!p) return null;
+	const [low, past] = span(p);
+	const exact = p[2] !== undefined;
+	const [a = 0, b = 0, c = 0] = p;
+	switch (op) {
+		case '':
+		case '=':
+			return exact ? [{ op: '=', v: low }] : [{ op: '>=', v: low }, ...upTo(past)];
+		case '>=':
+			return [{ op: '>=', v: low }];
+		case '>':
+			if (p[0] === undefined) return [{ op: '<', v: [0, 0, 0, 0] }]; // >* : nothing
+			return exact ? [{ op: '>', v: low }] : [{ op: '>=', v: /** @type {number[]} */ (past) }];
+		case '<':
+			return [{ op: '<', v: low }];
+		case '<=':
+			return exact ? [{ op: '<=', v: low }] : upTo(past);
+		case '~':
+		case '~>':
+			if (p[0] === undefined) return [];
+			return [
+				{ op: '>=', v: low },
+				{ op: '<', v: p[1] === undefined ? [a + 1, 0, 0, 0] : [a, b + 1, 0, 0] }
+			];
+		case '^': {
+			if (p[0] === undefined) return [];
+			/** @type {number[]} */
+			let next;
+			if (a > 0 || p[1] === undefined) next = [a + 1, 0, 0, 0];
+			else if (b > 0 || p[2] === undefined) next = [0, b + 1, 0, 0];
+			else next = [0, 0, c + 1, 0];
+			return [
+				{ op: '>=', v: low },
+				{ op: '<', v: next }
+			];
+		}
+	}
+	return null;
+}
+
+/** @param {number[] | null} past @returns {Comparator[]} */
+function upTo(past) {
+	return past ? [{ op: '<', v: past }] : [];
+}
+
+/**
+ * A semver range as npm reads engines.node ("||" between alternatives, terms separated by
+ * spaces all holding, "a - b", ^ ~ x-ranges, comparators): its alternatives, each a list of
+ * comparators; null when any part of it is not semver this check reads (a prerelease in a range,
+ * a word, an empty alternative's garbage).
+ * @param {string} range
+ * @returns {Comparator[][] | null}
+ */
+export function parseRange(range) {
+	if (typeof range !== 'string') return null;
+	/** @type {Comparator[][]} */
+	const sets = [];
+	for (const alternative of range.split('||')) {
+		const text = alternative.trim().replace(/(\^|~>?|>=|<=|>|<|=)\s+/g, '$1');
+		/** @type {Comparator[]} */
+		const set = [];
+		const hyphen = /^(\S+)\s+-\s+(\S+)$/.exec(text);
+		if (hyphen) {
+			const from = parsePartial(hyphen[1]);
+			const to = parsePartial(hyphen[2]);
+			if (!from || !to) return null;
+			set.push({ op: '>=', v: span(from)[0] });
+			if (to[2] !== undefined) set.push({ op: '<=', v: span(to)[0] });
+			else set.push(...upTo(span(to)[1]));
+		} else if (text !== '') {
+			for (const term of text.split(/\s+/)) {
+				const comparators = termComparators(term);
+				if (!comparators) return null;
+				set.push(...comparators);
+			}
+		}
+		sets.push(set);
+	}
+	return sets;
+}
+
+/**
+ * Whether `version` ("v20.20.2") satisfies the semver `range` (engines.node). No to what either
+ * cannot be read as: a check that cannot tell says no, never yes.
  * @param {string} version
  * @param {string} range
  */
 export function satisfies(version, range) {
 	const have = parseVersion(version);
-	const need = parseVersion(range);
-	if (!have || !need) return true;
-	for (let i = 0; i < 3; i++) if (have[i] !== need[i]) return have[i] > need[i];
-	return true;
+	const sets = parseRange(range);
+	if (!have || !sets) return false;
+	return sets.some((set) =>
+		set.every(({ op, v }) => {
+			const c = compare(have, v);
+			return op === '>='
+				? c >= 0
+				: op === '>'
+					? c > 0
+					: op === '<'
+						? c < 0
+						: op === '<='
+							? c <= 0
+							: c === 0;
+		})
+	);
 }
 
 /**
- * The engines.node range of this package.
+ * The Node the simulator runs on: package.json's `kdsSim.runtimeNode` (>=22.17: node:sqlite,
+ * SvelteKit 3). `engines.node` says what the package as installed supports (>=18: this launcher,
+ * which fetches Node 24 when the machine's is older; kds-sim/testing, which then runs the simulator
+ * as a child process), so that npm installs it on Node 20 without an EBADENGINE warning for
+ * kds-sim itself; a package without `kdsSim` (the specs' fake roots) uses engines.node.
  * @param {string} root
  * @returns {string}
  */
 export function requiredRange(root = ROOT) {
-	return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node;
+	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+	return pkg.kdsSim?.runtimeNode ?? pkg.engines.node;
 }
 
 /**
@@ -106,12 +271,48 @@ function versionOf(node) {
 class NodeError extends Error {}
 
 /**
- * Fetch `spec` with `npm pack` and unpack it into `dir` (replaced whole, never half-written).
+ * Put an unpacked Node (`unpacked`, a folder beside `dir`) in its place, by renames only, so that
+ * two first runs at once never see a half-made or a removed Node: when `dir` holds a Node that
+ * `usable` accepts (another run put it there while this one fetched), that one stays and this
+ * one goes; an old or broken `dir` is first moved aside whole, then removed.
+ * @param {string} unpacked
+ * @param {string} dir
+ * @param {(node: string) => boolean} usable
+ */
+export function placeInto(unpacked, dir, usable) {
+	const node = join(dir, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
+	for (let attempt = 0; attempt < 5; attempt++) {
+		try {
+			renameSync(unpacked, dir);
+			return;
+		} catch (err) {
+			const code = /** @type {NodeJS.ErrnoException} */ (err).code;
+			if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EPERM') throw err;
+		}
+		if (usable(node)) {
+			rmSync(unpacked, { recursive: true, force: true });
+			return;
+		}
+		const aside = `${dir}.old-${process.pid}-${attempt}`;
+		try {
+			renameSync(dir, aside);
+		} catch (err) {
+			if (/** @type {NodeJS.ErrnoException} */ (err).code !== 'ENOENT') throw err;
+		}
+		rmSync(aside, { recursive: true, force: true });
+	}
+	throw new NodeError(`could not put the fetched Node in ${dir}`);
+}
+
+/**
+ * Fetch `spec` with `npm pack` and unpack it into `dir` (put in place by renames: never
+ * half-written, and a Node another run put there meanwhile is kept).
  * @param {string} spec
  * @param {string} dir
  * @param {NodeJS.ProcessEnv} env
+ * @param {(node: string) => boolean} usable
  */
-function fetchInto(spec, dir, env) {
+function fetchInto(spec, dir, env, usable) {
 	mkdirSync(dirname(dir), { recursive: true });
 	const tmp = mkdtempSync(join(dirname(dir), '.node-fetch-'));
 	try {
@@ -141,8 +342,7 @@ function fetchInto(spec, dir, env) {
 		if (!versionOf(join(unpacked, 'bin', 'node'))) {
 			throw new NodeError(`the node of ${tarball} does not run on this machine`);
 		}
-		rmSync(dir, { recursive: true, force: true });
-		renameSync(unpacked, dir);
+		placeInto(unpacked, dir, usable);
 	} finally {
 		rmSync(tmp, { recursive: true, force: true });
 	}
@@ -157,6 +357,11 @@ function fetchInto(spec, dir, env) {
  */
 export function ensureNode({ env = process.env, root = ROOT, version = process.version } = {}) {
 	const range = requiredRange(root);
+	if (parseRange(range) === null) {
+		throw new NodeError(
+			`kds-sim: package.json's engines.node "${range}" is not a semver range this check reads: write it as npm does (">=22.17", "^24 || ^22.17").`
+		);
+	}
 	if (satisfies(version, range)) {
 		return { node: process.execPath, binDir: dirname(process.execPath), note: null };
 	}
@@ -181,7 +386,10 @@ export function ensureNode({ env = process.env, root = ROOT, version = process.v
 			`kds-sim: ${found}: fetching ${pkg}@${wanted} from the npm registry into ${where} (once)\n`
 		);
 		try {
-			fetchInto(`${pkg}@${wanted}`, dir, env);
+			fetchInto(`${pkg}@${wanted}`, dir, env, (candidate) => {
+				const v = versionOf(candidate);
+				return v !== null && satisfies(v, range);
+			});
 		} catch (err) {
 			if (!(err instanceof NodeError)) throw err;
 			throw new NodeError(

@@ -4,8 +4,11 @@
  * rule ids, and one resilience report per client. Pure: the agent hands in what the faults
  * touched and the log.
  */
-import type { FaultKind } from './fault-kinds.ts';
-import type { MessageEntry } from './message-entry.ts';
+import { FAULT_KIND_TABLE, losesOrder, type FaultKind } from './fault-kinds.ts';
+import { orderCommandOfRoute, PATHS, routeKey } from './integrator-routes.ts';
+import { envelopeOf } from './tcp-message.ts';
+import type { Finding } from './conformance.ts';
+import { faultLabel, type MessageEntry } from './message-entry.ts';
 import { FAULT_RULE_TABLE, type FaultRuleId, type Severity } from './rules.ts';
 
 /** A message or connection a fault touched. */
@@ -30,9 +33,10 @@ export interface FaultTouch {
 	retryAfterMs?: number;
 	/** The inspector's entry of the message, when it has one. */
 	messageId?: number;
+	/** A delay that fired with it on the same message (`slow-reply (f2)`): composed faults. */
+	delayedBy?: string;
 }
 
-/** The fault rules, in the rule catalogue (core/rules.ts). */
 export const FAULT_RULES = FAULT_RULE_TABLE;
 export type { FaultRuleId };
 
@@ -84,29 +88,63 @@ export function orderFingerprint(order: unknown): string | null {
 	return `${String(name ?? '')}|${lines.join(',')}`;
 }
 
-/** The order a logged message carries (TCP: in its envelope or bare; HTTP: the body). */
+/** The order a logged message carries (TCP: in its envelope or bare, envelopeOf; HTTP: the body). */
 export function orderOfPayload(raw: string): { id?: unknown } | null {
 	try {
-		const json = JSON.parse(raw) as { order?: unknown };
-		const order = typeof json?.order === 'object' && json.order !== null ? json.order : json;
-		return typeof order === 'object' && order !== null ? (order as { id?: unknown }) : null;
+		return envelopeOf(JSON.parse(raw))?.order ?? null;
 	} catch {
 		return null;
 	}
 }
 
+/** A create, over TCP (`create-order`) or HTTP (`POST /integrators/kds-orders`, the route table). */
 const isCreate = (command: string | null) =>
-	command === 'create-order' || command === 'POST /integrators/kds-orders';
+	command === 'create-order' || orderCommandOfRoute(command) === 'create-order';
 
-/** Faults after which the client cannot know whether its message took effect. */
-const UNKNOWN_OUTCOME = new Set<FaultKind>([
-	'lost-reply',
-	'no-answer',
-	'reset-before-commit',
-	'http-drop',
-	'http-response-lost',
-	'http-status'
-]);
+/** The client asked for the active orders (GET /integrators/kds-orders/active). */
+const ACTIVE_ORDERS = routeKey({ method: 'GET', path: PATHS.activeOrders });
+
+/** Faults after which the client cannot know whether its message took effect (the kinds table). */
+const unknownOutcome = (kind: FaultKind) => FAULT_KIND_TABLE[kind].outcomeUnknown;
+
+/**
+ * A same-id retry answered as a duplicate after a fault that kept the order (the core decided
+ * DUPLICATE_ORDER_ID, finding KDS-ORDER-DUPLICATE; a fault had touched that order id of the same
+ * client, it was committed, and its message logged before this one): the answer a correct POS expects, not a refusal. Returns the
+ * finding to show instead of KDS-ORDER-DUPLICATE, and the fault's label; null for anything else
+ * (a duplicate no fault explains stays an error).
+ */
+export function expectedRetry(
+	entry: Pick<MessageEntry, 'interface' | 'source' | 'orderId' | 'findings'>,
+	touches: readonly FaultTouch[]
+): { fault: string; finding: Finding } | null {
+	if (entry.orderId === null) return null;
+	const duplicate = entry.findings.find((f) => f.code === 'KDS-ORDER-DUPLICATE');
+	if (duplicate === undefined) return null;
+	const client = clientOf(entry.interface, entry.source);
+	for (let i = touches.length - 1; i >= 0; i--) {
+		const touch = touches[i];
+		if (
+			touch.orderId !== entry.orderId ||
+			!touch.committed ||
+			// Not yet logged: the touch of this very message (it is logged after).
+			touch.messageId === undefined ||
+			clientOf(touch.interface, touch.source) !== client
+		)
+			continue;
+		const fault = faultLabel(touch);
+		return {
+			fault,
+			finding: {
+				severity: FAULT_RULES['KDS-FAULT-RETRY-EXPECTED'].severity,
+				code: 'KDS-FAULT-RETRY-EXPECTED',
+				path: duplicate.path,
+				message: `the same order id again after the ${fault} kept the order: ${entry.interface === 'tcp' ? 'DUPLICATE_ORDER_ID' : '409'} is the expected answer, the order is there`
+			}
+		};
+	}
+	return null;
+}
 
 const STORM_ATTEMPTS = 5;
 const STORM_WINDOW_MS = 1000;
@@ -166,7 +204,8 @@ export function judgeFaults(
 		const client = clientOf(touch.interface, touch.source);
 		const report = reportOf(client);
 		report.touched[touch.kind] = (report.touched[touch.kind] ?? 0) + 1;
-		if (touch.kind === 'down') {
+		// A connection reset while the screen was down or away (rebooting): counted for a storm.
+		if (touch.command === null && touch.interface === 'tcp') {
 			const key = `${client} ${touch.screenId}`;
 			(downs.get(key) ?? downs.set(key, []).get(key)!).push(touch);
 			continue;
@@ -182,8 +221,7 @@ export function judgeFaults(
 					early.id
 				);
 		}
-		if (!UNKNOWN_OUTCOME.has(touch.kind) || !isCreate(touch.command) || touch.orderId === null)
-			continue;
+		if (!unknownOutcome(touch.kind) || !isCreate(touch.command) || touch.orderId === null) continue;
 		const later = after(touch, client);
 		const same = later.find((m) => m.orderId === touch.orderId);
 		if (same) {
@@ -214,7 +252,16 @@ export function judgeFaults(
 				twin.id
 			);
 		}
-		const asked = later.some((m) => m.command === 'GET /integrators/kds-orders/active');
+		if (losesOrder(touch.kind) && !same && !twin) {
+			// Judged when the report is read: a later re-send of the id clears it.
+			find(
+				touch,
+				client,
+				'KDS-FAULT-ORDER-LOST',
+				`order ${touch.orderId} was not kept (${touch.kind}) and the client never sent it again: it is not in the kitchen`
+			);
+		}
+		const asked = later.some((m) => m.command === ACTIVE_ORDERS);
 		if (!same && !twin && !asked && touch.committed) {
 			find(
 				touch,
@@ -234,7 +281,7 @@ export function judgeFaults(
 					list[start],
 					client,
 					'KDS-FAULT-RETRY-STORM',
-					`${end - start + 1} connection attempts to ${list[start].screenId} within ${list[end].at - list[start].at} ms while it was down`
+					`${end - start + 1} connection attempts to ${list[start].screenId} within ${list[end].at - list[start].at} ms while it was ${list[start].kind === 'reboot' ? 'rebooting' : 'down'}`
 				);
 				break;
 			}

@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PROFILES, faultRouteOf, LiveFault, parseFaultSpec } from './fault-kinds.ts';
+import {
+	BUILT_IN_PROFILES,
+	FAULT_KIND_TABLE,
+	FAULT_KINDS,
+	FaultSpecSchema,
+	faultRouteOf,
+	kindsWhere,
+	LiveFault,
+	losesOrder,
+	parseFaultSpec
+} from './fault-kinds.ts';
 import { seededRandom } from './random.ts';
-import { judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings.ts';
+import { expectedRetry, judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings.ts';
 import type { MessageEntry } from './message-entry.ts';
 
 const spec = (input: unknown) => {
@@ -174,7 +184,7 @@ function entry(
 	};
 }
 
-function lostReply(source: string, orderId: string, messageId: number, at = 0): FaultTouch {
+function lostReplyTouch(source: string, orderId: string, messageId: number, at = 0): FaultTouch {
 	return {
 		id: messageId,
 		at,
@@ -194,7 +204,7 @@ function lostReply(source: string, orderId: string, messageId: number, at = 0): 
 describe("the POS's answer, judged", () => {
 	it('re-sent the same id: fine, and the duplicate answer is explained', () => {
 		const report = judgeFaults(
-			[lostReply('10.0.0.7:5000', '1001', 1)],
+			[lostReplyTouch('10.0.0.7:5000', '1001', 1)],
 			[
 				entry(1, 0, '10.0.0.7:5000', '1001', order('1001')),
 				entry(2, 10, '10.0.0.7:5001', '1001', order('1001'), 'DUPLICATE_ORDER_ID')
@@ -213,7 +223,7 @@ describe("the POS's answer, judged", () => {
 
 	it('re-sent under a new id: an error naming both ids (two tickets for one order)', () => {
 		const report = judgeFaults(
-			[lostReply('10.0.0.8:5000', '1001', 1)],
+			[lostReplyTouch('10.0.0.8:5000', '1001', 1)],
 			[
 				entry(1, 0, '10.0.0.8:5000', '1001', order('1001')),
 				entry(2, 10, '10.0.0.8:5001', '1001-r', order('1001-r'))
@@ -232,7 +242,7 @@ describe("the POS's answer, judged", () => {
 
 	it('never re-sent nor asked: a warning; another client’s messages do not count', () => {
 		const report = judgeFaults(
-			[lostReply('10.0.0.9:5000', '1001', 1)],
+			[lostReplyTouch('10.0.0.9:5000', '1001', 1)],
 			[
 				entry(1, 0, '10.0.0.9:5000', '1001', order('1001')),
 				entry(2, 10, '10.0.0.1:5001', '1001', order('1001'), 'DUPLICATE_ORDER_ID')
@@ -245,7 +255,7 @@ describe("the POS's answer, judged", () => {
 
 	it('a retry storm on a down screen', () => {
 		const down = (i: number, at: number): FaultTouch => ({
-			...lostReply('10.0.0.7:' + (6000 + i), '', i, at),
+			...lostReplyTouch('10.0.0.7:' + (6000 + i), '', i, at),
 			kind: 'down',
 			command: null,
 			orderId: null,
@@ -265,7 +275,7 @@ describe("the POS's answer, judged", () => {
 
 	it('asking for the active orders counts as asking; a new id after a fault that kept nothing is no error', () => {
 		const asked = judgeFaults(
-			[lostReply('10.0.0.7:5000', '1001', 1)],
+			[lostReplyTouch('10.0.0.7:5000', '1001', 1)],
 			[
 				entry(1, 0, '10.0.0.7:5000', '1001', order('1001')),
 				{ ...entry(2, 10, '10.0.0.7:5001', '', ''), command: 'GET /integrators/kds-orders/active' }
@@ -273,7 +283,13 @@ describe("the POS's answer, judged", () => {
 		);
 		expect(asked.clients[0].findings).toEqual([]);
 		const reset = judgeFaults(
-			[{ ...lostReply('10.0.0.8:5000', '1001', 1), kind: 'reset-before-commit', committed: false }],
+			[
+				{
+					...lostReplyTouch('10.0.0.8:5000', '1001', 1),
+					kind: 'reset-before-commit',
+					committed: false
+				}
+			],
 			[
 				entry(1, 0, '10.0.0.8:5000', '1001', order('1001'), 'connection reset (fault)'),
 				entry(2, 10, '10.0.0.8:5001', '1001-r', order('1001-r'))
@@ -284,7 +300,7 @@ describe("the POS's answer, judged", () => {
 
 	it('a 429 retried before its Retry-After', () => {
 		const touch: FaultTouch = {
-			...lostReply('10.0.0.7:5000', '1001', 1),
+			...lostReplyTouch('10.0.0.7:5000', '1001', 1),
 			kind: 'http-status',
 			interface: 'http',
 			command: 'POST /integrators/kds-orders',
@@ -301,5 +317,146 @@ describe("the POS's answer, judged", () => {
 		expect(judgeFaults([touch], [http(2, 2500)]).clients[0].findings.map((f) => f.rule)).toEqual([
 			'KDS-FAULT-RESENT-SAME-ID'
 		]);
+	});
+});
+
+describe('the one table of fault kinds', () => {
+	it('the schema has one variant per kind of the table, and every kind is read', () => {
+		const variants = FaultSpecSchema.options.map((v) => v.shape.kind.value as string);
+		expect([...variants].sort()).toEqual([...FAULT_KINDS].sort());
+		// Every kind acts somewhere: on a connection, a message, a reply, or the screen.
+		for (const kind of FAULT_KINDS)
+			expect(['connection', 'before-commit', 'reply', 'screen']).toContain(
+				FAULT_KIND_TABLE[kind].stage
+			);
+		expect(kindsWhere({ transport: 'tcp', stage: 'connection' })).toEqual(['down']);
+	});
+
+	it('the kinds that lose an order unless re-sent: nothing kept, the client not told', () => {
+		expect(FAULT_KINDS.filter(losesOrder)).toEqual([
+			'reset-before-commit',
+			'http-status',
+			'http-drop'
+		]);
+		// The kinds a correct client re-sends after, and the screen then answers as a duplicate.
+		expect(kindsWhere({ commits: true, outcomeUnknown: true })).toEqual([
+			'lost-reply',
+			'no-answer',
+			'http-response-lost'
+		]);
+		expect(kindsWhere({ delay: true })).toEqual(['slow-reply', 'http-delay']);
+	});
+});
+
+describe('an order lost for good, and storms against a rebooting screen', () => {
+	const touch = (kind: FaultTouch['kind'], iface: 'tcp' | 'http' = 'tcp'): FaultTouch => ({
+		...lostReplyTouch('10.0.0.5:5000', 'L-1', 1),
+		kind,
+		interface: iface,
+		command: iface === 'tcp' ? 'create-order' : 'POST /integrators/kds-orders',
+		committed: false
+	});
+	const sent = (id: number, at: number, orderId: string, iface: 'tcp' | 'http' = 'tcp') => ({
+		...entry(id, at, '10.0.0.5:5001', orderId, order(orderId)),
+		interface: iface
+	});
+
+	it.each([
+		['reset-before-commit', 'tcp'],
+		['http-drop', 'http'],
+		['http-status', 'http']
+	] as const)(
+		'after %s, never re-sent: an error, KDS-FAULT-ORDER-LOST; a re-send of the id clears it',
+		(kind, iface) => {
+			const lost = judgeFaults([touch(kind, iface)], [{ ...sent(1, 0, 'L-1', iface), ok: false }]);
+			expect(lost.clients[0].verdict).toBe('error');
+			expect(lost.clients[0].findings).toEqual([
+				expect.objectContaining({
+					rule: 'KDS-FAULT-ORDER-LOST',
+					severity: 'error',
+					orderId: 'L-1',
+					message: expect.stringContaining('never sent it again')
+				})
+			]);
+			const resent = judgeFaults(
+				[touch(kind, iface)],
+				[{ ...sent(1, 0, 'L-1', iface), ok: false }, sent(2, 3000, 'L-1', iface)]
+			);
+			expect(resent.clients[0].verdict).toBe('ok');
+			expect(resent.clients[0].findings.map((f) => f.rule)).toEqual(['KDS-FAULT-RESENT-SAME-ID']);
+		}
+	);
+
+	it('a storm of connections to a rebooting screen is named as one to a down screen', () => {
+		const away = (i: number, at: number): FaultTouch => ({
+			...touch('reboot'),
+			id: i,
+			at,
+			source: `10.0.0.5:${6000 + i}`,
+			command: null,
+			orderId: null,
+			messageId: undefined
+		});
+		const storm = judgeFaults(
+			[0, 40, 80, 120, 160].map((at, i) => away(i, at)),
+			[]
+		);
+		expect(storm.clients[0].findings).toEqual([
+			expect.objectContaining({
+				rule: 'KDS-FAULT-RETRY-STORM',
+				message: expect.stringContaining('while it was rebooting')
+			})
+		]);
+		const calm = judgeFaults(
+			[0, 300, 700, 1500, 2500, 5000].map((at, i) => away(i, at)),
+			[]
+		);
+		expect(calm.clients[0].findings).toEqual([]);
+	});
+});
+
+describe('a correct retry after a fault is expected, not refused', () => {
+	const duplicate = {
+		interface: 'tcp' as const,
+		source: '10.0.0.7:5002',
+		orderId: '1001',
+		findings: [
+			{ severity: 'error' as const, code: 'KDS-ORDER-DUPLICATE', path: 'order.id', message: 'dup' }
+		]
+	};
+
+	it('the same id answered DUPLICATE_ORDER_ID after a lost reply: info, naming the fault', () => {
+		const found = expectedRetry(duplicate, [lostReplyTouch('10.0.0.7:5000', '1001', 1)]);
+		expect(found).toEqual({
+			fault: 'lost-reply (f1)',
+			finding: expect.objectContaining({
+				severity: 'info',
+				code: 'KDS-FAULT-RETRY-EXPECTED',
+				message: expect.stringContaining('after the lost-reply (f1) kept the order')
+			})
+		});
+	});
+
+	it('no fault, another client, a fault that kept nothing, or no duplicate decision: not expected', () => {
+		expect(expectedRetry(duplicate, [])).toBeNull();
+		expect(expectedRetry(duplicate, [lostReplyTouch('10.0.0.8:5000', '1001', 1)])).toBeNull();
+		expect(
+			expectedRetry(duplicate, [
+				{
+					...lostReplyTouch('10.0.0.7:5000', '1001', 1),
+					kind: 'reset-before-commit',
+					committed: false
+				}
+			])
+		).toBeNull();
+		// The touch of this very message (not yet logged) does not explain it.
+		expect(
+			expectedRetry(duplicate, [
+				{ ...lostReplyTouch('10.0.0.7:5000', '1001', 1), messageId: undefined }
+			])
+		).toBeNull();
+		expect(
+			expectedRetry({ ...duplicate, findings: [] }, [lostReplyTouch('10.0.0.7:5000', '1001', 1)])
+		).toBeNull();
 	});
 });

@@ -6,6 +6,7 @@
  * (`probability`, `seed`), or until removed. The agent (agent/faults/) keeps the live faults and
  * applies them; this module knows no socket.
  */
+import { integratorRouteOf, ORDER_ROUTES, routeFamilyOf } from './integrator-routes.ts';
 import { seededRandom } from './random.ts';
 import * as z from 'zod';
 import { expected, formatPath, parseWith, type ParseResult } from './parse.ts';
@@ -158,12 +159,13 @@ export function losesOrder(kind: FaultKind): boolean {
 	return row.stage === 'before-commit' && !row.commits && row.outcomeUnknown;
 }
 
-/** The integrator routes a fault can name (absent: every route). */
+/**
+ * The integrator routes a fault can name (absent: every route): the order routes by their names in
+ * the route table (core/integrator-routes.ts), the active orders, and the information and
+ * notification families.
+ */
 export const FAULT_ROUTES = [
-	'create',
-	'update',
-	'partial',
-	'cancel',
+	...(Object.keys(ORDER_ROUTES) as Array<keyof typeof ORDER_ROUTES>),
 	'active',
 	'information',
 	'notifications'
@@ -290,6 +292,17 @@ export const FaultSpecSchema = z.discriminatedUnion('kind', [
 	})
 ]);
 
+/**
+ * The schema has one variant per kind of the table, and no other: a kind missing from either
+ * does not compile (and core/fault-kinds.spec.ts checks the same at run time).
+ */
+type SchemaKind = z.output<typeof FaultSpecSchema>['kind'];
+export const SCHEMA_COVERS_TABLE: [FaultKind] extends [SchemaKind]
+	? [SchemaKind] extends [FaultKind]
+		? true
+		: never
+	: never = true;
+
 export type FaultSpec = z.output<typeof FaultSpecSchema>;
 export type FaultSpecInput = z.input<typeof FaultSpecSchema>;
 
@@ -366,15 +379,11 @@ export class LiveFault {
 
 /** Which fault route a request is on (`METHOD path`, no query, trailing slash allowed). */
 export function faultRouteOf(method: string, path: string): FaultRoute | undefined {
-	const p = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-	if (p === '/integrators/kds-orders')
-		return method === 'POST' ? 'create' : method === 'PUT' ? 'update' : undefined;
-	if (p === '/integrators/kds-orders/partial') return 'partial';
-	if (p === '/integrators/kds-orders/cancel') return 'cancel';
-	if (p === '/integrators/kds-orders/active') return 'active';
-	if (p.startsWith('/integrators/kds-information')) return 'information';
-	if (p.startsWith('/integrators/kds-notifications/')) return 'notifications';
-	return undefined;
+	const route = integratorRouteOf(method, path);
+	if (route?.family === 'orders')
+		return route.name === 'activeOrders' ? 'active' : (route.name as FaultRoute);
+	const family = routeFamilyOf(path);
+	return family === 'information' || family === 'notifications' ? family : undefined;
 }
 
 /** Named sets of faults for one screen (config `faultProfiles`, `--faults <name>`). */

@@ -2,7 +2,7 @@
  * One message in the inspector's log, as the agent keeps it (agent/inspector/message-log.ts)
  * and the admin API and its stream send it to the browser (src/lib/ui/inspector/).
  */
-import type { Finding } from './conformance.ts';
+import type { Finding } from './rules.ts';
 
 export interface MessageEntry {
 	id: number;
@@ -51,10 +51,31 @@ export interface MessageEntry {
 	 * message no fault touched.
 	 */
 	fault?: string;
+	/**
+	 * A refusal that is the expected answer to a correct retry: a same-id re-send answered
+	 * DUPLICATE_ORDER_ID (TCP) or 409 (HTTP) after a fault that kept the order, `<kind> (<fault
+	 * id>)` of that fault (core/fault-findings.ts expectedRetry; docs/faults.md). Not a refusal
+	 * for the inspector's list nor the screen's count (isRefusal). Absent on every other message.
+	 */
+	expected?: string;
 	findings: Finding[];
 }
 
-/** The inspector's result filter: refused is any entry not `ok`, accepted the rest. */
+/** How the inspector names the fault that touched a message: `lost-reply (f1)`. */
+export function faultLabel(touch: { kind: string; faultId: string; delayedBy?: string }): string {
+	const label = `${touch.kind} (${touch.faultId})`;
+	return touch.delayedBy === undefined ? label : `${touch.delayedBy}, then ${label}`;
+}
+
+/**
+ * Whether an entry counts as refused: not accepted, and not the expected answer to a correct
+ * retry after a fault (`expected`).
+ */
+export function isRefusal(entry: Pick<MessageEntry, 'ok' | 'expected'>): boolean {
+	return !entry.ok && entry.expected === undefined;
+}
+
+/** The inspector's result filter: refused is any entry not `ok` (isRefusal), accepted the rest. */
 export const MESSAGE_RESULTS = ['refused', 'accepted'] as const;
 export type MessageResult = (typeof MESSAGE_RESULTS)[number];
 

@@ -10,7 +10,8 @@
 // `node scripts/build-agent.js` builds; agent/startup-imports.spec.ts imports AGENT_BUILD to
 // check what the start-up path loads, as built.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -54,8 +55,31 @@ export const AGENT_BUILD = {
 	plugins: [packageFieldsOnly]
 };
 
+/**
+ * The files of swagger-ui-dist the /docs page loads (agent/http/integrators/docs.ts), with its
+ * licence: copied into dist/swagger-ui/, so that swagger-ui-dist is a devDependency and its
+ * dependency @scarf/scarf (an install script, a download counter) is not in a user's install.
+ */
+export const SWAGGER_UI_FILES = [
+	'swagger-ui-bundle.js',
+	'swagger-ui.css',
+	'favicon-32x32.png',
+	'favicon-16x16.png',
+	'LICENSE',
+	'NOTICE'
+];
+
+export function copySwaggerUi() {
+	const from = createRequire(import.meta.url)('swagger-ui-dist/absolute-path.js')();
+	const to = join(ROOT, 'dist', 'swagger-ui');
+	rmSync(to, { recursive: true, force: true });
+	mkdirSync(to, { recursive: true });
+	for (const file of SWAGGER_UI_FILES) copyFileSync(join(from, file), join(to, file));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const result = await build({ ...AGENT_BUILD, sourcemap: true, metafile: true });
+	copySwaggerUi();
 	// Chunk names carry a content hash: remove the earlier builds' chunks (and the store's worker
 	// of builds before 2026-11-26) after the build, so
 	// that an agent already running from dist/ keeps its chunks until the new ones are there).

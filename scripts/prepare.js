@@ -4,6 +4,7 @@
 // `kds-sim/testing` and the `kds-sim` command work there.
 import { execSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import { requiredRange, satisfies } from '../bin/ensure-node.js';
 
 const run = (command) => execSync(command, { stdio: 'inherit' });
 try {
@@ -13,3 +14,13 @@ try {
 }
 const invokedFrom = process.env.INIT_CWD ? resolve(process.env.INIT_CWD) : resolve('.');
 if (invokedFrom !== resolve('.')) run('npm run build');
+
+// npm ran on the machine's Node (its user agent says which): older than the dev tools' engines,
+// it warned EBADENGINE for each of them above. Said once what that means, rather than hiding
+// every npm warning (.npmrc).
+const npmNode = /\bnode\/(v[\d.]+)/.exec(process.env.npm_config_user_agent ?? '')?.[1];
+if (npmNode && !satisfies(npmNode, requiredRange())) {
+	process.stderr.write(
+		`kds-sim: npm ran on Node ${npmNode.slice(1)}: its EBADENGINE warnings are about the dev tools, which run on Node 24 through bin/ensure-node.js. Nothing to do.\n`
+	);
+}

@@ -9,7 +9,10 @@
 //    an HTTP order, the UI page and the screen's JSON view; data kept in ./data of that folder;
 //    SIGTERM to npx stops it and frees its ports.
 // 4. The Playwright example project (examples/playwright) installed there against the installed
-//    package, run in Chromium; then the Python example (examples/python) against `npx kds-sim`.
+//    package, run in Chromium; then the Python example (examples/python) in that project, against
+//    the kds-sim it installed.
+// 5. The README's Playwright snippet as pasted, in empty projects on the machine's older Node and
+//    on Node 24 (docs/package.md#how-the-package-is-tested).
 //
 // Prints "N passed, N failed"; exits 1 on any failure, with a sentence naming it.
 import { execFileSync, spawn } from 'node:child_process';
@@ -24,7 +27,7 @@ import {
 } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,11 +96,13 @@ check(
 		'bin/kds-sim.js',
 		'dist/agent.js',
 		'dist/testing.js',
+		'dist/testcontainers.js',
 		'build/handler.js',
 		'python/kds_sim_fixture.py',
+		'python/conftest.py',
 		'LICENSE'
 	].every((f) => files.includes(f)) && files.some((f) => f.startsWith('dist/types/')),
-	`the tarball holds the agent, the UI, the testing helpers and their types, the Python fixture (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
+	`the tarball holds the agent, the UI, the testing helpers, the Testcontainers module and their types, the Python fixture and its conftest.py (${files.length} files, ${(packed.size / 1024 / 1024).toFixed(1)} MB packed, ${(packed.unpackedSize / 1024 / 1024).toFixed(1)} MB unpacked)`,
 	files.join(' ')
 );
 const unwanted = files.filter((f) => /\.spec\.ts$|^tests\/|^bench\/|screenshots|\.map$/.test(f));
@@ -336,6 +341,12 @@ if (ready) {
 		page.status === 200 && html.includes('<html') && html.includes('/_app/'),
 		`the UI page ${screen.url} is served from the installed package`
 	);
+	const swagger = await fetch(`${ready.http.url}/docs/swagger-ui-bundle.js`);
+	check(
+		swagger.status === 200 && (await swagger.arrayBuffer()).byteLength > 100_000,
+		'/docs serves Swagger UI from the package (dist/swagger-ui), with no swagger-ui-dist installed',
+		String(swagger.status)
+	);
 	sim.kill('SIGTERM');
 	const code = await new Promise((r) =>
 		sim.exitCode !== null ? r(sim.exitCode) : sim.once('exit', r)
@@ -397,6 +408,14 @@ try {
 			!existsSync(join(project, 'node_modules', pkg.name, 'agent')),
 		`the example project installed ${pkg.name}@${installed.version} from the registry (the package, not the working tree)`
 	);
+	const extra = ['swagger-ui-dist', '@scarf/scarf'].filter((name) =>
+		existsSync(join(project, 'node_modules', name))
+	);
+	check(
+		extra.length === 0,
+		"a user's install holds no swagger-ui-dist and no @scarf/scarf (its install script)",
+		extra.join(' ')
+	);
 	const out = sh('npx', ['playwright', 'test'], { env: npmEnv, cwd: project, timeout: 600_000 });
 	check(
 		/\d+ passed/.test(out) && !/failed/.test(out),
@@ -410,20 +429,139 @@ try {
 	);
 }
 try {
-	cpSync(join(ROOT, 'examples/python'), join(work, 'python'), { recursive: true });
+	// In the project that installed the package: kds_sim.py finds node_modules/.bin/kds-sim itself.
+	cpSync(join(ROOT, 'examples/python'), join(project, 'python'), { recursive: true });
+	const pyEnv = { ...npmEnv };
+	delete pyEnv.KDS_SIM_COMMAND;
 	const python = sh('python3', ['-m', 'unittest', '-v'], {
-		cwd: join(work, 'python'),
-		env: { ...npmEnv, KDS_SIM_COMMAND: `npx --yes ${pkg.name}@${pkg.version}` },
+		cwd: join(project, 'python'),
+		env: pyEnv,
 		timeout: 300_000
 	});
-	check(true, 'examples/python (standard library) against npx kds-sim', python);
+	check(
+		true,
+		"examples/python (standard library) against the project's installed kds-sim, found by itself",
+		python
+	);
 } catch (err) {
 	const missing = err.code === 'ENOENT' ? ' (python3 is missing: apt-get install python3)' : '';
 	check(
 		false,
-		`examples/python against npx kds-sim${missing}`,
+		`examples/python against the installed kds-sim${missing}`,
 		`${err.stdout ?? ''}${err.stderr ?? err.message}`.slice(-3000)
 	);
+}
+
+// --- 5. the README's Playwright snippet, as pasted, on the machine's Node and on Node 24 -------
+// An empty folder per Node: the README's install line (the tarball, @playwright/test), the
+// README's snippet as a spec file, no Playwright config, `npx playwright test`. The browser: the
+// one setting the README names (KDS_SIM_CHROMIUM) where Playwright's own is not installed.
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const snippet = [...README.matchAll(/```ts\n([\s\S]*?)```/g)]
+	.map((m) => m[1])
+	.find((b) => b.includes("from 'kds-sim/testing'"));
+const installLine = /^npm install -D \.\/kds-sim-[\d.]+\.tgz @playwright\/test$/m.exec(README)?.[0];
+check(
+	Boolean(snippet && installLine),
+	'the README has a Playwright snippet importing kds-sim/testing and the line that installs it (npm install -D ./kds-sim-<version>.tgz @playwright/test)'
+);
+
+/** Node binaries on this machine: the one PATH had before the launcher (older?) and Node 24. */
+function nodesToTry() {
+	const found = new Map();
+	const version = (bin) => {
+		try {
+			return sh(bin, ['--version']).trim();
+		} catch {
+			return null;
+		}
+	};
+	found.set(version(process.execPath), dirname(process.execPath));
+	for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+		const bin = join(dir, 'node');
+		const v = existsSync(bin) ? version(bin) : null;
+		if (v && !found.has(v)) found.set(v, dir);
+	}
+	return [...found].filter(([v]) => v).map(([v, dir]) => ({ version: v, dir }));
+}
+const nodes = nodesToTry();
+const older = nodes.find((n) => Number(n.version.slice(1).split('.')[0]) < 22);
+const newer = nodes.find((n) => Number(n.version.slice(1).split('.')[0]) >= 24);
+if (!older)
+	process.stdout.write(
+		'NOT RUN the README snippet on a Node older than 22.17: this machine has none on PATH\n'
+	);
+const systemChromium = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : null;
+for (const node of [older, newer].filter(Boolean)) {
+	if (!snippet || !installLine) break;
+	const dir = join(work, `readme-${node.version}`);
+	mkdirSync(dir);
+	const env = {
+		...npmEnv,
+		PATH: `${node.dir}${delimiter}${process.env.PATH}`,
+		// The Node 24 the launcher fetches for an older Node: this clone's, not a second download.
+		...(existsSync(join(ROOT, '.cache/node24/bin/node'))
+			? { KDS_NODE_CACHE: join(ROOT, '.cache/node24') }
+			: {}),
+		...(systemChromium ? { KDS_SIM_CHROMIUM: systemChromium } : {})
+	};
+	for (const name of Object.keys(env))
+		if (/^KDS_(?!NODE_CACHE$|SIM_CHROMIUM$)/.test(name)) delete env[name];
+	try {
+		const playwrightVersion = JSON.parse(
+			readFileSync(join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')
+		).version;
+		cpSync(tarball, join(dir, packed.filename));
+		// The README's line, with Playwright pinned to this project's version (the registry here is
+		// a proxy; the newest Playwright may not be in it).
+		sh(
+			'sh',
+			['-c', installLine.replace('@playwright/test', `@playwright/test@${playwrightVersion}`)],
+			{ env, cwd: dir, timeout: 300_000 }
+		);
+		writeFileSync(join(dir, 'kitchen.spec.ts'), snippet);
+		const started = Date.now();
+		const out = sh('npx', ['playwright', 'test', '--reporter=line'], {
+			env,
+			cwd: dir,
+			timeout: 600_000
+		});
+		check(
+			/1 passed/.test(out) && !/failed/.test(out),
+			`the README's snippet as pasted, in an empty project on Node ${node.version} (${(
+				(Date.now() - started) /
+				1000
+			).toFixed(
+				1
+			)} s; the simulator ${Number(node.version.slice(1).split('.')[0]) < 22 ? 'as a child process on the Node 24 the kds-sim command runs on' : 'in the test process'}${systemChromium ? `, KDS_SIM_CHROMIUM=${systemChromium}` : ''})`,
+			out
+		);
+	} catch (err) {
+		check(
+			false,
+			`the README's snippet as pasted, in an empty project on Node ${node.version}`,
+			`${err.stdout ?? ''}${err.stderr ?? err.message}`.slice(-3000)
+		);
+	}
+	if (node !== newer) continue;
+	// Neither Playwright's browser nor the setting: one line naming both.
+	try {
+		sh('npx', ['playwright', 'test', '--reporter=line'], {
+			env: { ...env, KDS_SIM_CHROMIUM: '', PLAYWRIGHT_BROWSERS_PATH: join(dir, 'no-browsers') },
+			cwd: dir,
+			timeout: 300_000
+		});
+		check(false, 'without a browser the snippet fails, naming both ways to get one');
+	} catch (err) {
+		const out = `${err.stdout ?? ''}${err.stderr ?? ''}`;
+		check(
+			out.includes(
+				"kds-sim/testing: no browser: Playwright's Chromium is not installed (`npx playwright install chromium`) and KDS_SIM_CHROMIUM names no system Chromium"
+			),
+			'without a browser the snippet fails with one line naming `npx playwright install chromium` and KDS_SIM_CHROMIUM',
+			out.slice(-2000)
+		);
+	}
 }
 
 cleanUp();

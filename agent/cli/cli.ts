@@ -3,7 +3,8 @@
  * discover` lists the screens announcing themselves (agent/discovery/discover.ts); `kds-sim
  * fleet-config` writes a fleet's configs (agent/fleet/generate.ts); `kds-sim rush` sends realistic
  * orders to a running simulator (agent/rush/rush.ts); `kds-sim replay` sends a recorded session
- * again (agent/cli/replay.ts); `kds-sim start`, or no command, starts the
+ * again (agent/cli/replay.ts); `kds-sim certify` grades a POS through a running simulator's
+ * certification run (agent/cli/certify.ts); `kds-sim start`, or no command, starts the
  * simulator (agent/cli/main.ts); another word is refused with the commands' names.
  *
  * Each command's module is imported when that command runs: in the bundle each is a chunk of its
@@ -132,9 +133,30 @@ async function replayCommand(args: string[]): Promise<void> {
 	}
 }
 
+async function certifyCommand(args: string[]): Promise<void> {
+	const { certify, CERTIFY_HELP, readCertifyArgs, stdinLines } = await import('./certify.ts');
+	if (wantsHelp(args)) {
+		process.stdout.write(CERTIFY_HELP);
+		return;
+	}
+	try {
+		const options = readCertifyArgs(args);
+		const ask = options.exec ? async () => null : stdinLines();
+		const verdict = await certify(options, {
+			out: (line) => process.stdout.write(`${line}\n`),
+			err: (line) => process.stderr.write(`${line}\n`),
+			ask
+		});
+		if (verdict === 'WARN') process.stderr.write('WARN: passed, with warnings (see the report)\n');
+		process.exit(verdict === 'FAIL' ? 1 : 0);
+	} catch (err) {
+		fail('certify', err);
+	}
+}
+
 // The commands `kds-sim --help` lists (agent/cli/settings.ts); anything else that is not a flag is
 // refused with their names, before the simulator's own parser calls it a stray argument.
-const COMMANDS = ['start', 'send', 'discover', 'fleet-config', 'rush', 'replay'];
+const COMMANDS = ['start', 'send', 'discover', 'fleet-config', 'rush', 'replay', 'certify'];
 
 const [command, ...args] = process.argv.slice(2);
 if (command === 'send') await sendCommand(args);
@@ -142,6 +164,7 @@ else if (command === 'discover') await discoverCommand(args);
 else if (command === 'fleet-config') await fleetConfigCommand(args);
 else if (command === 'rush') await rushCommand(args);
 else if (command === 'replay') await replayCommand(args);
+else if (command === 'certify') await certifyCommand(args);
 else if (command !== undefined && !command.startsWith('-') && !COMMANDS.includes(command)) {
 	fail(
 		command,

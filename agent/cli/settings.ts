@@ -19,6 +19,7 @@ Commands (each has its own --help):
   fleet-config          print a config with many locations and screens (for --config)
   rush                  send a lunch rush of realistic orders to a running simulator (TCP and HTTP)
   replay                send a recorded session (the inspector's Export) again to a running simulator
+  certify               grade a POS scenario by scenario on a running simulator; writes the report
 
 Options of start (each also settable by the environment variable shown):
   --config <file>       KDS_CONFIG       JSON config: brands, locations, screens (default: embedded demo)

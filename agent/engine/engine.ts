@@ -110,6 +110,7 @@ export class Engine {
 	private reconfiguredListeners = new Set<(screen: Screen) => void>();
 	private screenAddedListeners = new Set<(screen: Screen) => void>();
 	private screenRemovedListeners = new Set<(screen: Screen) => void>();
+	private resetListeners = new Set<(screenId?: string) => void>();
 
 	constructor(options: EngineOptions) {
 		this.store = options.store;
@@ -474,7 +475,10 @@ export class Engine {
 		return true;
 	}
 
-	/** Forget a screen's orders (or every screen's), for tests and the reset control. */
+	/**
+	 * Forget a screen's orders (or every screen's), for tests and the reset control; then what
+	 * each room keeps of them (onReset: the SMS outbox, the notifications) forgets it too.
+	 */
 	reset(screenId?: string): void {
 		this.commitPending();
 		this.store.clear(screenId);
@@ -484,6 +488,13 @@ export class Engine {
 			screen.state = createScreenState();
 			this.fanout.resync(screen.config.id);
 		}
+		for (const listener of this.resetListeners) listener(screenId);
+	}
+
+	/** Call `listener` after each reset, with the screen reset (undefined: every screen). */
+	onReset(listener: (screenId?: string) => void): () => void {
+		this.resetListeners.add(listener);
+		return () => this.resetListeners.delete(listener);
 	}
 
 	private mustGet(screenId: string): Screen {

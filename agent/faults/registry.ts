@@ -9,15 +9,20 @@
  * with no HTTP fault, the hooks read one null (`Faults.http`).
  */
 import {
+	BUILT_IN_PROFILES,
+	FAULT_KIND_TABLE,
 	LiveFault,
 	parseFaultSpec,
-	TCP_FAULT_KINDS,
+	resolveProfile,
+	type FaultSpecInput,
 	type FaultKind,
 	type FaultRoute,
 	type FaultSpec,
 	type TcpFaultKind
 } from '#core/fault-kinds';
-import type { FaultTouch } from '#core/fault-findings';
+import { expectedRetry, type FaultTouch } from '#core/fault-findings';
+import type { MessageEntry } from '#core/message-entry';
+import { systemClock, type Clock, type Timer } from '../clock.ts';
 import type { FieldError } from '#core/parse';
 import type { OrderCommand } from '#core/order-schema';
 
@@ -27,6 +32,8 @@ export interface ScreenFaults {
 	on: boolean;
 	/** The faults on it, in the order they were added. */
 	list: LiveFault[];
+	/** A reboot fault while the screen is away: every connection is reset, and counted. */
+	away?: LiveFault;
 }
 
 /** Told when a fault that acts at once (reboot, cloud-offline) is added or ends. */
@@ -36,19 +43,31 @@ export interface FaultActions {
 }
 
 export interface FaultsOptions {
-	now: () => number;
+	/** The agent's clock: what a fault's time is read on, and its timers run on. */
+	clock?: Clock;
+	/** Its time (default: the clock's). */
+	now?: () => number;
 	/** Whether a screen id names a live screen (TCP kinds: one this simulator listens for). */
 	isScreen: (id: string) => boolean;
 	/** Whether a location id is configured. */
 	isLocation: (id: string) => boolean;
 	/** Seeds for faults given none (default: random). */
 	seeds?: () => number;
+	/** The config file's own profiles (`faults.profiles`), by name, as written. */
+	profiles?: Record<string, FaultSpecInput[]>;
+	/** The screens a profile that names none goes on (default: none). */
+	screens?: () => string[];
+}
+
+/** What fires on one message: a fault, and a delay that fired with it (they compose). */
+export interface Firing {
+	fault: LiveFault;
+	/** A delay (slow-reply, http-delay) that fired with `fault`; absent when `fault` acts alone. */
+	delay?: LiveFault;
 }
 
 /** How many touched messages are kept for the findings (the log's own retention). */
 export const TOUCHES_KEPT = 2000;
-
-const TCP_KINDS = new Set<string>(TCP_FAULT_KINDS);
 
 export class Faults {
 	/** Any HTTP fault at all, or null: the HTTP hooks' one check. */
@@ -62,10 +81,15 @@ export class Faults {
 	private next = 1;
 	private touchId = 1;
 	private readonly touches: FaultTouch[] = [];
-	private readonly timers = new Set<NodeJS.Timeout>();
+	private readonly timers = new Set<Timer>();
+	private readonly clock: Clock;
+	private readonly now: () => number;
 	actions: FaultActions = {};
 
-	constructor(private readonly options: FaultsOptions) {}
+	constructor(private readonly options: FaultsOptions) {
+		this.clock = options.clock ?? systemClock;
+		this.now = options.now ?? (() => this.clock.now());
+	}
 
 	/** The object a screen's listener reads (the same one for the screen's life). */
 	screen(id: string): ScreenFaults {
@@ -100,7 +124,7 @@ export class Faults {
 				});
 		});
 		if (errors.length > 0) return { ok: false, errors };
-		const now = this.options.now();
+		const now = this.now();
 		const added = specs.map((spec) => {
 			const fault = new LiveFault(
 				`f${this.next++}`,
@@ -121,6 +145,7 @@ export class Faults {
 		if (spec.kind === 'reboot') {
 			fault.fired = 1;
 			this.actions.reboot?.(spec.screen, spec.seconds);
+			// While away, the screen's port resets every connection and counts it (a storm is named).
 			this.later(spec.seconds * 1000, () => this.remove(fault.id));
 		} else if (spec.kind === 'cloud-offline') {
 			fault.fired = 1;
@@ -130,23 +155,52 @@ export class Faults {
 		}
 	}
 
-	private later(ms: number, run: () => void): void {
-		const timer = setTimeout(() => {
+	/** Run `run` in `ms` on the agent's clock (a fault's end, a delay); cancelled by reset. */
+	later(ms: number, run: () => void): void {
+		const timer = this.clock.at(this.now() + ms, () => {
 			this.timers.delete(timer);
 			run();
-		}, ms);
-		timer.unref?.();
+		});
 		this.timers.add(timer);
 	}
 
 	/** Every fault, oldest first, as the admin API lists them. */
 	list() {
-		const now = this.options.now();
+		const now = this.now();
 		return this.all.map((fault) => fault.toJSON(now));
 	}
 
 	get(id: string): LiveFault | undefined {
 		return this.all.find((fault) => fault.id === id);
+	}
+
+	/**
+	 * The faults a profile stands for, the config's own (as written, or put on `screen`) or a
+	 * built-in one (on `screen`, or on every screen when none is named): the rule the config's
+	 * `on` and `--faults` follow (resolveProfile), so the admin API adds the same set.
+	 */
+	profile(
+		name: string,
+		screen: string | undefined
+	): { ok: true; specs: FaultSpecInput[] } | { ok: false; errors: FieldError[] } {
+		const own = this.options.profiles ?? {};
+		if (!Object.hasOwn(own, name) && !Object.hasOwn(BUILT_IN_PROFILES, name))
+			return {
+				ok: false,
+				errors: [
+					{
+						path: 'profile',
+						message: `expected one of ${[...Object.keys(own), ...Object.keys(BUILT_IN_PROFILES)].join(', ')}, got ${JSON.stringify(name)}`
+					}
+				]
+			};
+		const entry = screen === undefined ? name : `${name}@${screen}`;
+		return { ok: true, specs: resolveProfile(entry, own, this.options.screens?.() ?? []) };
+	}
+
+	/** The profiles there are: the config's own, then the built-in ones. */
+	profileNames(): string[] {
+		return [...Object.keys(this.options.profiles ?? {}), ...Object.keys(BUILT_IN_PROFILES)];
 	}
 
 	/** Remove one fault; false when there is none of that id. */
@@ -166,7 +220,7 @@ export class Faults {
 	reset(): void {
 		const all = this.all.splice(0);
 		for (const fault of all) this.ended(fault);
-		for (const timer of this.timers) clearTimeout(timer);
+		for (const timer of this.timers) timer.cancel();
 		this.timers.clear();
 		this.refresh();
 	}
@@ -206,7 +260,7 @@ export class Faults {
 	/** The screens with a fault of theirs on, and the kinds (the UI's indicator). */
 	byScreen(): Record<string, string[]> {
 		const out: Record<string, string[]> = {};
-		const now = this.options.now();
+		const now = this.now();
 		for (const fault of this.all) {
 			const screen = (fault.spec as { screen?: string }).screen ?? '*';
 			if (!fault.active(now)) continue;
@@ -216,49 +270,105 @@ export class Faults {
 	}
 
 	private refresh(): void {
-		for (const faults of this.screens.values()) faults.list = [];
+		for (const faults of this.screens.values()) {
+			faults.list = [];
+			faults.away = undefined;
+		}
 		const http: LiveFault[] = [];
 		for (const fault of this.all) {
-			const kind = fault.spec.kind;
-			if (TCP_KINDS.has(kind)) {
-				if (kind !== 'reboot')
-					this.screen((fault.spec as { screen: string }).screen).list.push(fault);
-			} else if (kind !== 'cloud-offline') http.push(fault);
+			const { transport, stage } = FAULT_KIND_TABLE[fault.spec.kind];
+			const screen = (fault.spec as { screen?: string }).screen;
+			if (transport === 'tcp' && screen !== undefined) {
+				if (stage !== 'screen') this.screen(screen).list.push(fault);
+				else if (fault.spec.kind === 'reboot') this.screen(screen).away = fault;
+			} else if (transport === 'http' && stage !== 'screen') http.push(fault);
 		}
-		for (const faults of this.screens.values()) faults.on = faults.list.length > 0;
+		for (const faults of this.screens.values())
+			faults.on = faults.list.length > 0 || faults.away !== undefined;
 		this.http = http.length > 0 ? http : null;
 	}
 
-	/** The first TCP fault of `kinds` on the screen that fires now, if any. */
-	tcpFault(faults: ScreenFaults, kinds: ReadonlySet<TcpFaultKind>): LiveFault | undefined {
-		const now = this.options.now();
-		for (const fault of faults.list) {
-			if (kinds.has(fault.spec.kind as TcpFaultKind) && fault.fires(now)) return fault;
-		}
-		return undefined;
+	/** What fires on one TCP message or connection of the screen, of `kinds`. */
+	tcpFault(faults: ScreenFaults, kinds: ReadonlySet<TcpFaultKind>): Firing | undefined {
+		return this.firing(faults.list, (fault) => kinds.has(fault.spec.kind as TcpFaultKind));
 	}
 
-	/** The first HTTP fault that matches a request and fires now, if any. */
-	httpFault(route: FaultRoute, location: string | undefined, screens: readonly string[]) {
+	/** What fires on one HTTP request, if anything. */
+	httpFault(
+		route: FaultRoute,
+		location: string | undefined,
+		screens: readonly string[]
+	): Firing | undefined {
 		const list = this.http;
 		if (list === null) return undefined;
-		const now = this.options.now();
-		for (const fault of list) {
+		return this.firing(list, (fault) => {
 			const spec = fault.spec as { route?: string; location?: string; screen?: string };
-			if (spec.route !== undefined && spec.route !== route) continue;
-			if (spec.location !== undefined && spec.location !== location) continue;
-			if (spec.screen !== undefined && !screens.includes(spec.screen) && !screens.includes('all'))
-				continue;
-			if (fault.fires(now)) return fault;
-		}
-		return undefined;
+			if (spec.route !== undefined && spec.route !== route) return false;
+			if (spec.location !== undefined && spec.location !== location) return false;
+			return spec.screen === undefined || screens.includes(spec.screen) || screens.includes('all');
+		});
 	}
 
-	/** Remember a message or connection a fault touched. */
-	touched(fault: LiveFault, touch: Omit<FaultTouch, 'id' | 'at' | 'faultId' | 'kind'>): FaultTouch {
+	/**
+	 * Faults compose (docs/faults.md): of the matching faults, oldest first, the first delay that
+	 * fires and the first other fault that fires both act on the message: it waits, then the other
+	 * acts ("2 s late, then 503"). Each draws only while its part is not yet taken.
+	 */
+	private firing(list: readonly LiveFault[], matches: (fault: LiveFault) => boolean) {
+		const now = this.now();
+		let fault: LiveFault | undefined;
+		let delay: LiveFault | undefined;
+		for (const candidate of list) {
+			const isDelay = FAULT_KIND_TABLE[candidate.spec.kind].delay;
+			if (isDelay ? delay !== undefined : fault !== undefined) continue;
+			if (!matches(candidate) || !candidate.fires(now)) continue;
+			if (isDelay) delay = candidate;
+			else fault = candidate;
+			if (fault !== undefined && delay !== undefined) break;
+		}
+		if (fault === undefined && delay === undefined) return undefined;
+		return { fault: fault ?? delay!, delay: fault === undefined ? undefined : delay } as Firing;
+	}
+
+	/**
+	 * A refused message that is the expected answer to a correct retry after a fault (the core's
+	 * expectedRetry: its duplicate decision, and what the faults touched): marked `expected`, its
+	 * KDS-ORDER-DUPLICATE shown as the info KDS-FAULT-RETRY-EXPECTED naming the fault.
+	 */
+	markExpected(entry: Omit<MessageEntry, 'id'>): void {
+		if (this.touches.length === 0) return;
+		const expected = expectedRetry(entry, this.touches);
+		if (expected === null) return;
+		entry.expected = expected.fault;
+		entry.findings = entry.findings.map((f) =>
+			f.code === 'KDS-ORDER-DUPLICATE' ? expected.finding : f
+		);
+	}
+
+	/**
+	 * Remember a message or connection a fault touched; with the delay that fired with it, that
+	 * too (the report counts both kinds; the entry names both).
+	 */
+	touched(
+		firing: Firing | LiveFault,
+		touch: Omit<FaultTouch, 'id' | 'at' | 'faultId' | 'kind'>
+	): FaultTouch {
+		const { fault, delay } =
+			firing instanceof LiveFault ? { fault: firing, delay: undefined } : firing;
+		if (delay !== undefined) this.remember(delay, { ...touch, committed: touch.committed });
+		return this.remember(fault, {
+			...touch,
+			...(delay === undefined ? {} : { delayedBy: `${delay.spec.kind} (${delay.id})` })
+		});
+	}
+
+	private remember(
+		fault: LiveFault,
+		touch: Omit<FaultTouch, 'id' | 'at' | 'faultId' | 'kind'>
+	): FaultTouch {
 		const entry: FaultTouch = {
 			id: this.touchId++,
-			at: this.options.now(),
+			at: this.now(),
 			faultId: fault.id,
 			kind: fault.spec.kind as FaultKind,
 			...touch
@@ -275,7 +385,7 @@ export class Faults {
 	}
 
 	close(): void {
-		for (const timer of this.timers) clearTimeout(timer);
+		for (const timer of this.timers) timer.cancel();
 		this.timers.clear();
 	}
 }

@@ -10,6 +10,7 @@ import type { ActionTarget, ScreenAction } from '#core/screen';
 import type { Engine, Screen } from '../engine/engine.ts';
 import type { RemoteScreen } from '../engine/screens.ts';
 import type { Logger } from '../log.ts';
+import { Acknowledged } from './acknowledged.ts';
 import { ScreenMirror } from './mirror.ts';
 import {
 	RemoteLink,
@@ -63,9 +64,13 @@ export class RemoteScreens {
 		const { engine, logger } = this.options;
 		const id = screen.config.id;
 		const mirror = new ScreenMirror(screen);
+		const acknowledged = new Acknowledged(screen, () => engine.now());
 		const waiters = new Map<string, Set<() => void>>();
 		const publish = (message: ServerMessage) => {
+			// The remote's own word replaces what its acknowledgement let the copy assume.
+			const again = acknowledged.relayed(message);
 			const result = mirror.apply(message);
+			acknowledged.reapply(again);
 			if (result.kind === 'resync') {
 				link.resync();
 				return;
@@ -94,6 +99,7 @@ export class RemoteScreens {
 				logger.info({ screen: id, remote: link.where, state }, `remote screen ${id} is ${state}`);
 				if (state !== 'live') {
 					mirror.reset();
+					acknowledged.forget();
 					this.options.onUnreachable?.(id);
 				}
 			}
@@ -128,8 +134,12 @@ export class RemoteScreens {
 			async deliver(message: object, orderId: string) {
 				const { shown, cancel } = follow(orderId);
 				const outcome = await link.send(message, orderId);
-				if (outcome.status === 'SUCCESS' && link.state === 'live') await shown;
-				else cancel();
+				if (outcome.status === 'SUCCESS' && link.state === 'live') {
+					// Reads see the write at once: the copy takes what the remote acknowledged (unless
+					// its relay showed it already); the relay then has the last word.
+					acknowledged.apply(message);
+					await shown;
+				} else cancel();
 				return outcome;
 			},
 			act: (action: ScreenAction, orderId?: string, target?: ActionTarget) =>

@@ -3,7 +3,8 @@
  *
  *   GET    /api/admin/faults            every fault, with how often each fired
  *   POST   /api/admin/faults            add one `{kind, ...}`, several `{faults: [...]}`, or a
- *                                       profile `{profile, screen}`; all or none (422 naming each)
+ *                                       profile `{profile, screen?}` (the config's own or built
+ *                                       in); all or none (422 naming each)
  *   DELETE /api/admin/faults/:id        remove one
  *   POST   /api/admin/faults/reset      remove every fault
  *   GET    /api/admin/faults/report     what each client did after each fault (JSON)
@@ -14,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as z from 'zod';
-import { BUILT_IN_PROFILES, FAULT_KINDS, type FaultSpecInput } from '#core/fault-kinds';
+import { FAULT_KINDS } from '#core/fault-kinds';
 import { judgeFaults } from '#core/fault-findings';
 import { formatErrors } from '#core/parse';
 import type { Faults } from '../faults/registry.ts';
@@ -81,9 +82,13 @@ const declared = (route: keyof typeof FAULT_RESPONSES) => ({
 	serializerCompiler: asJson
 });
 
-/** The specs a POST body stands for: one fault, a list, or a profile for a screen. */
+/**
+ * The specs a POST body stands for: one fault, a list, or a profile (the config's own or a
+ * built-in one), on a screen or, named without one, as the config and `--faults` put it.
+ */
 function specsOf(
-	body: unknown
+	body: unknown,
+	faults: Faults
 ): { specs: unknown[] } | { errors: { path: string; message: string }[] } {
 	if (typeof body !== 'object' || body === null || Array.isArray(body))
 		return {
@@ -91,28 +96,32 @@ function specsOf(
 				{ path: '', message: 'expected a fault {kind, ...}, {faults: [...]} or {profile, screen}' }
 			]
 		};
-	const { faults, profile, screen } = body as {
+	const {
+		faults: list,
+		profile,
+		screen
+	} = body as {
 		faults?: unknown;
 		profile?: unknown;
 		screen?: unknown;
 	};
-	if (faults !== undefined) {
-		if (!Array.isArray(faults) || faults.length === 0)
+	if (list !== undefined) {
+		if (!Array.isArray(list) || list.length === 0)
 			return { errors: [{ path: 'faults', message: 'expected a non-empty array of faults' }] };
-		return { specs: faults };
+		return { specs: list };
 	}
 	if (profile !== undefined) {
-		const make = typeof profile === 'string' ? BUILT_IN_PROFILES[profile] : undefined;
 		const errors = [];
-		if (make === undefined)
+		if (typeof profile !== 'string')
 			errors.push({
 				path: 'profile',
-				message: `expected one of ${Object.keys(BUILT_IN_PROFILES).join(', ')}, got ${JSON.stringify(profile)}`
+				message: `expected one of ${faults.profileNames().join(', ')}, got ${JSON.stringify(profile)}`
 			});
-		if (typeof screen !== 'string')
-			errors.push({ path: 'screen', message: 'required (a screen id)' });
-		if (errors.length > 0 || make === undefined) return { errors };
-		return { specs: make(screen as string) as FaultSpecInput[] };
+		if (screen !== undefined && typeof screen !== 'string')
+			errors.push({ path: 'screen', message: 'expected a screen id' });
+		if (errors.length > 0) return { errors };
+		const made = faults.profile(profile as string, screen as string | undefined);
+		return made.ok ? { specs: made.specs } : { errors: made.errors };
 	}
 	return { specs: [body] };
 }
@@ -127,7 +136,7 @@ export function registerFaultsApi(
 	}));
 
 	app.post('/api/admin/faults', declared('POST /api/admin/faults'), async (req, reply) => {
-		const read = specsOf(req.body);
+		const read = specsOf(req.body, faults);
 		const result =
 			'errors' in read ? { ok: false as const, errors: read.errors } : faults.add(read.specs);
 		if (!result.ok) throw validationError(result.errors, formatErrors(result.errors));

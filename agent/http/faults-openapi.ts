@@ -20,8 +20,17 @@ export const FaultsBodySchema = z.union([
 	FaultSpecSchema,
 	z.strictObject({ faults: z.array(FaultSpecSchema).min(1) }),
 	z.strictObject({
-		profile: z.string().describe('A profile: flaky-wifi, wifi-down or cloud-trouble.'),
-		screen: z.string()
+		profile: z
+			.string()
+			.describe(
+				"A profile: the config file's own (faults.profiles) or a built-in one (flaky-wifi, wifi-down, cloud-trouble)."
+			),
+		screen: z
+			.string()
+			.optional()
+			.describe(
+				'The screen it goes on; absent: a config profile as written, a built-in one on every screen.'
+			)
 	})
 ]);
 

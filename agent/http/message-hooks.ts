@@ -18,7 +18,7 @@ import type { Outcome } from '#core/outcome';
 import type { OrderCommand } from '#core/order-schema';
 import type { Screen } from '../engine/engine.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
-import { RAW_IS_JSON } from '#core/message-entry';
+import { faultLabel, RAW_IS_JSON } from '#core/message-entry';
 
 declare module 'fastify' {
 	interface FastifyRequest {
@@ -257,9 +257,7 @@ export function registerMessageHooks(app: FastifyInstance, recorder: MessageReco
 				raw: req.kdsRawBody ?? (req.body === undefined ? '' : JSON.stringify(req.body)),
 				contentType: contentType ?? null,
 				// Only on a request a fault touched (integrators/fault-hooks.ts).
-				...(req.kdsFault === undefined
-					? {}
-					: { fault: `${req.kdsFault.kind} (${req.kdsFault.faultId})` }),
+				...(req.kdsFault === undefined ? {} : { fault: faultLabel(req.kdsFault) }),
 				findings
 			},
 			// Refused: the core's reasons first (the body has the contract's words), else the

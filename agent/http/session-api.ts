@@ -1,8 +1,8 @@
 /**
  * GET /api/admin/messages/session: a stretch of the inspector's log as a session file
  * (core/session.ts, docs/replay.md), for `kds-sim replay` and the inspector's Export button.
- * Which messages: `from` and `to` (ids, both included), or `ids` (a list), narrowed by `screen`
- * and `order` as the log's own list is; customer data redacted unless `redact=false`. Guarded
+ * Which messages: `from` and `to` (ids, both included), or `ids` (a list), or `since` and `until`
+ * (times: a certification run's), narrowed by `screen` and `order` as the log's own list is; customer data redacted unless `redact=false`. Guarded
  * like every admin route (./access.ts, by its path). Answered as JSON Lines, a download.
  */
 import type { FastifyInstance } from 'fastify';
@@ -21,6 +21,13 @@ const idParam = (what: string) =>
 		.optional()
 		.describe(what);
 
+const timeParam = (what: string) =>
+	z.iso
+		.datetime({ offset: true, error: 'expected an ISO 8601 date-time, e.g. 2026-12-07T05:00:00Z' })
+		.transform((t) => Date.parse(t))
+		.optional()
+		.describe(what);
+
 /** The session export's query (422 naming each parameter it cannot read). */
 export const SessionQuerySchema = z
 	.object({
@@ -32,6 +39,10 @@ export const SessionQuerySchema = z
 			.transform((s) => new Set(s.split(',').map(Number)))
 			.optional()
 			.describe('Only these messages (ids, comma-separated), instead of a stretch.'),
+		since: timeParam(
+			'Only messages received at or after this time (ISO 8601), e.g. a run’s start.'
+		),
+		until: timeParam('Only messages received at or before this time (ISO 8601).'),
 		screen: textParam().describe('Only messages to this screen id.'),
 		order: textParam().describe('Only messages about this order id.'),
 		redact: choiceParam(['true', 'false']).describe(
@@ -60,7 +71,9 @@ export function registerSessionApi(
 				(e) =>
 					(q.ids === undefined || q.ids.has(e.id)) &&
 					(q.from === undefined || e.id >= q.from) &&
-					(q.to === undefined || e.id <= q.to)
+					(q.to === undefined || e.id <= q.to) &&
+					(q.since === undefined || e.at >= q.since) &&
+					(q.until === undefined || e.at <= q.until)
 			);
 		const now = engine.now();
 		const session = sessionOf(entries, {

@@ -7,7 +7,7 @@
  * only those the log still keeps then, so a burst beyond the retention is never serialized whole.
  */
 import type { Finding } from '#core/conformance';
-import { RAW_IS_JSON, type MessageEntry } from '#core/message-entry';
+import { isRefusal, RAW_IS_JSON, type MessageEntry } from '#core/message-entry';
 
 export type { Finding, MessageEntry };
 
@@ -181,7 +181,7 @@ export class MessageLog {
 			if (filter.screen && !e.screenIds.includes(filter.screen)) continue;
 			if (filter.orderId && e.orderId !== filter.orderId) continue;
 			if (filter.severity && !e.findings.some((f) => f.severity === filter.severity)) continue;
-			if (filter.result && e.ok !== (filter.result === 'accepted')) continue;
+			if (filter.result && isRefusal(e) !== (filter.result === 'refused')) continue;
 			out.push(e);
 		}
 		return out;

@@ -24,6 +24,12 @@ export interface RefusalWords {
 }
 
 export class MessageRecorder {
+	/**
+	 * Told of each refused message before it is logged (app.ts: the faults' expectedRetry); may
+	 * mark it `expected` and change its findings. Unset: nothing runs.
+	 */
+	judgeRefusal?: (entry: NewEntry) => void;
+
 	constructor(
 		readonly log: MessageLog,
 		private readonly clock: Clock
@@ -42,7 +48,12 @@ export class MessageRecorder {
 	record(message: ReceivedMessage, words: RefusalWords = {}, at = this.clock.now()): MessageEntry {
 		const entry = message as NewEntry;
 		entry.at = at;
-		entry.why = entry.ok ? null : words.unsent || errorsOf(entry.findings) || words.sent || null;
+		if (!entry.ok && this.judgeRefusal !== undefined) this.judgeRefusal(entry);
+		entry.why = entry.ok
+			? null
+			: entry.expected !== undefined
+				? (entry.findings.find((f) => f.code === 'KDS-FAULT-RETRY-EXPECTED')?.message ?? null)
+				: words.unsent || errorsOf(entry.findings) || words.sent || null;
 		return this.log.record(entry);
 	}
 }

@@ -60,7 +60,9 @@ export class Notifications {
 		});
 		this.engine.fanout.addSnapshotPart((screenId) => ({ notifications: this.state(screenId) }));
 		this.unsubscribe.push(
-			this.engine.fanout.onJoin((screenId) => this.takeoutQueue.connect(screenId))
+			this.engine.fanout.onJoin((screenId) => this.takeoutQueue.connect(screenId)),
+			// A reset of the orders forgets what they left on the screens.
+			this.engine.onReset((screenId) => this.forget(screenId))
 		);
 	}
 

@@ -209,7 +209,12 @@ export class SmsOutbox {
 			write: (texts, inCommit) => this.write(texts, inCommit),
 			send: (written) => this.forwardWritten(written)
 		});
-		this.unsubscribe = () => this.outbox.close();
+		// A reset of the orders forgets the texts they triggered.
+		const offReset = engine.onReset((screenId) => this.forget(screenId));
+		this.unsubscribe = () => {
+			this.outbox.close();
+			offReset();
+		};
 		// Forwards cut short by a restart are tried again.
 		const pending = db
 			.prepare(`SELECT * FROM sms_outbox WHERE forwarded = 'pending' ORDER BY id`)

@@ -5,6 +5,7 @@
  * interfaces, order modes and sizes, updates and cancels, the odd long or CJK/emoji name, from a
  * seed (the same seed sends the same orders). Stops on Ctrl-C with a summary.
  */
+import { ORDER_ROUTES } from '#core/integrator-routes';
 import { ORDER_MODES } from '#core/order-schema';
 import { seededRandom as seeded } from '#core/random';
 import { readCommandLine, UsageError } from '../command-line.ts';
@@ -308,7 +309,7 @@ export async function rush(
 			await each((screens, items) =>
 				overTcp
 					? tcp(screens, { command: 'create-order', order: { ...order, items } })
-					: http('POST', '/integrators/kds-orders', screens, { ...order, items })
+					: http(ORDER_ROUTES.create.method, ORDER_ROUTES.create.path, screens, { ...order, items })
 			);
 			if (update) {
 				summary.updates += 1;
@@ -319,7 +320,7 @@ export async function rush(
 				await each((screens) =>
 					overTcp
 						? tcp(screens, { command: 'partial-update-order', order: patch })
-						: http('PUT', '/integrators/kds-orders/partial', screens, patch)
+						: http(ORDER_ROUTES.partial.method, ORDER_ROUTES.partial.path, screens, patch)
 				);
 			}
 			if (cancel) {
@@ -327,7 +328,7 @@ export async function rush(
 				await each((screens) =>
 					overTcp
 						? tcp(screens, { command: 'cancel-order', order: { id: order.id } })
-						: http('PUT', '/integrators/kds-orders/cancel', screens, { id: order.id })
+						: http(ORDER_ROUTES.cancel.method, ORDER_ROUTES.cancel.path, screens, { id: order.id })
 				);
 			}
 			log(

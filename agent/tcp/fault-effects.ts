@@ -5,51 +5,63 @@
  * here runs.
  */
 import { orderFingerprint, type FaultTouch } from '#core/fault-findings';
-import type { LiveFault, TcpFaultKind } from '#core/fault-kinds';
-import type { Faults, ScreenFaults } from '../faults/registry.ts';
+import {
+	FAULT_KIND_TABLE,
+	kindsWhere,
+	type KindsWhere,
+	type LiveFault,
+	type TcpFaultKind
+} from '#core/fault-kinds';
+import { envelopeOf } from '#core/tcp-message';
+import type { Faults, Firing, ScreenFaults } from '../faults/registry.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
 import type { ReplyFault } from './server.ts';
 import type { TcpMessageHandler } from './messages.ts';
 
+/** The kinds that act on a message (before its commit or on its reply), from the kinds table. */
 const MESSAGE_KINDS = new Set<TcpFaultKind>([
-	'lost-reply',
-	'reset-before-commit',
-	'no-answer',
-	'slow-reply',
-	'reply-in-pieces'
+	...kindsWhere({ transport: 'tcp', stage: 'before-commit' }),
+	...kindsWhere({ transport: 'tcp', stage: 'reply' })
 ]);
-const CONNECTION_KINDS = new Set<TcpFaultKind>(['down']);
+/** The kinds that act on a connection as it opens. */
+const CONNECTION_KINDS = new Set<TcpFaultKind>(
+	kindsWhere({ transport: 'tcp', stage: 'connection' })
+);
+
+type ReplyKind = KindsWhere<{ transport: 'tcp'; stage: 'reply' }>;
+
+/**
+ * What the listener does with the reply of a message each reply fault touched: one entry per
+ * kind of the table (a kind left out does not compile). A delay is not here: it composes, and
+ * runs on the agent's clock before the reply is handed over (`handle`).
+ */
+const REPLY_EFFECTS = {
+	'lost-reply': () => ({ kind: 'close' }),
+	'no-answer': () => ({ kind: 'hold' }),
+	'slow-reply': () => undefined,
+	'reply-in-pieces': (fault, faults) => {
+		const spec = fault.spec as { pieces: number; pauseMs: number };
+		return {
+			kind: 'pieces',
+			pieces: spec.pieces,
+			pauseMs: spec.pauseMs,
+			later: (ms, run) => faults.later(ms, run)
+		};
+	}
+} satisfies Record<ReplyKind, (fault: LiveFault, faults: Faults) => ReplyFault | undefined>;
 
 /** The order id, command and fingerprint of a message, read only when a fault touched it. */
 function readMessage(text: string): Pick<FaultTouch, 'command' | 'orderId' | 'fingerprint'> {
 	try {
-		const json = JSON.parse(text) as { command?: unknown; order?: unknown };
-		const enveloped = typeof json?.order === 'object' && json.order !== null;
-		const order = (enveloped ? json.order : json) as { id?: unknown };
+		const envelope = envelopeOf(JSON.parse(text));
+		const order = envelope?.order ?? null;
 		return {
-			command: typeof json.command === 'string' ? json.command : 'create-order',
+			command: envelope?.named ?? null,
 			orderId: typeof order?.id === 'string' ? order.id : null,
 			fingerprint: orderFingerprint(order)
 		};
 	} catch {
 		return { command: null, orderId: null, fingerprint: null };
-	}
-}
-
-/** What the listener does with the reply of a message this fault touched. */
-function replyFault(fault: LiveFault): ReplyFault | undefined {
-	const spec = fault.spec;
-	switch (spec.kind) {
-		case 'lost-reply':
-			return { kind: 'close' };
-		case 'no-answer':
-			return { kind: 'hold' };
-		case 'slow-reply':
-			return { kind: 'delay', ms: fault.delay() };
-		case 'reply-in-pieces':
-			return { kind: 'pieces', pieces: spec.pieces, pauseMs: spec.pauseMs };
-		default:
-			return undefined;
 	}
 }
 
@@ -71,7 +83,11 @@ export function screenTcpFaults(
 	const screen = faults.screen(screenId);
 	const gate = Object.assign(screen, {
 		connection(socket: import('node:net').Socket, source: string): boolean {
-			const fault = faults.tcpFault(screen, CONNECTION_KINDS);
+			// Away for a reboot, or down: the connection is reset as it opens, and counted.
+			const fault: Firing | undefined =
+				screen.away !== undefined
+					? { fault: screen.away }
+					: faults.tcpFault(screen, CONNECTION_KINDS);
 			if (fault === undefined) return false;
 			faults.touched(fault, {
 				interface: 'tcp',
@@ -92,17 +108,21 @@ export function screenTcpFaults(
 		reply: (text: string | null, fault?: ReplyFault) => void,
 		terminator: () => string | null
 	) => {
-		const fault = faults.tcpFault(screen, MESSAGE_KINDS);
-		if (fault === undefined) return handleTcp(screenId, text, source, reply, { terminator });
-		const kind = fault.spec.kind;
-		const touch = faults.touched(fault, {
+		const firing = faults.tcpFault(screen, MESSAGE_KINDS);
+		if (firing === undefined) return handleTcp(screenId, text, source, reply, { terminator });
+		const { fault, delay } = firing;
+		const kind = fault.spec.kind as TcpFaultKind;
+		const touch = faults.touched(firing, {
 			interface: 'tcp',
 			screenId,
 			source,
 			...readMessage(text),
-			committed: kind !== 'reset-before-commit'
+			committed: FAULT_KIND_TABLE[kind].commits
 		});
-		if (kind === 'reset-before-commit') {
+		// A delay (slow-reply alone, or composed with another fault) runs on the agent's clock.
+		const waitMs = (delay ?? (kind === 'slow-reply' ? fault : undefined))?.delay() ?? 0;
+		const after = (run: () => void) => (waitMs > 0 ? faults.later(waitMs, run) : run());
+		if (FAULT_KIND_TABLE[kind].stage === 'before-commit') {
 			// Nothing reaches the screen; the inspector still shows what came and what was done.
 			const entry = recorder?.record(
 				{
@@ -123,14 +143,14 @@ export function screenTcpFaults(
 				}
 			);
 			touch.messageId = entry?.id;
-			return reply('', { kind: 'reset' });
+			return after(() => reply('', { kind: 'reset' }));
 		}
-		const action = replyFault(fault);
+		const action = REPLY_EFFECTS[kind as ReplyKind](fault, faults);
 		handleTcp(
 			screenId,
 			text,
 			source,
-			(answer) => (answer === null ? reply(null) : reply(answer, action)),
+			(answer) => (answer === null ? reply(null) : after(() => reply(answer, action))),
 			{ terminator, fault: touch }
 		);
 	};

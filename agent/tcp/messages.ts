@@ -22,7 +22,7 @@ import {
 import type { Engine } from '../engine/engine.ts';
 import type { MessageEntry } from '../inspector/message-log.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
-import { RAW_IS_JSON } from '#core/message-entry';
+import { faultLabel, RAW_IS_JSON } from '#core/message-entry';
 import { REFUSED_TEXT_KEPT, type RefusedFrame } from './server.ts';
 
 export interface TcpMessageOptions {
@@ -246,7 +246,7 @@ class TcpEntry {
 			reply,
 			ok: this.ok,
 			raw: text,
-			fault: this.fault === undefined ? undefined : `${this.fault.kind} (${this.fault.faultId})`,
+			fault: this.fault === undefined ? undefined : faultLabel(this.fault),
 			findings: found,
 			at: 0,
 			why: null,

@@ -75,14 +75,20 @@ export type RefusedFrame = Exclude<Frame, { kind: 'message' | 'eol' }>;
 /**
  * What a fault does to one message's reply (docs/faults.md): close the connection once the
  * order is committed, without the reply (lost reply); reset it (reset before commit); never
- * answer (no answer); answer after a delay (slow reply); or write it in pieces with pauses.
+ * answer (no answer); or write it in pieces with pauses. A delay (slow reply) is the caller's:
+ * it hands the reply over late, on the agent's clock (tcp/fault-effects.ts).
  */
 export type ReplyFault =
 	| { kind: 'close' }
 	| { kind: 'reset' }
 	| { kind: 'hold' }
-	| { kind: 'delay'; ms: number }
-	| { kind: 'pieces'; pieces: number; pauseMs: number };
+	| {
+			kind: 'pieces';
+			pieces: number;
+			pauseMs: number;
+			/** Runs the pauses (the agent's clock). */
+			later: (ms: number, run: () => void) => void;
+	  };
 
 /** One reply owed to the client, in message order. */
 interface Slot {
@@ -92,7 +98,7 @@ interface Slot {
 	/** Set only on a refused frame's slot (an accepted message's slot never has it). */
 	refused?: RefusedFrame;
 	/** Set only on the slot of a reply a fault cuts into pieces. */
-	pieces?: { pieces: number; pauseMs: number };
+	pieces?: Omit<Extract<ReplyFault, { kind: 'pieces' }>, 'kind'>;
 }
 
 /** What the log says of a frame refused before parsing. */
@@ -196,16 +202,18 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 
 	/** A fault's reply in pieces, a pause between each; the replies after it wait. */
 	const writeInPieces = (slot: Slot) => {
-		const text = slot.reply! + slot.terminator;
-		const { pieces, pauseMs } = slot.pieces!;
-		const size = Math.max(1, Math.ceil(text.length / pieces));
+		// Cut in bytes, as a network cuts segments: a character may end in the next piece, but
+		// the bytes are the reply's (a cut in UTF-16 would send a lone surrogate as U+FFFD).
+		const bytes = Buffer.from(slot.reply! + slot.terminator, 'utf8');
+		const { pieces, pauseMs, later } = slot.pieces!;
+		const size = Math.max(1, Math.ceil(bytes.length / pieces));
 		let at = 0;
 		piecing = true;
 		const next = () => {
 			if (socket.destroyed) return;
-			socket.write(text.slice(at, at + size));
+			socket.write(bytes.subarray(at, at + size));
 			at += size;
-			if (at < text.length) return void setTimeout(next, pauseMs);
+			if (at < bytes.length) return void later(pauseMs, next);
 			piecing = false;
 			drain();
 		};
@@ -223,14 +231,8 @@ export function serveConnection(socket: Socket, options: TcpScreenOptions): Conn
 				return;
 			case 'hold':
 				return;
-			case 'delay':
-				setTimeout(() => {
-					slot.reply = reply;
-					drain();
-				}, fault.ms);
-				return;
 			case 'pieces':
-				slot.pieces = { pieces: fault.pieces, pauseMs: fault.pauseMs };
+				slot.pieces = fault;
 				slot.reply = reply;
 				drain();
 		}

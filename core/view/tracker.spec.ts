@@ -3,7 +3,7 @@ import type { ScreenRole } from '../expo.ts';
 import type { OrderRecord } from '../order-machine.ts';
 import type { Order } from '../order-schema.ts';
 import { createRecord, step } from '../order-step.ts';
-import { READY_SHOWN_MS, trackerBoard } from './tracker.ts';
+import { READY_SHOWN_MS, trackerBoard, widestPiece } from './tracker.ts';
 
 const T0 = Date.parse('2026-12-02T12:00:00Z');
 function record(id: string, at: number, over: Partial<Order> = {}, held = false): OrderRecord {
@@ -78,5 +78,17 @@ describe('the order tracker', () => {
 			T0 + 1000 + READY_SHOWN_MS
 		);
 		expect(board).toEqual({ preparing: [], ready: [] });
+	});
+});
+
+describe('widestPiece', () => {
+	it.each([
+		['Ana', 3],
+		['Bartholomew Featherstonehaugh-Wolfeschlegel', 18],
+		['Christopher-Alexander 3', 12],
+		['陳さん 🍜', 6],
+		['', 0]
+	] as const)('%s → %d', (name, width) => {
+		expect(widestPiece(name)).toBe(width);
 	});
 });

@@ -105,3 +105,20 @@ export function trackerBoard(screens: readonly TrackerScreen[], now: number): Tr
 	board.ready.sort((a, b) => b.since - a.since || a.orderId.localeCompare(b.orderId));
 	return board;
 }
+
+/**
+ * How wide a name's widest unbreakable piece is, in the width of one Latin letter (about 0.6 em
+ * of the board's bold type): the words between spaces, a hyphen ending its piece (a line may
+ * break after it); a CJK character or emoji counts two. The board shrinks a name's type until
+ * that piece fits its column (CSS: `--longest`), so no name is broken inside a word.
+ */
+export function widestPiece(name: string): number {
+	let widest = 0;
+	for (const piece of name.split(/\s+|(?<=-)/u)) {
+		let width = 0;
+		for (const char of piece)
+			width += /[\u1100-\uffff]|\p{Extended_Pictographic}/u.test(char) ? 2 : 1;
+		widest = Math.max(widest, width);
+	}
+	return widest;
+}

@@ -1,6 +1,6 @@
 """Drive kds-sim from Python, standard library only.
 
-    with Simulator() as sim:                      # starts `npx kds-sim` on free ports
+    with Simulator() as sim:                      # starts the installed kds-sim on free ports
         sim.send_tcp("kds-1", {"command": "create-order", "order": {...}})   # -> "A-17"
         sim.send_http("POST", "/integrators/kds-orders", order, screens=["kds-1"])
         sim.screen("kds-1")["cards"]              # what the screen shows, as JSON
@@ -10,8 +10,12 @@
 
 The simulator is started with --ready-file: it writes where it listens (the HTTP URL, each
 screen's TCP host and port) once every port is up, so nothing here guesses ports or reads the
-banner. KDS_SIM_COMMAND overrides the command (default: "npx kds-sim"; in a clone of kds-sim:
-"node dist/agent.js"). Leaving the `with` block sends SIGTERM and waits for a clean stop.
+banner. The command: KDS_SIM_COMMAND when set; else the kds-sim installed in this project
+(node_modules/.bin/kds-sim here or in a folder above), or in a clone of kds-sim its own
+bin/kds-sim.js (the launcher: on a Node older than kds-sim needs, it runs on Node 24); never a
+kds-sim fetched from the public npm registry. Leaving the `with` block sends SIGTERM and waits for
+a clean stop. To attach to a simulator that is already running, or to run the image, use
+python/kds_sim_fixture.py (KdsSim.attach, KdsSim.run_image; docs/ci.md#python).
 """
 
 import json
@@ -27,9 +31,36 @@ import urllib.request
 DEMO_TOKEN = "kds-demo-token"
 
 
+def local_command(start=None):
+    """node_modules/.bin/kds-sim in this folder or above, else a kds-sim clone's bin/kds-sim.js."""
+    folder = os.path.abspath(start or os.getcwd())
+    while True:
+        installed = os.path.join(folder, "node_modules", ".bin", "kds-sim")
+        if os.path.exists(installed):
+            return [installed]
+        manifest = os.path.join(folder, "package.json")
+        launcher = os.path.join(folder, "bin", "kds-sim.js")
+        if os.path.exists(launcher) and os.path.exists(manifest):
+            with open(manifest, encoding="utf-8") as f:
+                if json.load(f).get("name") == "kds-sim":
+                    return ["node", launcher]
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
 class Simulator:
     def __init__(self, command=None, args=(), start_timeout=120.0):
-        self.command = shlex.split(command or os.environ.get("KDS_SIM_COMMAND", "npx kds-sim"))
+        command = command or os.environ.get("KDS_SIM_COMMAND")
+        self.command = shlex.split(command) if command else local_command()
+        if not self.command:
+            raise RuntimeError(
+                f"kds-sim is not installed here (no node_modules/.bin/kds-sim in {os.getcwd()} or "
+                "above): install it in this project with `npm install -D ./kds-sim-0.1.0.tgz` (the "
+                "tarball `npm pack` makes in a clone of kds-sim), or set KDS_SIM_COMMAND to the "
+                "command that runs it."
+            )
         self.args = list(args)
         self.start_timeout = start_timeout
         self.process = None

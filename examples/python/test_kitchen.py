@@ -1,6 +1,6 @@
 """An integrator's tests in Python against kds-sim (standard library unittest only).
 
-    python3 -m unittest -v        # in this folder; KDS_SIM_COMMAND picks how kds-sim starts
+    python3 -m unittest -v        # in a clone or a project that installed kds-sim (KDS_SIM_COMMAND: another command)
 
 One simulator for the whole class, reset between tests.
 """
@@ -32,7 +32,7 @@ class KitchenTest(unittest.TestCase):
     def tearDownClass(cls):
         host, port = cls.sim.tcp_endpoint("kds-1")
         cls.sim.__exit__(None, None, None)
-        # Stopped cleanly: its ports are free again (through npx, the exit code is npx's).
+        # Stopped cleanly: its ports are free again (through the launcher on an older Node, its exit code).
         try:
             socket.create_connection((host, port), timeout=2).close()
             raise AssertionError(f"kds-sim still listens on {host}:{port} after SIGTERM")

@@ -144,14 +144,14 @@ test('every control is a 44 px touch target at 800x480, normal view and kiosk', 
 	const bar = page.getByRole('navigation', { name: 'Screen controls' });
 	// The whole row fits the panel: the connection dot is still drawn at its right.
 	await expect(bar.getByRole('status', { name: 'Connection: Connected' })).toBeInViewport();
-	for (const name of [/Recall/, /Takeout/, /^Holds/, /^Sound/]) {
+	for (const name of [/Recall/, /Takeout/, /^Holds/, /^All Day/, /^Sound/]) {
 		await expectTouchTarget(bar.getByRole('button', { name }), String(name));
 	}
-	// Kiosk has Holds and Sound: the drawer opens, sound toggles.
+	// Kiosk has Holds and Sound: the drawer opens, sound (on from the start) toggles off.
 	await bar.getByRole('button', { name: /^Holds/ }).click();
 	await expect(page.getByRole('complementary', { name: 'Holds' })).toBeVisible();
 	await bar.getByRole('button', { name: /^Sound/ }).click();
-	await expect(bar.getByRole('button', { name: 'Sound on' })).toHaveText('♪ On');
+	await expect(bar.getByRole('button', { name: 'Sound off' })).toHaveText('♪ Off');
 });
 
 test('a crowded header (many pages, "+N more") fits its one row, no label cut, at 720x1280 and 800x480', async ({
@@ -224,6 +224,8 @@ test('states read unmistakably: scheduled until due, cancelled unlike late, stat
 		const wedding = card(page, 'Wedding');
 		await expect(wedding).toHaveAttribute('data-level', 'scheduled');
 		await expect(wedding.getByRole('timer')).toHaveText(/^in 2 h 5\d min$/);
+		// Its start time on a tap (the header stays short at 800×480 until then).
+		await wedding.getByRole('heading', { level: 2 }).click();
 		await expect(wedding.getByText(/^◷ Scheduled · start \d\d:\d\d [AP]M CST$/)).toBeVisible();
 
 		// Cancelled: its own banner, and neither its header nor its frame is the late red.

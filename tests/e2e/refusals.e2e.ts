@@ -63,12 +63,14 @@ test('the strip counts recent refusals, and the inspector shows the reply and wh
 		await expect(marker).not.toHaveCSS('background-color', 'rgb(220, 38, 38)');
 	});
 
-	await test.step('the kiosk has no strip', async () => {
+	await test.step('the kiosk has no strip and no ⚠ markers (they are the integrator’s)', async () => {
 		await screenPage(page, simulator, 'kds-1', { kiosk: true });
 		await expect(card(page, 'Tina')).toBeVisible();
 		await expect(strip).toHaveCount(0);
+		await expect(page.getByRole('link', { name: /finding/ })).toHaveCount(0);
 		await screenPage(page, simulator, 'kds-1');
 		await expect(strip).toBeVisible();
+		await expect(card(page, 'Tina').getByRole('link', { name: '1 finding' })).toBeVisible();
 	});
 
 	await test.step("the strip opens the inspector on this screen's refusals, every one", async () => {

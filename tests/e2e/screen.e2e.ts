@@ -593,7 +593,7 @@ test.describe('Connection', () => {
 });
 
 test.describe('Screen header', () => {
-	test('sound is off until turned on; the holds list opens; kiosk has both in its control row', async ({
+	test('sound is on until turned off; the holds list opens; kiosk has both and All Day in its control row', async ({
 		page,
 		simulator
 	}) => {
@@ -604,18 +604,21 @@ test.describe('Screen header', () => {
 			const sound = page.getByRole('group', { name: 'More controls' }).getByRole('button', {
 				name: /^Sound/
 			});
-			await expect(sound).toHaveText('Sound off');
-			await expect(sound).toHaveAttribute('aria-pressed', 'false');
+			// On from the start: a new order chimes (the browser may hold it until a first touch).
+			await expect(sound).toHaveText('Sound on');
+			await expect(sound).toHaveAttribute('aria-pressed', 'true');
 			await sound.click();
 			// A choice closes the menu.
 			await expect(sound).toHaveCount(0);
 			await more.click();
-			await expect(sound).toHaveText('Sound on');
+			await expect(sound).toHaveText('Sound off');
 			await page.keyboard.press('Escape');
 			await expect(sound).toHaveCount(0);
 			await page.reload();
 			await page.getByRole('button', { name: 'More controls' }).click();
-			await expect(page.getByRole('button', { name: /^Sound/ })).toHaveText('Sound on');
+			await expect(page.getByRole('button', { name: /^Sound/ })).toHaveText('Sound off');
+			// On again for the kiosk below.
+			await page.getByRole('button', { name: /^Sound/ }).click();
 		});
 		await test.step('holds list', async () => {
 			await page.getByRole('button', { name: 'Holds (0)' }).click();
@@ -629,7 +632,15 @@ test.describe('Screen header', () => {
 			await expectConnection(page, 'Connected');
 			const controls = page.getByRole('navigation', { name: 'Screen controls' });
 			await expect(controls.getByRole('button', { name: /^Sound|^Holds/ })).toHaveCount(2);
+			await expect(controls.getByRole('button', { name: /^Sound on/ })).toBeVisible();
 			await expect(page.getByRole('banner')).toHaveCount(0);
+			// All Day has a button of its own here (a kiosk may have no bump bar for its A).
+			const allDay = controls.getByRole('button', { name: 'All Day' });
+			await allDay.click();
+			await expect(page.getByRole('region', { name: 'All Day' })).toBeVisible();
+			await expect(allDay).toHaveAttribute('aria-pressed', 'true');
+			await allDay.click();
+			await expect(page.getByRole('region', { name: 'All Day' })).toHaveCount(0);
 		});
 	});
 });

@@ -100,6 +100,12 @@ test.describe('order tracker', () => {
 		await page.screenshot({ path: join(SHOTS, 'tracker-1920x1080.png') });
 		await page.setViewportSize({ width: 390, height: 844 });
 		await expect(board(page, 'Ready').getByRole('listitem').first()).toBeInViewport();
+		// On a phone the customer looks for the number: as large as the name, not 11 px.
+		const numberPx = await board(page, 'Ready')
+			.locator('.number')
+			.first()
+			.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+		expect(numberPx).toBeGreaterThanOrEqual(20);
 		await page.screenshot({ path: join(SHOTS, 'tracker-390x844.png'), fullPage: true });
 	});
 
@@ -107,13 +113,54 @@ test.describe('order tracker', () => {
 		page,
 		simulator
 	}) => {
-		const guests = ['María José', 'Hiro 寿司', 'Priya 🌶️', 'Christopher-Alexander', 'Ana', 'Léa'];
-		for (let i = 0; i < 24; i++) await send(simulator, `B-${i}`, `${guests[i % 6]} ${i}`);
+		const guests = [
+			'María José',
+			'Hiro 寿司',
+			'Priya 🌶️',
+			'Christopher-Alexander',
+			'Ana',
+			'Léa',
+			'Bartholomew Featherstonehaugh-Wolfeschlegel',
+			'Maximiliana Oppenheimerstraße'
+		];
+		for (let i = 0; i < 24; i++) await send(simulator, `B-${i}`, `${guests[i % 8]} ${i}`);
 		await page.setViewportSize({ width: 1920, height: 1080 });
 		await page.goto(`${simulator.httpUrl}/tracker/loc-1`);
 		const entries = board(page, 'Preparing').getByRole('listitem');
 		await expect(entries).toHaveCount(24);
 		for (let i = 0; i < 24; i++) await expect(entries.nth(i)).toBeInViewport({ ratio: 1 });
+		// No name broken inside a word: each word (a hyphen ends one) sits on one line.
+		const broken = await board(page, 'Preparing')
+			.locator('.name')
+			.evaluateAll((names) =>
+				names.flatMap((el) => {
+					const text = el.firstChild;
+					if (!text || text.nodeType !== Node.TEXT_NODE) return [];
+					const out: string[] = [];
+					for (const m of (text.textContent ?? '').matchAll(/[^\s-]+-?/g)) {
+						const range = document.createRange();
+						range.setStart(text, m.index);
+						range.setEnd(text, m.index + m[0].length);
+						const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+						if (lines.size > 1) out.push(m[0]);
+					}
+					return out;
+				})
+			);
+		expect(broken).toEqual([]);
+		// And none cut short: every name whole, its number (" 22") too.
+		const cut = await board(page, 'Preparing')
+			.locator('.name')
+			.evaluateAll((names) =>
+				names
+					// A line cut off by the clamp is a whole line more (glyphs overhang a few px).
+					.filter(
+						(el) =>
+							el.scrollHeight - el.clientHeight > parseFloat(getComputedStyle(el).lineHeight) / 2
+					)
+					.map((el) => el.textContent)
+			);
+		expect(cut).toEqual([]);
 		await page.screenshot({ path: join(SHOTS, 'tracker-busy-1920x1080.png') });
 	});
 

@@ -12,10 +12,15 @@
  *   });
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
-import { startAgent, type AgentOptions, type RunningAgent } from '../../agent/app.ts';
-import { screenJson } from '../../agent/inspector/screen-view.ts';
+// Types only: the agent (and with it node:sqlite) is imported when a simulator starts in this
+// process, never when a test file imports these helpers (a Node 20 test runner imports them too).
+import type { AgentOptions, RunningAgent } from '../../agent/app.ts';
+import type { screenJson } from '../../agent/inspector/screen-view.ts';
+import type { SimConfig } from '../../agent/config.ts';
 import { sendTcp } from './tcp.ts';
 import { faultHelpers, type FaultHelpers } from './faults.ts';
+import { startChild } from './child-simulator.ts';
+import { launchOptionsWithBrowser } from './browser.ts';
 
 export { expect };
 
@@ -70,25 +75,50 @@ const HTTP_ROUTES = {
 	'send-message': ['POST', '/integrators/kds-notifications/send-message']
 } as const;
 
-/** Start an agent with test defaults (in memory, OS-chosen ports) and the Simulator shortcuts. */
+/** The Node the simulator itself needs (package.json's engines: node:sqlite, SvelteKit 3). */
+export const SIMULATOR_NODE = [22, 17] as const;
+
+/**
+ * Where `startSimulator` runs the simulator: `process` (this test process: the agent imported,
+ * its objects at hand) on Node 22.17 or newer, else `child` (the package's `kds-sim` command as a
+ * child process, re-run on Node 24 by the command's own bootstrap, bin/ensure-node.js).
+ * `KDS_SIM_RUN=child` asks for the child process on any Node.
+ */
+export function simulatorRuns(
+	version: string = process.versions.node,
+	env: NodeJS.ProcessEnv = process.env
+): 'process' | 'child' {
+	if (env.KDS_SIM_RUN === 'child') return 'child';
+	const [major, minor] = version.split('.').map(Number);
+	const [needMajor, needMinor] = SIMULATOR_NODE;
+	return major > needMajor || (major === needMajor && minor >= needMinor) ? 'process' : 'child';
+}
+
+/**
+ * Start a simulator with test defaults (in memory, OS-chosen ports) and the Simulator shortcuts:
+ * in this process on Node 22.17+, else as a child process (simulatorRuns).
+ */
 export async function startSimulator(options: AgentOptions = {}): Promise<Simulator> {
+	if (simulatorRuns() === 'child') return childSimulator(options);
+	const { startAgent } = await import('../../agent/app.ts');
 	const agent = await startAgent({ memory: true, httpPort: 0, tcpPort: 0, ...options });
 	return withShortcuts(agent);
 }
 
-export function withShortcuts(agent: RunningAgent): Simulator {
-	return Object.assign(agent, {
-		...faultHelpers(agent.httpUrl),
+/** sendTcp, screenUrl and sendHttp, for a simulator at `httpUrl` with these screens and config. */
+function shortcuts(target: Pick<Simulator, 'httpUrl' | 'screens' | 'config'>) {
+	return {
+		...faultHelpers(target.httpUrl),
 		sendTcp(screenId: string, payload: string | object) {
-			const screen = agent.screens.find((s) => s.id === screenId);
+			const screen = target.screens.find((s) => s.id === screenId);
 			if (!screen)
 				throw new Error(
-					`No screen ${screenId}; screens: ${agent.screens.map((s) => s.id).join(', ')}`
+					`No screen ${screenId}; screens: ${target.screens.map((s) => s.id).join(', ')}`
 				);
 			return sendTcp(screen.tcp.host, screen.tcp.port, payload);
 		},
 		screenUrl(screenId: string, options: { kiosk?: boolean } = {}) {
-			return `${agent.httpUrl}/screens/${encodeURIComponent(screenId)}${options.kiosk ? '?kiosk' : ''}`;
+			return `${target.httpUrl}/screens/${encodeURIComponent(screenId)}${options.kiosk ? '?kiosk' : ''}`;
 		},
 		async sendHttp(
 			route: HttpRoute,
@@ -96,8 +126,8 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			options: { devices?: string; location?: string; token?: string } = {}
 		) {
 			const [method, path] = HTTP_ROUTES[route];
-			const brand = agent.config.brands[0];
-			const res = await fetch(`${agent.httpUrl}${path}`, {
+			const brand = target.config.brands[0];
+			const res = await fetch(`${target.httpUrl}${path}`, {
 				method,
 				headers: {
 					...(body ? { 'content-type': 'application/json' } : {}),
@@ -109,14 +139,101 @@ export function withShortcuts(agent: RunningAgent): Simulator {
 			});
 			const text = await res.text();
 			return { status: res.status, body: text ? JSON.parse(text) : undefined };
-		},
+		}
+	};
+}
+
+export function withShortcuts(agent: RunningAgent): Simulator {
+	return Object.assign(agent, {
+		...shortcuts(agent),
 		async screenJson(screenId: string) {
 			const screen = agent.engine.screen(screenId);
 			if (!screen) throw new Error(`No screen ${screenId}`);
 			await agent.engine.settled();
-			return screenJson(agent.engine, screen, { sms: agent.sms, messages: agent.messages });
+			const view = await import('../../agent/inspector/screen-view.ts');
+			return view.screenJson(agent.engine, screen, { sms: agent.sms, messages: agent.messages });
 		}
 	});
+}
+
+/** The members of a RunningAgent that are objects of the agent's own process. */
+const IN_PROCESS_ONLY = [
+	'engine',
+	'http',
+	'relay',
+	'notifications',
+	'holds',
+	'cook',
+	'autoClear',
+	'sms',
+	'faults',
+	'messages',
+	'webhooks',
+	'discovery',
+	'remotes',
+	'discovered'
+] as const;
+
+/**
+ * A simulator run as a child process (an older Node's test runner): the documented members
+ * (docs/testing.md) over its ports and admin API; the agent's own objects (`engine`, `faults`, …)
+ * say, when read, that they need the simulator in this process.
+ */
+async function childSimulator(options: AgentOptions): Promise<Simulator> {
+	const { ready, stop } = await startChild(options);
+	const httpUrl = ready.http.url;
+	const admin = async (method: string, path: string, body?: object) => {
+		const res = await fetch(`${httpUrl}${path}`, {
+			method,
+			headers: body ? { 'content-type': 'application/json' } : {},
+			body: body ? JSON.stringify(body) : undefined
+		});
+		const text = await res.text();
+		if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+		return text ? JSON.parse(text) : undefined;
+	};
+	let integration: {
+		brands: Array<{
+			name: string;
+			token: string;
+			locations: Array<{ id: string; name: string; screens: Array<{ id: string; name: string }> }>;
+		}>;
+	};
+	try {
+		integration = await admin('GET', '/api/admin/integration');
+	} catch (err) {
+		await stop();
+		throw err;
+	}
+	const simulator = {
+		httpUrl,
+		token: ready.brands[0]?.token ?? '',
+		// Brands, locations and screens as the running simulator reports them.
+		config: integration as unknown as SimConfig,
+		screens: ready.screens.map((s) => ({ ...s, name: s.name })),
+		async reset(screenId?: string) {
+			await admin('POST', '/api/admin/reset', screenId ? { screen: screenId } : {});
+		},
+		async screenJson(screenId: string) {
+			return (await admin(
+				'GET',
+				`/api/admin/screens/${encodeURIComponent(screenId)}`
+			)) as ScreenJson;
+		},
+		close: stop
+	};
+	Object.assign(simulator, shortcuts(simulator as unknown as Simulator));
+	for (const name of IN_PROCESS_ONLY)
+		Object.defineProperty(simulator, name, {
+			enumerable: false,
+			get() {
+				throw new Error(
+					`kds-sim/testing: simulator.${name} is the agent's own object, there only when the simulator runs in the test's process (Node 22.17+); on Node ${process.versions.node} it runs as a child process: use the documented members (docs/testing.md) or run Playwright on Node 22.17+.`
+				);
+			}
+		});
+	Object.defineProperty(simulator, 'runsIn', { value: 'child', enumerable: false });
+	return simulator as unknown as Simulator;
 }
 
 /**
@@ -131,11 +248,22 @@ export const test = base.extend<{ simulator: Simulator; simulatorOptions: AgentO
 		try {
 			await use(simulator);
 		} finally {
-			// No fault outlives its test, whatever the test did (docs/faults.md).
-			simulator.faults.reset();
+			// No fault outlives its test, whatever the test did (docs/faults.md); a child process
+			// takes its faults with it.
+			if (!('runsIn' in simulator)) simulator.faults.reset();
 			await simulator.close();
 		}
-	}
+	},
+	// The browser: the launch options your config gives, and where they name no browser,
+	// Playwright's own Chromium or the one KDS_SIM_CHROMIUM names (tests/helpers/browser.ts).
+	launchOptions: [
+		async ({ launchOptions, browserName }, use) => {
+			await use(
+				browserName === 'chromium' ? launchOptionsWithBrowser(launchOptions) : launchOptions
+			);
+		},
+		{ scope: 'worker' }
+	]
 });
 
 /** Open a screen's page and wait until it is connected to the agent. */

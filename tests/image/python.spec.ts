@@ -45,3 +45,32 @@ it('the package holds kds_sim_fixture.py, and a stdlib unittest suite using it p
 	expect(run.stderr).toMatch(/^OK$/m);
 	expect(run.status).toBe(0);
 });
+
+it("run_image names an image that is not there with podman's own message and how to build it", () => {
+	// localhost/…: podman looks for it on a registry at localhost (loopback only) and fails.
+	const run = spawnSync(
+		'python3',
+		[
+			'-c',
+			[
+				'from kds_sim_fixture import KdsSim, KdsSimError',
+				'try:',
+				'    KdsSim.run_image(image="localhost/kds-sim-missing:1")',
+				'except KdsSimError as e:',
+				'    print(e)'
+			].join('\n')
+		],
+		{
+			cwd: suite,
+			env: { ...PODMAN_ENV, KDS_ENGINE: 'podman', PYTHONDONTWRITEBYTECODE: '1' },
+			encoding: 'utf8',
+			timeout: 120_000
+		}
+	);
+	expect(run.stdout).toMatch(
+		/^podman run localhost\/kds-sim-missing:1 failed \(exit 125\): .*Error: /s
+	);
+	expect(run.stdout).toContain(
+		'The image localhost/kds-sim-missing:1 is not there: build it in a clone of kds-sim with `podman build -t kds-sim -f Containerfile .`'
+	);
+});

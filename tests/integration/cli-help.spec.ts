@@ -32,7 +32,7 @@ function commandsOf(help: string): string[] {
 }
 
 describe('kds-sim --help', () => {
-	it('lists every command: start, send, discover, fleet-config, rush and replay', async () => {
+	it('lists every command: start, send, discover, fleet-config, rush, replay and certify', async () => {
 		const help = await kdsSim(['--help']);
 		expect(help.code).toBe(0);
 		expect(help.stderr).toBe('');
@@ -44,7 +44,8 @@ describe('kds-sim --help', () => {
 			'discover',
 			'fleet-config',
 			'rush',
-			'replay'
+			'replay',
+			'certify'
 		]);
 		expect(help.stdout).toMatch(
 			/^ {2}send {2,}send one order message to a screen over TCP or HTTP/m
@@ -74,7 +75,7 @@ describe('kds-sim --help', () => {
 			code: 2,
 			stdout: '',
 			stderr:
-				"Unknown command 'sned': the commands are start, send, discover, fleet-config, rush, replay (kds-sim --help lists them and the options).\n"
+				"Unknown command 'sned': the commands are start, send, discover, fleet-config, rush, replay, certify (kds-sim --help lists them and the options).\n"
 		});
 	}, 60_000);
 

@@ -21,7 +21,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodePackage } from '../../bin/ensure-node.js';
+import { nodePackage, parseRange, satisfies } from '../../bin/ensure-node.js';
 import { ROOT } from '../helpers/process.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -63,7 +63,10 @@ function packageRoot(range = '>=99'): string {
 /** The registry on loopback: the packument and the tarball of node-<os>-<cpu>@24.0.0. */
 let server: Server | undefined;
 afterEach(() => server?.close());
-async function fakeRegistry(): Promise<{ url: string; requests: string[] }> {
+async function fakeRegistry(
+	/** Runs before the tarball is answered (another first run finishing meanwhile). */
+	beforeTarball?: () => void
+): Promise<{ url: string; requests: string[] }> {
 	const work = tempDir('kds-registry-');
 	fakeNode(join(work, 'package', 'bin', 'node'));
 	writeFileSync(
@@ -96,6 +99,7 @@ async function fakeRegistry(): Promise<{ url: string; requests: string[] }> {
 				})
 			);
 		} else if (req.url === `/${PACKAGE}/-/${PACKAGE}-24.0.0.tgz`) {
+			beforeTarball?.();
 			res.end(tarball);
 		} else {
 			res.statusCode = 404;
@@ -258,5 +262,81 @@ describe('the kds-sim command on a Node older than engines.node', () => {
 				`^kds-sim: Node ${MACHINE_VERSION.slice(1).replace(/\./g, '\\.')} is older than the >=99 kds-sim needs, and .*: install Node 24 LTS \\(https://nodejs\\.org/\\) and run this again\\.$`
 			)
 		);
+	});
+});
+
+describe('engines.node read as npm reads it', () => {
+	it('reads the semver ranges npm writes: ||, spaces, hyphens, ^, ~, x-ranges, comparators', () => {
+		const cases: Array<[string, string, boolean]> = [
+			['v22.17.0', '>=22.17', true],
+			['v22.16.9', '>=22.17', false],
+			['v24.22.3', '^24 || ^22.17', true],
+			['v23.1.0', '^24 || ^22.17', false],
+			['v25.0.0', '^22.17 || ^24', false],
+			['v22.20.0', '>=22.17 <23', true],
+			['v23.0.0', '>=22.17 <23', false],
+			['v24.1.9', '~24.1.2', true],
+			['v24.2.0', '~24.1.2', false],
+			['v24.9.0', '24.x', true],
+			['v25.0.0', '24.x', false],
+			['v22.5.0', '22.1 - 22.4', false],
+			['v22.4.7', '22.1 - 22.4', true],
+			['v20.0.0', '*', true],
+			['v18.20.4', '>= 18.19.0', true],
+			['v25.0.0-nightly20261201', '>=24', true],
+			['v24.0.0-rc.1', '>=24', false]
+		];
+		for (const [version, range, expected] of cases) {
+			expect(satisfies(version, range), `${version} in ${range}`).toBe(expected);
+		}
+	});
+
+	it('says no to what it cannot read, and the launcher says why in one sentence', async () => {
+		for (const range of ['latest', 'node >= 22', '>=22.0.0-rc.1', '>=x.y', '22..1']) {
+			expect(parseRange(range), range).toBeNull();
+			expect(satisfies('v24.0.0', range), range).toBe(false);
+		}
+		expect(satisfies('twenty-four', '>=22')).toBe(false);
+		const root = packageRoot('latest');
+		const result = await run(
+			join(root, 'bin', 'ensure-node.js'),
+			['node', '-e', 'console.log("ran")'],
+			{ PATH: join(root, 'nothing'), KDS_NODE_CACHE: join(root, 'cache') },
+			root
+		);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toBe(
+			`kds-sim: package.json's engines.node "latest" is not a semver range this check reads: write it as npm does (">=22.17", "^24 || ^22.17").\n`
+		);
+	});
+});
+
+describe('two first runs at once', () => {
+	it('keeps the Node another first run put in the cache while this one fetched, and runs on it', async () => {
+		const root = packageRoot();
+		const cache = join(root, 'cache');
+		// The other run finishes first: its Node (marked) is in place when this one's tarball comes.
+		const registry = await fakeRegistry(() => {
+			fakeNode(join(cache, 'bin', 'node'));
+			writeFileSync(join(cache, 'other-run'), 'first\n');
+		});
+		const env = {
+			PATH: toolsPath(root),
+			KDS_NODE_CACHE: cache,
+			npm_config_registry: registry.url,
+			npm_config_cache: join(root, 'npm-cache'),
+			npm_config_update_notifier: 'false'
+		};
+		const result = await run(
+			join(root, 'bin', 'ensure-node.js'),
+			['node', '-e', 'console.log(process.env.PATH.split(":")[0])'],
+			env,
+			root
+		);
+		expect(result.code).toBe(0);
+		expect(result.stdout).toBe(`${join(cache, 'bin')}\n`);
+		// Not removed under the other run's feet, nor replaced: the other run's Node stays.
+		expect(readFileSync(join(cache, 'other-run'), 'utf8')).toBe('first\n');
 	});
 });

@@ -145,15 +145,45 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 			rule: 'KDS-FAULT-RESENT-SAME-ID',
 			message: expect.stringContaining('DUPLICATE_ORDER_ID')
 		});
-		// The inspector marks the message the fault touched.
-		const log = (await (await fetch(`${s.httpUrl}/api/admin/messages`)).json()) as Array<{
+		// The inspector marks the message the fault touched, and the retry's DUPLICATE_ORDER_ID
+		// as expected (info, the fault named): no error, no refusal.
+		type Logged = {
 			orderId: string;
 			result: string;
 			fault?: string;
-		}>;
-		expect(log.map((e) => [e.result, e.fault])).toEqual([
-			['DUPLICATE_ORDER_ID', undefined],
-			['1001', 'lost-reply (f1)']
+			expected?: string;
+			why: string | null;
+			findings: Array<{ severity: string; code: string; message: string }>;
+		};
+		const log = (await (await fetch(`${s.httpUrl}/api/admin/messages`)).json()) as Logged[];
+		expect(log.map((e) => [e.result, e.fault, e.expected])).toEqual([
+			['DUPLICATE_ORDER_ID', undefined, 'lost-reply (f1)'],
+			['1001', 'lost-reply (f1)', undefined]
+		]);
+		expect(log[0].findings.filter((f) => f.severity !== 'info')).toEqual([]);
+		expect(log[0].findings).toContainEqual(
+			expect.objectContaining({
+				severity: 'info',
+				code: 'KDS-FAULT-RETRY-EXPECTED',
+				message: expect.stringContaining('after the lost-reply (f1) kept the order')
+			})
+		);
+		expect(log[0].why).toContain('DUPLICATE_ORDER_ID is the expected answer');
+		const refused = (await (
+			await fetch(`${s.httpUrl}/api/admin/messages?result=refused`)
+		).json()) as Logged[];
+		expect(refused).toEqual([]);
+	});
+
+	it('a duplicate no fault explains stays an error and a refusal', async () => {
+		const s = await start();
+		expect(await s.sendTcp('kds-1', order('1101'))).toBe('1101');
+		expect(await s.sendTcp('kds-1', order('1101'))).toBe('DUPLICATE_ORDER_ID');
+		const [dup] = s.messages.list({ result: 'refused' });
+		expect(dup.result).toBe('DUPLICATE_ORDER_ID');
+		expect(dup.expected).toBeUndefined();
+		expect(dup.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([
+			'KDS-ORDER-DUPLICATE'
 		]);
 	});
 
@@ -185,6 +215,27 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 		});
 		expect(out.at(-1)).toEqual({ done: '3001' });
 		expect(await cardIds(s)).toEqual(['3001']);
+		expect((await s.faultReport()).clients[0]).toMatchObject({ verdict: 'ok' });
+	});
+
+	it('reset before commit, never re-sent: the order is lost for good, an error; a late re-send clears it', async () => {
+		const s = await start();
+		await s.addFault({ kind: 'reset-before-commit', screen: 'kds-1', count: 1 });
+		// A POS that sends once and gives up.
+		await expect(s.sendTcp('kds-1', order('3101'))).rejects.toThrow();
+		expect(await cardIds(s)).toEqual([]);
+		const [client] = (await s.faultReport()).clients;
+		expect(client.verdict).toBe('error');
+		expect(client.findings).toEqual([
+			expect.objectContaining({
+				rule: 'KDS-FAULT-ORDER-LOST',
+				severity: 'error',
+				orderId: '3101',
+				kind: 'reset-before-commit'
+			})
+		]);
+		expect(await s.sendTcp('kds-1', order('3101'))).toBe('3101');
+		expect((await s.faultReport()).clients[0]).toMatchObject({ verdict: 'ok' });
 	});
 
 	it('no answer: the good client times out, re-sends, and learns the order is there', async () => {
@@ -224,29 +275,47 @@ describe('TCP faults, with a client that retries well and one that duplicates', 
 			count: 1
 		});
 		const { host, port } = tcpOf(s);
-		const chunks = await new Promise<string[]>((resolve, reject) => {
-			const got: string[] = [];
-			const socket = connect({ host, port }, () =>
-				socket.end(JSON.stringify(order('6002-long-id')))
-			);
-			socket.setEncoding('utf8');
+		// An id with emoji (two UTF-16 units each): cut in bytes, the bytes are still the reply's.
+		const id = '6002-🍣🍣🍣-寿司';
+		const chunks = await new Promise<Buffer[]>((resolve, reject) => {
+			const got: Buffer[] = [];
+			const socket = connect({ host, port }, () => socket.end(JSON.stringify(order(id))));
 			socket
-				.on('data', (d: string) => got.push(d))
+				.on('data', (d: Buffer) => got.push(d))
 				.on('close', () => resolve(got))
 				.on('error', reject);
 		});
-		expect(chunks.join('')).toBe('6002-long-id');
+		expect(Buffer.concat(chunks).toString('utf8')).toBe(id);
+		expect(Buffer.concat(chunks)).toEqual(Buffer.from(id, 'utf8'));
 		expect(chunks.length).toBe(4);
 	});
 
-	it('reboot: the port refuses while away, and the screen comes back with its orders', async () => {
+	it('reboot: connections are reset while away, and the screen comes back with its orders', async () => {
 		const s = await start();
 		expect(await s.sendTcp('kds-1', order('7001'))).toBe('7001');
 		await s.addFault({ kind: 'reboot', screen: 'kds-1', seconds: 1 });
-		await expect(s.sendTcp('kds-1', order('7002'))).rejects.toThrow(/ECONNREFUSED/);
+		await expect(s.sendTcp('kds-1', order('7002'))).rejects.toThrow(/ECONNRESET|ECONNREFUSED/);
 		// The good client backs off until the screen is back.
 		expect((await python(s, '7002')).at(-1)).toEqual({ done: '7002' });
 		expect((await cardIds(s)).sort()).toEqual(['7001', '7002']);
+		const [client] = (await s.faultReport()).clients;
+		expect(client.touched.reboot).toBeGreaterThan(0);
+		expect(client.findings.map((f) => f.rule)).not.toContain('KDS-FAULT-RETRY-STORM');
+	});
+
+	it('reboot: a client hammering the rebooting screen is called a retry storm', async () => {
+		const s = await start();
+		await s.addFault({ kind: 'reboot', screen: 'kds-1', seconds: 3 });
+		const bad = await ruby(s, '7101');
+		expect(bad.at(-1)).toEqual({ done: null });
+		const [client] = (await s.faultReport()).clients;
+		expect(client.findings).toEqual([
+			expect.objectContaining({
+				rule: 'KDS-FAULT-RETRY-STORM',
+				kind: 'reboot',
+				message: expect.stringContaining('while it was rebooting')
+			})
+		]);
 	});
 
 	it('a probability with a seed fires on the same messages every time', async () => {
@@ -318,6 +387,28 @@ describe('HTTP faults, with a client that retries well', () => {
 		});
 		const [client] = (await s.faultReport()).clients;
 		expect(client.findings.map((f) => f.rule)).toEqual(['KDS-FAULT-RESENT-SAME-ID']);
+		// The re-send's 409 is the expected answer, not a refusal.
+		const retry = s.messages.list({}).find((e) => e.result.startsWith('409'))!;
+		expect(retry).toMatchObject({ ok: false, expected: 'http-response-lost (f1)' });
+		expect(retry.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+		expect(retry.findings.map((f) => f.code)).toContain('KDS-FAULT-RETRY-EXPECTED');
+		expect(s.messages.list({ result: 'refused' })).toEqual([]);
+	});
+
+	it.each([
+		['http-drop', { kind: 'http-drop', route: 'create', count: 1 }],
+		['503', { kind: 'http-status', status: 503, route: 'create', count: 1 }]
+	] as const)('%s, never re-sent: the order is lost for good, an error', async (_name, fault) => {
+		const s = await start();
+		await s.addFault(fault);
+		// A POS that sends once and gives up.
+		await s.sendHttp('create', order('8401').order).catch(() => undefined);
+		expect(await cardIds(s)).toEqual([]);
+		const [client] = (await s.faultReport()).clients;
+		expect(client).toMatchObject({ verdict: 'error' });
+		expect(client.findings.map((f) => [f.rule, f.orderId])).toEqual([
+			['KDS-FAULT-ORDER-LOST', '8401']
+		]);
 	});
 
 	it('dropped: nothing taken; the retry makes the order. Delay: answered late, taken once', async () => {
@@ -333,6 +424,25 @@ describe('HTTP faults, with a client that retries well', () => {
 		await s.addFault({ kind: 'http-delay', route: 'create', delayMs: 300, count: 1 });
 		expect((await pythonHttp(s, '8302')).at(-1)).toEqual({ done: 201 });
 		expect((await cardIds(s)).sort()).toEqual(['8301', '8302']);
+	});
+
+	it('faults compose through the admin API: 400 ms late, then 503; nothing taken', async () => {
+		const s = await start();
+		await s.addFaults([
+			{ kind: 'http-delay', delayMs: 400, route: 'create', count: 1 },
+			{ kind: 'http-status', status: 503, retryAfter: 1, route: 'create', count: 1 }
+		]);
+		const started = Date.now();
+		const answer = await s.sendHttp('create', order('8501').order);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+		expect(answer.status).toBe(503);
+		expect(await cardIds(s)).toEqual([]);
+		expect(s.messages.list({})[0]).toMatchObject({
+			orderId: '8501',
+			fault: 'http-delay (f1), then http-status (f2)'
+		});
+		// Spent together: the next one goes through at once.
+		expect((await s.sendHttp('create', order('8501').order)).status).toBe(201);
 	});
 
 	it('per route: information and notifications answer the status, the order routes go on', async () => {
@@ -388,6 +498,67 @@ describe('profiles: the config file and the command line', () => {
 		]);
 		expect(await sim.sendTcp('kds-1', order('9001'))).toBe('9001');
 		await expect(sim.sendTcp('kds-2', order('9002'))).rejects.toThrow(/ECONNRESET|EPIPE/);
+	});
+
+	it('the config’s own profile works through the admin API too, as written or on a named screen', async () => {
+		sim = await startSimulator({
+			uiDir: null,
+			config: {
+				...DEFAULT_CONFIG,
+				faults: {
+					profiles: { 'lunch-rush': [{ kind: 'slow-reply', screen: 'kds-1', delayMs: 50 }] }
+				}
+			}
+		});
+		const added = await post(sim, '/api/admin/faults', { profile: 'lunch-rush' });
+		expect(added.status).toBe(201);
+		expect(
+			(added.body.added as Array<{ kind: string; screen: string }>).map((f) => [f.kind, f.screen])
+		).toEqual([['slow-reply', 'kds-1']]);
+		const moved = await post(sim, '/api/admin/faults', { profile: 'lunch-rush', screen: 'kds-2' });
+		expect((moved.body.added as Array<{ screen: string }>).map((f) => f.screen)).toEqual(['kds-2']);
+		const bad = await post(sim, '/api/admin/faults', { profile: 'dinner-rush', screen: 'kds-1' });
+		expect(bad.status).toBe(422);
+		expect(bad.body.errors).toEqual([
+			{
+				path: 'profile',
+				message:
+					'expected one of lunch-rush, flaky-wifi, wifi-down, cloud-trouble, got "dinner-rush"'
+			}
+		]);
+		expect((await sim.listFaults()).length).toBe(2);
+	});
+
+	it('faults compose: a config profile "300 ms late, then the reply lost" on TCP', async () => {
+		sim = await startSimulator({
+			uiDir: null,
+			config: {
+				...DEFAULT_CONFIG,
+				faults: {
+					profiles: {
+						'bad-wifi': [
+							{ kind: 'slow-reply', screen: 'kds-1', delayMs: 300, count: 1 },
+							{ kind: 'lost-reply', screen: 'kds-1', count: 1 }
+						]
+					},
+					on: ['bad-wifi']
+				}
+			}
+		});
+		const started = Date.now();
+		expect(await sim.sendTcp('kds-1', order('9101'))).toBe('');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+		expect(await cardIds(sim)).toEqual(['9101']);
+		expect(sim.messages.list({})[0]).toMatchObject({
+			orderId: '9101',
+			fault: 'slow-reply (f1), then lost-reply (f2)'
+		});
+		expect((await sim.listFaults()).map((f) => [f.kind, f.fired])).toEqual([
+			['slow-reply', 1],
+			['lost-reply', 1]
+		]);
+		const [client] = (await sim.faultReport()).clients;
+		expect(client.touched).toEqual({ 'slow-reply': 1, 'lost-reply': 1 });
 	});
 
 	it('an unknown profile stops the start with the profiles there are; a bad --faults is refused', async () => {

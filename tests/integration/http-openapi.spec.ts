@@ -72,7 +72,8 @@ describe('/openapi.json', () => {
 				'Health',
 				'Simulator',
 				'Admin',
-				'Faults'
+				'Faults',
+				'Certify'
 			])
 		).toEqual(
 			Object.entries(doc.paths)

@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,8 @@ function shBlock(marker: string): string {
 		.join('\n');
 }
 
-const shell = (script: string) => promisify(execFile)('sh', ['-c', script], { cwd: ROOT });
+// Outside the clone: a user pastes these anywhere, and nothing in them may need the clone's files.
+const shell = (script: string) => promisify(execFile)('sh', ['-c', script], { cwd: tmpdir() });
 
 describe("the README's examples, pasted", () => {
 	let agent: AgentProcess;

@@ -254,10 +254,13 @@ describe('npm publish --dry-run', () => {
 				'bin/kds-sim.js',
 				'dist/agent.js',
 				'dist/testing.js',
+				'dist/testcontainers.js',
 				'dist/types/tests/helpers/index.d.ts',
+				'dist/types/tests/helpers/testcontainers.d.ts',
 				'dist/types/core/order-schema.d.ts',
 				'build/handler.js',
 				'python/kds_sim_fixture.py',
+				'python/conftest.py',
 				'README.md',
 				'LICENSE'
 			])

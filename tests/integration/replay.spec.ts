@@ -262,6 +262,9 @@ describe('kds-sim replay', () => {
 		expect(JSON.parse(stretch[1])).toMatchObject({ seq: 1, offsetMs: 0, method: 'POST' });
 		const picked = (await exported(`?ids=${ids[0]},${ids[7]}`)).trimEnd().split('\n');
 		expect(picked.slice(1).map((l) => JSON.parse(l).transport)).toEqual(['tcp', 'tcp']);
+		const all = (await exported(`?since=2000-01-01T00:00:00Z`)).trimEnd().split('\n');
+		expect(all).toHaveLength(9);
+		expect((await exported(`?until=2000-01-01T00:00:00Z`)).trimEnd().split('\n')).toHaveLength(1);
 		const bad = await fetch(`${recorded.httpUrl}/api/admin/messages/session?from=x&to=3&redact=no`);
 		expect(bad.status).toBe(422);
 		const body = (await bad.json()) as { errors: Array<{ path: string }>; message: string };
@@ -300,4 +303,32 @@ describe('kds-sim replay', () => {
 			].join('\n')
 		});
 	}, 60_000);
+
+	it('refuses bad flags and a screen the target does not have, before sending anything', async () => {
+		expect(() => readReplayArgs(['s.jsonl', '--speed', '0'])).toThrow(
+			'kds-sim replay: invalid --speed "0" (expected a number above 0, e.g. 2 for twice as fast)'
+		);
+		expect(() => readReplayArgs(['s.jsonl', '--speed', '2', '--fast'])).toThrow(
+			'kds-sim replay: give --speed or --fast, not both'
+		);
+		expect(() => readReplayArgs(['s.jsonl', '--tcp', 'kds-1'])).toThrow(
+			'kds-sim replay: invalid --tcp "kds-1" (expected screen=host:port, e.g. kds-1=127.0.0.1:9104)'
+		);
+		expect(() => readReplayArgs([])).toThrow('give one session file');
+		const text = (await exported('')).replaceAll('"screen":"kds-2"', '"screen":"kds-9"');
+		const file = join(dir, 'elsewhere.jsonl');
+		writeFileSync(file, text);
+		const before = (await (
+			await fetch(`${recorded.httpUrl}/api/admin/messages`)
+		).json()) as unknown[];
+		await expect(
+			replay(readReplayArgs([file, '--url', recorded.httpUrl, '--fast']), loadSession(file))
+		).rejects.toThrow(
+			`kds-sim replay: the simulator at ${recorded.httpUrl} has no screen kds-9 (give --tcp kds-9=host:port, or start it with the recording's config)`
+		);
+		const after = (await (
+			await fetch(`${recorded.httpUrl}/api/admin/messages`)
+		).json()) as unknown[];
+		expect(after).toHaveLength(before.length);
+	});
 });

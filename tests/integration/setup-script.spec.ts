@@ -74,7 +74,7 @@ describe('scripts/setup.sh where it does not install', () => {
 					: [
 							"This is not Debian/Ubuntu (no apt-get): install the same tools with this system's package",
 							'manager, then run npm test again. The image tests need Linux with rootful podman; the other',
-							'suites run on their own: npm run test:unit, npm run test:e2e (README, Prerequisites).'
+							'suites run on their own: npm run test:local (docs/contributing.md).'
 						]),
 				''
 			].join('\n')

@@ -45,6 +45,10 @@ function project(): { root: string; builds: () => number; start: () => string } 
 		[
 			'#!/bin/sh',
 			'echo "npm $*" >> build.log',
+			// What Vite prints: a hundred-odd lines, "Run npm run preview" among them.
+			'i=0; while [ $i -lt 110 ]; do echo "vite: chunk $i built"; i=$((i+1)); done',
+			'echo "Run npm run preview to preview your production build locally." >&2',
+			'[ -f fail-build ] && { echo "src/routes/+page.svelte: unexpected token" >&2; exit 1; }',
 			'mkdir -p build dist',
 			`echo "console.log('KDS simulator ready')" > dist/agent.js`,
 			': > build/handler.js; : > dist/testing.js',
@@ -117,6 +121,34 @@ describe('npm start builds only when the sources changed', () => {
 		expect(second.stderr).toBe(
 			'kds-sim: the build is current (nothing changed since it was made): not rebuilding\n'
 		);
+	});
+
+	it("the first start prints two lines for the build, not the build's own output", () => {
+		const { root } = project();
+		const first = spawnSync(process.execPath, ['scripts/start.js'], {
+			cwd: root,
+			env: { PATH: `${join(root, 'fake-bin')}:${dirname(process.execPath)}:/usr/bin:/bin` },
+			encoding: 'utf8'
+		});
+		expect(first.stdout).toBe('KDS simulator ready\n');
+		expect(first.stderr).toMatch(
+			/^kds-sim: building the UI and the agent \(the first start, or a source changed since the last build\)\.\.\.\nkds-sim: built in \d+ s\n$/
+		);
+	});
+
+	it('a failed build prints its output and stops', () => {
+		const { root } = project();
+		writeFileSync(join(root, 'fail-build'), '');
+		const first = spawnSync(process.execPath, ['scripts/start.js'], {
+			cwd: root,
+			env: { PATH: `${join(root, 'fake-bin')}:${dirname(process.execPath)}:/usr/bin:/bin` },
+			encoding: 'utf8'
+		});
+		expect(first.status).toBe(1);
+		expect(first.stdout).toBe('');
+		expect(first.stderr).toContain('vite: chunk 109 built');
+		expect(first.stderr).toContain('src/routes/+page.svelte: unexpected token');
+		expect(first.stderr).toMatch(/kds-sim: the build failed \(exit 1\): its output is above\.\n$/);
 	});
 
 	it('lists inputs that exist in this project (the stamp does not miss a renamed folder)', () => {

@@ -128,6 +128,39 @@ function circles(files: string[]): string[][] {
 	return found;
 }
 
+/** Every core file `file` reaches through its relative imports (type-only ones included). */
+function reachOf(file: string): Set<string> {
+	const seen = new Set<string>();
+	const walk = (from: string) => {
+		for (const specifier of importsOf(from)) {
+			if (!specifier.startsWith('.')) continue;
+			const target = new URL(specifier, new URL(from, root)).pathname.slice(
+				new URL(root).pathname.length
+			);
+			if (!target.startsWith('core/') || seen.has(target)) continue;
+			seen.add(target);
+			walk(target);
+		}
+	};
+	walk(file);
+	return seen;
+}
+
+/**
+ * The core's floors, bottom up where it matters: the shapes both sides share (a log entry, the
+ * relay's messages, the rule catalogue, the envelope, the route table) sit below the judges that
+ * read them (the conformance findings, the fault judgement), never above: a type taken from a
+ * judge drags its whole floor in.
+ */
+const CORE_SHAPES = [
+	'core/message-entry.ts',
+	'core/relay.ts',
+	'core/rules.ts',
+	'core/tcp-message.ts',
+	'core/integrator-routes.ts'
+];
+const CORE_JUDGES = ['core/conformance.ts', 'core/fault-findings.ts'];
+
 describe('module boundaries', () => {
 	for (const part of parts) {
 		it(`${part.name} imports only what it may`, () => {
@@ -158,6 +191,15 @@ describe('module boundaries', () => {
 		);
 		expect(escaping).toEqual([]);
 	});
+
+	it("the core's shared shapes reach none of its judges (conformance, fault findings)", () => {
+		const upward = CORE_SHAPES.flatMap((shape) =>
+			[...reachOf(shape)]
+				.filter((target) => CORE_JUDGES.includes(target))
+				.map((judge) => `${shape} reaches ${judge}`)
+		);
+		expect(upward).toEqual([]);
+	});
 });
 
 /**
@@ -176,6 +218,8 @@ const agentFloors: string[][] = [
 	// rush/: `kds-sim rush` and the admin API's rush (app.ts hands it in), a client of TCP and HTTP.
 	['http-stack.ts', 'rush'],
 	['tcp', 'http', 'ws'],
+	// certify/: certification runs (the admin API's); reads the log, the faults and the webhooks.
+	['certify'],
 	['inspector', 'fleet', 'faults'],
 	['notify', 'discovery'],
 	['engine'],

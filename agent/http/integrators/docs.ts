@@ -4,7 +4,10 @@
  * header with the way back to the screens and the inspector.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { requireInSteps } from '../../load-in-steps.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -77,7 +80,13 @@ export async function registerDocs(app: FastifyInstance, version: string): Promi
 		reply.type('text/javascript; charset=utf-8').send(INIT)
 	);
 
-	const getAbsoluteFSPath = require('swagger-ui-dist/absolute-path.js') as () => string;
+	// The production bundle carries the page's files in dist/swagger-ui/ (scripts/build-agent.js
+	// copies them there), so swagger-ui-dist, and its @scarf/scarf install script, stays out of a
+	// user's install; run from the sources, they come from the devDependency itself.
+	const bundled = fileURLToPath(new URL('./swagger-ui/', import.meta.url));
+	const getAbsoluteFSPath = existsSync(join(bundled, 'swagger-ui-bundle.js'))
+		? () => bundled
+		: (require('swagger-ui-dist/absolute-path.js') as () => string);
 	// Loaded here rather than at the top: only when an HTTP server is built (see server.ts), and
 	// its slowest dependencies a step at a time (about 60 ms in one block otherwise).
 	await requireInSteps(require, STATIC_PARTS);

@@ -36,6 +36,7 @@ import {
 } from '../../notify/takeout-queue.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
 import { FAULT_COMPONENTS, FAULTS_TAG, faultPaths } from '../faults-openapi.ts';
+import { CERTIFY_COMPONENTS, CERTIFY_TAG, certifyPaths } from '../certify-openapi.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { INTEGRATOR_ROUTES, openApiPath } from './paths.ts';
 import {
@@ -120,7 +121,9 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	// The simulator's and the admin API's (tags Simulator and Admin; ../admin-openapi.ts).
 	...ADMIN_COMPONENTS,
 	// Faults on cue (tag Faults; ../faults-openapi.ts).
-	...FAULT_COMPONENTS
+	...FAULT_COMPONENTS,
+	// Certification runs (tag Certify; ../certify-openapi.ts).
+	...CERTIFY_COMPONENTS
 ];
 
 function componentSchemas(): Record<string, unknown> {
@@ -432,7 +435,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 			{ name: 'Notifications' },
 			{ name: 'Health' },
 			...ADMIN_TAGS,
-			FAULTS_TAG
+			FAULTS_TAG,
+			CERTIFY_TAG
 		],
 		paths: {
 			'/health': {
@@ -461,7 +465,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
 			},
 			...integratorPaths(),
 			...adminPaths(),
-			...faultPaths()
+			...faultPaths(),
+			...certifyPaths()
 		},
 		components: {
 			schemas: componentSchemas(),

@@ -1,14 +1,24 @@
 /**
- * The new-order chime: a short WebAudio beep, no asset. Browsers only allow audio after a user
- * gesture, so the context is created when the cook turns sound on.
+ * The new-order chime: a short WebAudio beep, no asset. Sound is on unless the cook turned it off
+ * (docs/screens.md). Browsers' autoplay rule: an AudioContext made before the page had a user
+ * gesture starts suspended, and may be resumed only by a gesture (a tap or a key) — unless the
+ * browser is told otherwise (a kiosk's `--autoplay-policy=no-user-gesture-required`, or Chrome's
+ * media engagement for a site often used). So the screen makes the context at once (it plays
+ * straight away where allowed) and resumes it on the first touch or key where not; until then
+ * `audioSuspended()` says the chime cannot sound, and the screen shows it.
  */
 let context: AudioContext | null = null;
 
-/** Create (or resume) the audio context; call from the click that turns sound on. */
+/** Create (or resume) the audio context: at load, and again from any tap or key (a gesture). */
 export function unlockAudio(): void {
 	if (typeof AudioContext === 'undefined') return;
 	context ??= new AudioContext();
 	if (context.state === 'suspended') void context.resume();
+}
+
+/** Sound is wanted but the browser holds it until a gesture (the autoplay rule, above). */
+export function audioSuspended(): boolean {
+	return context !== null && context.state !== 'running';
 }
 
 /** Two short tones, loud enough over a kitchen fan. */

@@ -4,6 +4,7 @@
  */
 import { SEVERITIES, type Severity } from '#core/conformance';
 import {
+	isRefusal,
 	MESSAGE_RESULTS,
 	type MessageEntry as InspectorEntry,
 	type MessageResult
@@ -53,6 +54,6 @@ export function matchesFilter(entry: InspectorEntry, filter: MessageFilter): boo
 	if (filter.screen && !entry.screenIds.includes(filter.screen)) return false;
 	if (filter.order && entry.orderId !== filter.order) return false;
 	if (filter.severity && !entry.findings.some((f) => f.severity === filter.severity)) return false;
-	if (filter.result && entry.ok !== (filter.result === 'accepted')) return false;
+	if (filter.result && isRefusal(entry) !== (filter.result === 'refused')) return false;
 	return true;
 }

@@ -102,6 +102,27 @@ describe('ScreenFindings', () => {
 		release();
 	});
 
+	it('does not count a correct retry after a fault (expected) as refused', async () => {
+		const agent = fakeAgent(() => json([]));
+		const store = new ScreenFindings('kds-1', agent.options);
+		const release = store.watch('A');
+		agent.sources[0].open();
+		await vi.waitFor(() => expect(store.status).toBe('live'));
+		agent.sources[0].deliver(entry(1, { orderId: 'A', fault: 'lost-reply (f1)' }));
+		agent.sources[0].deliver(
+			entry(2, {
+				orderId: 'A',
+				ok: false,
+				result: 'DUPLICATE_ORDER_ID',
+				expected: 'lost-reply (f1)',
+				findings: [info('KDS-FAULT-RETRY-EXPECTED', 'order.id')]
+			})
+		);
+		expect(store.refusals).toEqual([]);
+		expect(store.order('A').marker).toBeNull();
+		release();
+	});
+
 	it('counts the refusals of the last ten minutes', () => {
 		const now = 1_700_000_000_000;
 		const refusals = [

@@ -9,6 +9,7 @@ import { createContext } from 'svelte';
 import { countBySeverity, type Finding } from '#core/conformance';
 import { LogFollower, type FeedStatus, type FollowerOptions } from './log-follower';
 import type { InspectorEntry } from './messages-api';
+import { isRefusal } from '#core/message-entry';
 
 export interface Marker {
 	/** Errors plus warnings. */
@@ -112,7 +113,8 @@ export class ScreenFindings {
 	add(entry: InspectorEntry): void {
 		if (!entry.screenIds.includes(this.screenId)) return;
 		if (!entry.ok) {
-			this.#refused(entry);
+			// The expected answer to a correct retry after a fault is no refusal (isRefusal).
+			if (isRefusal(entry)) this.#refused(entry);
 			return;
 		}
 		if (entry.orderId === null) return;
