@@ -117,6 +117,23 @@ describe('planParts', () => {
 		expect(planParts([tall], 400, 10).get('t')).toEqual([0, 325, 650]);
 	});
 
+	it('the first part ends at the lowest cut that leaves two items to follow', () => {
+		// Five items of 30 px; a heading (not an item) before the last one.
+		const lines: CardLines = {
+			chrome: 50,
+			contChrome: 40,
+			footer: 20,
+			body: 180,
+			tops: [0, 30, 60, 90, 120, 150],
+			items: [true, true, true, true, false, true]
+		};
+		const coursed: PlannedCard = { id: 'k', height: 230, lines: () => lines };
+		// 200 px left after a 190 px card: 130 px of lines fit, so the lowest cut is at 120 (before
+		// the heading), leaving one item; the one above it, at 90, leaves two (an item and the last).
+		const plan = planParts([card('a', 2, 70), coursed], 400, 10);
+		expect(plan.get('k')).toEqual([0, 90]);
+	});
+
 	it('a card it cannot read is placed whole', () => {
 		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
 		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);

@@ -115,13 +115,21 @@ export function planParts(
 			tops.filter((t, i) => items[i] && t >= a && t < b).length;
 		let from = 0;
 		const starts = [0];
-		// The first part: in the space left, when enough of the card fits there and enough follows.
-		const first = used > 0 ? cutIn(0, space - chrome - footer) : null;
-		if (
-			first !== null &&
-			itemsIn(0, first) >= MIN_PART_UNITS &&
-			itemsIn(first, Infinity) >= MIN_PART_UNITS
-		) {
+		// The first part: in the space left, at the lowest cut that leaves enough of the card there
+		// and enough to follow (the lowest cut that fits may leave one item alone after it).
+		let first: number | null = null;
+		if (used > 0) {
+			for (let room = space - chrome - footer; ; ) {
+				const cut = cutIn(0, room);
+				if (cut === null || itemsIn(0, cut) < MIN_PART_UNITS) break;
+				if (itemsIn(cut, Infinity) >= MIN_PART_UNITS) {
+					first = cut;
+					break;
+				}
+				room = cut + SLACK_PX - 1; // try the cut above this one
+			}
+		}
+		if (first !== null) {
 			from = first;
 			starts.push(first);
 			used = 0;

@@ -352,3 +352,44 @@ for (const size of SIZES) {
 		expect(drawn.heightRem).toBeGreaterThanOrEqual(drawn.estimateRem * 0.75);
 	});
 }
+
+test('a part carried over to the next page is selected by a tap there and bumped by Enter', async ({
+	page
+}) => {
+	const clock = offsetClock(0);
+	const simulator = await startSimulator({ clock });
+	try {
+		const orders = messyRush();
+		for (const o of [...orders.early, ...orders.warm, ...orders.fresh, ...orders.after])
+			await simulator.sendTcp('kds-1', o);
+		await page.setViewportSize({ width: 1024, height: 600 });
+		await page.goto(simulator.screenUrl('kds-1', { kiosk: true }));
+		await expect(cards(page)).toHaveCount(20);
+		await expect(
+			page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
+		).toHaveCount(0, { timeout: 20_000 });
+		// Turn pages until one starts with a part whose ticket starts on the page before.
+		let carried: string | null = null;
+		for (let p = 1; p < 8 && carried === null; p++) {
+			await page.keyboard.press('PageDown');
+			await expect(page.getByLabel(new RegExp(`^Page ${p + 1} of \\d+$`))).toBeVisible();
+			const parts = await settled(page);
+			carried =
+				parts.find((x) => x.part > 0 && !parts.some((y) => y.id === x.id && y.part === 0))?.id ??
+				null;
+		}
+		expect(carried, 'a ticket carried over to a later page').not.toBeNull();
+		const part = page.locator(`article[data-order-id="${carried}"][data-part-index]`).filter({
+			has: page.locator('button.bump', { hasText: /^1$/ })
+		});
+		await part.locator('h2').click();
+		await expect(
+			page.locator(`article[data-order-id="${carried}"][data-selected]`).first()
+		).toBeAttached();
+		await page.keyboard.press('Enter');
+		await expect(page.locator(`article[data-order-id="${carried}"]`)).toHaveCount(0);
+		await expect(cards(page)).toHaveCount(19);
+	} finally {
+		await simulator.close();
+	}
+});

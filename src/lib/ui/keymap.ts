@@ -19,7 +19,7 @@ export type KeyAction =
 	| { type: 'start' };
 
 /**
- * Digits 1-9 bump the Nth card on the page, arrows move the selection, Enter bumps the selected
+ * Digits 1-9 bump the card showing that number on the page (core/view/bump-numbers.ts), arrows move the selection, Enter bumps the selected
  * card, R or Backspace recalls the last bumped order, Page Up/Down turn pages, A opens and closes
  * the All Day view. On the selected card: I and U move an item cursor down and up, D marks the
  * item under it done (again: not done; with no cursor, the first item not done), S marks the
