@@ -307,7 +307,7 @@ class KdsSim:
             + (f":\n{text}" if text else "")
         )
 
-    def request(self, method, path, body=None, headers=None, admin=False):
+    def request(self, method, path, body=None, headers=None, admin=False, timeout=10):
         """(status, parsed JSON body or text) of one HTTP request."""
         data = None if body is None else json.dumps(body).encode("utf-8")
         req = urllib.request.Request(self.url + path, data=data, method=method)
@@ -318,7 +318,7 @@ class KdsSim:
         for key, value in (headers or {}).items():
             req.add_header(key, value)
         try:
-            with urllib.request.urlopen(req, timeout=10) as res:
+            with urllib.request.urlopen(req, timeout=timeout) as res:
                 status, raw = res.status, res.read()
         except urllib.error.HTTPError as err:
             status, raw = err.code, err.read()
@@ -355,8 +355,8 @@ class KdsSim:
             headers["x-device-ids"] = ",".join(screens)
         return self.request(method, path, body, headers)
 
-    def _admin(self, method, path, body=None, ok=(200,)):
-        status, answer = self.request(method, path, body, admin=True)
+    def _admin(self, method, path, body=None, ok=(200,), timeout=10):
+        status, answer = self.request(method, path, body, admin=True, timeout=timeout)
         if status not in ok:
             raise KdsSimError(f"{method} {path} answered {status}: {answer}")
         return answer
@@ -386,6 +386,37 @@ class KdsSim:
     def fault_report(self):
         """What each client did after each fault: {"clients": [{client, verdict, findings}]}."""
         return self._admin("GET", "/api/admin/faults/report")
+
+    # Certification (docs/certify.md): the suite run on this simulator, each step done by the POS.
+
+    def certify(self, capabilities, on_step, seed=None, scenarios=None, screen=None):
+        """Run the certification suite: on_step(step) performs each step with the POS's own code
+        (step["step"] says what: interface, actions, needs; step["target"] where); return
+        {"skip": reason} to skip it; an exception is the POS failing the step. Returns the
+        report (JSON): report["verdict"] is PASS, WARN or FAIL."""
+        body = {"capabilities": list(capabilities)}
+        if seed is not None:
+            body["seed"] = seed
+        if scenarios:
+            body["scenarios"] = list(scenarios)
+        if screen:
+            body["screen"] = screen
+        state = self._admin("POST", "/api/admin/certify", body, ok=(201,))
+        while state["state"] == "running" and state["current"]:
+            step = dict(state["current"], runId=state["runId"], target=state["target"])
+            try:
+                outcome = on_step(step)
+            except Exception:  # the POS failed the step: the judge says what was missing
+                outcome = None
+            if isinstance(outcome, dict) and outcome.get("skip"):
+                state = self._admin("POST", "/api/admin/certify/skip", {"reason": outcome["skip"]}, timeout=60)
+            else:
+                state = self._admin("POST", "/api/admin/certify/advance", timeout=60)
+        return self._admin("GET", "/api/admin/certify/report")
+
+    def certify_report(self, format="junit"):
+        """The last run's report as text: "junit" (XML for the CI) or "html" (printable)."""
+        return self._admin("GET", f"/api/admin/certify/report?format={format}")
 
     def stop(self):
         """Stop what this file started (a process, a container); an attached simulator runs on."""

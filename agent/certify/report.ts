@@ -210,7 +210,7 @@ h3{font-size:1rem;margin:.2rem 0}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.25rem .4rem;text-align:left;vertical-align:top}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem}dt{font-weight:600}dd{margin:0}
 .scenario{break-inside:avoid;margin:1rem 0;padding-top:.25rem;border-top:1px solid #eee}.seen{font-size:.85rem;margin:.25rem 0}
-code{font-size:.85em;word-break:break-all}.none{color:#666}
+code{font-size:.85em;word-break:break-all}td:first-child code{white-space:nowrap;word-break:normal}.none{color:#666}
 @media print{body{margin:0;max-width:none}a{color:inherit}}
 </style></head><body>
 <h1>Is this POS ready? kds-sim certification report</h1>

@@ -18,6 +18,7 @@ import {
 	type Scenario
 } from '#core/certify/catalog';
 import {
+	firstAnswer,
 	judgeScenario,
 	overallVerdict,
 	type ScenarioVerdict,
@@ -372,7 +373,7 @@ export class CertifyRuns {
 		const waitAnswers = async () => {
 			const until = Date.now() + WEBHOOK_WAIT_MS;
 			while (Date.now() < until) {
-				const pending = this.deliveriesOf(step).filter((d) => d.log.length === 0);
+				const pending = this.deliveriesOf(step).filter((d) => firstAnswer(d) === undefined);
 				if (pending.length === 0) return;
 				await new Promise((r) => setTimeout(r, 50));
 			}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../clock.ts';
 import { Faults } from './registry.ts';
 
 function faults(now = () => 1000) {
@@ -97,5 +98,53 @@ describe('the live faults', () => {
 		expect(f.byScreen()).toEqual({ 'kds-1': ['slow-reply'], '*': ['http-status'] });
 		now = 2000;
 		expect(f.byScreen()).toEqual({ '*': ['http-status'] });
+	});
+});
+
+describe('faults compose, on the agent clock', () => {
+	it('a delay and another fault both fire on one message: the delay with it, each spent', () => {
+		const f = faults();
+		f.add([
+			{ kind: 'slow-reply', screen: 'kds-1', delayMs: 2000, count: 1 },
+			{ kind: 'lost-reply', screen: 'kds-1', count: 1 }
+		]);
+		const kinds = new Set(['slow-reply', 'lost-reply'] as const);
+		const firing = f.tcpFault(f.screen('kds-1'), kinds);
+		expect([firing?.fault.spec.kind, firing?.delay?.spec.kind]).toEqual([
+			'lost-reply',
+			'slow-reply'
+		]);
+		expect(f.tcpFault(f.screen('kds-1'), kinds)).toBeUndefined();
+		const touch = f.touched(firing!, {
+			interface: 'tcp',
+			screenId: 'kds-1',
+			source: '10.0.0.1:5000',
+			command: 'create-order',
+			orderId: 'A',
+			fingerprint: null,
+			committed: true
+		});
+		expect(touch).toMatchObject({ kind: 'lost-reply', delayedBy: 'slow-reply (f1)' });
+		expect(f.touchedList().map((t) => t.kind)).toEqual(['slow-reply', 'lost-reply']);
+	});
+
+	it('a reboot is away until the agent clock says its seconds are over', () => {
+		const clock = new ManualClock(1_000);
+		const f = new Faults({
+			clock,
+			isScreen: () => true,
+			isLocation: () => false,
+			seeds: () => 1
+		});
+		const told: string[] = [];
+		f.actions.reboot = (screen) => told.push(screen);
+		f.add([{ kind: 'reboot', screen: 'kds-1', seconds: 2 }]);
+		expect(told).toEqual(['kds-1']);
+		expect([f.screen('kds-1').on, f.screen('kds-1').away?.spec.kind]).toEqual([true, 'reboot']);
+		clock.advance(1_999);
+		expect(f.screen('kds-1').away).toBeDefined();
+		clock.advance(1);
+		expect([f.screen('kds-1').on, f.screen('kds-1').away]).toEqual([false, undefined]);
+		expect(f.list()).toEqual([]);
 	});
 });

@@ -355,7 +355,7 @@ export class Faults {
 	): FaultTouch {
 		const { fault, delay } =
 			firing instanceof LiveFault ? { fault: firing, delay: undefined } : firing;
-		if (delay !== undefined) this.remember(delay, { ...touch, committed: touch.committed });
+		if (delay !== undefined) this.remember(delay, touch);
 		return this.remember(fault, {
 			...touch,
 			...(delay === undefined ? {} : { delayedBy: `${delay.spec.kind} (${delay.id})` })

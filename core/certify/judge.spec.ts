@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FaultTouch } from '../fault-findings.ts';
 import type { MessageEntry } from '../message-entry.ts';
@@ -58,6 +59,12 @@ describe('the catalog', () => {
 		}
 		expect(ids).toContain('KDS-CERT-TCP-001');
 		expect(ids).toContain('KDS-CERT-HOOK-002');
+	});
+
+	it('is documented: docs/certify.md names every scenario id, and no other', () => {
+		const doc = readFileSync(new URL('../../docs/certify.md', import.meta.url), 'utf8');
+		const named = new Set(doc.match(/KDS-CERT-[A-Z]+-\d{3}/g));
+		expect([...named].sort()).toEqual(SCENARIOS.map((s) => s.id).sort());
 	});
 });
 

@@ -298,11 +298,11 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 	const check = scenario.check;
 	const sent = messages.filter((m) => m.interface === iface && actionOf(m) === 'create');
 	const found = faultFindings(evidence);
+	// What happened, in time order, then what the fault judgement made of it.
 	const seen = [
-		...touches.map(touchLine),
-		...messages.map((m) => line(m)),
+		...[...touches.map(touchLine), ...messages.map((m) => line(m))].sort((a, b) => a.at - b.at),
 		...found.map(findingLine)
-	].sort((a, b) => a.at - b.at);
+	];
 	const rules = [...new Set(found.map((f) => f.rule))];
 	const base = { findings: rules, messageIds: messages.map((m) => m.id) };
 	const first = touches.find((t) => t.command !== null) ?? touches[0];
@@ -316,7 +316,7 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 				`${LOST}: no order reached the screen, while it was away or once it was back` +
 					(touches.length > 0
 						? ` (${touches.length} connection attempts seen, then none)`
-						: ' (attempts to a closed port are refused by the system; the screen cannot count them)'),
+						: ' (no connection attempt seen)'),
 				seen,
 				base
 			);
@@ -493,6 +493,15 @@ function judgeFaulted(scenario: Scenario, evidence: StepEvidence): Judged {
 	};
 }
 
+/**
+ * A delivery's first attempt, once answered: undefined while none was made or it is still in
+ * flight (the agent writes an attempt as started, `in flight`, before its request goes).
+ */
+export function firstAnswer(d: WebhookDelivery): WebhookDelivery['log'][number] | undefined {
+	const first = d.log[0];
+	return first && !(first.status === null && first.answer === 'in flight') ? first : undefined;
+}
+
 function judgeWebhooks(times: 1 | 2, deliveries: readonly WebhookDelivery[]): Judged {
 	const created = deliveries.filter((d) => d.event === 'KDS Order Created');
 	const seen: EvidenceItem[] = created.map((d) => ({
@@ -515,8 +524,8 @@ function judgeWebhooks(times: 1 | 2, deliveries: readonly WebhookDelivery[]): Ju
 			seen
 		);
 	for (const d of created) {
-		const firstTry = d.log[0];
-		if (!firstTry) return fail(`delivery ${d.id} was never answered within the step`, seen);
+		const firstTry = firstAnswer(d);
+		if (!firstTry) return fail(`delivery ${d.id} was not answered within the step`, seen);
 		if (!firstTry.ok)
 			return fail(
 				firstTry.status === null

@@ -77,6 +77,10 @@ for (const viewport of [
 					'Send a new order over TCP whose items each have a lineId, most with modifiers.'
 				);
 				await expect(saw.getByLabel('Seen: the POS did it')).toHaveCount(0);
+				const { host, port } = simulator.screens[0].tcp;
+				await expect(step.getByLabel('Where the POS sends')).toHaveText(
+					`Send to TCP ${host}:${port} (screen kds-1)`
+				);
 				await expect(list.locator('[aria-current="step"]')).toContainText('KDS-CERT-TCP-001');
 				expect(await simulator.sendTcp('kds-1', create('C-1'))).toBe('C-1');
 				await expect(saw.getByLabel('Seen: the POS did it')).toBeVisible();
@@ -94,6 +98,7 @@ for (const viewport of [
 				const skip = step.getByRole('form', { name: 'Skip this step' });
 				await expect(skip.getByRole('button', { name: 'Skip with this reason' })).toBeDisabled();
 				await skip.getByRole('textbox').fill('Our POS has no rush flag yet');
+				await shot(page, `certify-${size}-skip`);
 				await skip.getByRole('button', { name: 'Skip with this reason' }).click();
 				await expect(
 					list.getByRole('listitem').filter({ hasText: 'KDS-CERT-TCP-004' })

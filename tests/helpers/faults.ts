@@ -11,8 +11,11 @@ export type { Fault, FaultSpecInput, ResilienceReport };
 export interface FaultHelpers {
 	/** Add one fault; resolves with it as listed (its id, its seed). */
 	addFault(spec: FaultSpecInput): Promise<Fault>;
-	/** Add several, all or none; or a profile for a screen (`{profile: 'flaky-wifi', screen}`). */
-	addFaults(specs: FaultSpecInput[] | { profile: string; screen: string }): Promise<Fault[]>;
+	/**
+	 * Add several, all or none; or a profile (`{profile: 'flaky-wifi', screen}`): built in or the
+	 * config's own; without a screen, as the config's `on` puts it.
+	 */
+	addFaults(specs: FaultSpecInput[] | { profile: string; screen?: string }): Promise<Fault[]>;
 	/** Every fault, with how often each fired. */
 	listFaults(): Promise<Fault[]>;
 	removeFault(id: string): Promise<void>;

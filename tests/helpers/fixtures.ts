@@ -19,6 +19,7 @@ import type { screenJson } from '../../agent/inspector/screen-view.ts';
 import type { SimConfig } from '../../agent/config.ts';
 import { sendTcp } from './tcp.ts';
 import { faultHelpers, type FaultHelpers } from './faults.ts';
+import { certifyHelpers, type CertifyHelpers } from './certify.ts';
 import { startChild } from './child-simulator.ts';
 import { launchOptionsWithBrowser } from './browser.ts';
 
@@ -57,6 +58,12 @@ export interface Simulator extends RunningAgent {
 	removeFault: FaultHelpers['removeFault'];
 	resetFaults: FaultHelpers['resetFaults'];
 	faultReport: FaultHelpers['faultReport'];
+	/**
+	 * A certification run (docs/certify.md): `certify({capabilities, onStep})`, where `onStep`
+	 * performs each step with the POS's own code; resolves with the report.
+	 */
+	certify: CertifyHelpers['certify'];
+	certifyReport: CertifyHelpers['certifyReport'];
 }
 
 export type ScreenJson = ReturnType<typeof screenJson>;
@@ -109,6 +116,7 @@ export async function startSimulator(options: AgentOptions = {}): Promise<Simula
 function shortcuts(target: Pick<Simulator, 'httpUrl' | 'screens' | 'config'>) {
 	return {
 		...faultHelpers(target.httpUrl),
+		...certifyHelpers(target.httpUrl),
 		sendTcp(screenId: string, payload: string | object) {
 			const screen = target.screens.find((s) => s.id === screenId);
 			if (!screen)

@@ -16,3 +16,9 @@ export {
 	type FaultSpecInput,
 	type ResilienceReport
 } from './faults.ts';
+export {
+	certifyHelpers,
+	type CertifyHelpers,
+	type CertifyOptions,
+	type CertifyStep
+} from './certify.ts';

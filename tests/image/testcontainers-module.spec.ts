@@ -16,7 +16,12 @@ import { IMAGE, podman } from './podman.ts';
 process.env.DOCKER_HOST = inject('dockerHost');
 process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
 process.env.TESTCONTAINERS_HOST_OVERRIDE = '127.0.0.1';
-const { KdsSimContainer, KDS_SIM_IMAGE } = await import('kds-sim/testcontainers');
+// The package's own export at run time; its types from the source it is built from, so the type
+// check (npm test runs it before the build makes dist/types) needs no build.
+const MODULE: string = 'kds-sim/testcontainers';
+const { KdsSimContainer, KDS_SIM_IMAGE } = (await import(
+	MODULE
+)) as typeof import('../helpers/testcontainers.ts');
 
 const TOKEN = 'tc-module-token';
 let kds: Awaited<ReturnType<InstanceType<typeof KdsSimContainer>['start']>>;
