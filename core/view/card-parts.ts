@@ -119,7 +119,7 @@ export function planParts(
 		// and enough to follow (the lowest cut that fits may leave one item alone after it).
 		let first: number | null = null;
 		if (used > 0) {
-			for (let room = space - chrome - footer; ; ) {
+			for (let room = space - chrome - footer; ;) {
 				const cut = cutIn(0, room);
 				if (cut === null || itemsIn(0, cut) < MIN_PART_UNITS) break;
 				if (itemsIn(cut, Infinity) >= MIN_PART_UNITS) {
