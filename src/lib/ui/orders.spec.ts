@@ -359,4 +359,59 @@ describe('OrderBoard', () => {
 		board.receive(relay.created('B', 2));
 		expect(created).toEqual(['B']);
 	});
+	it('indexes the orders combined onto each ticket once for the board, stable while they stay', () => {
+		const board = new OrderBoard();
+		const relay = new Relay();
+		board.receive(relay.snapshot([createRecord(input('A', 1)), createRecord(input('B', 2))]));
+		const onto = (id: string, seq: number): ServerMessage =>
+			relay.change({
+				type: 'order.created',
+				id,
+				input: { ...input(id, seq, { name: 'Order A' }), combinedWith: 'A' }
+			});
+		board.receive(onto('D', 4));
+		board.receive(onto('C', 3));
+		// What each card found by reading every order before: visible ones on it, by seq.
+		const scan = (host: string) =>
+			[...board.entries.values()]
+				.filter((e) => e.context.combinedWith === host && e.hasTag('visible'))
+				.sort((a, b) => a.context.seq - b.context.seq)
+				.map((e) => e.id);
+		expect(board.combinedOn('A').map((e) => e.id)).toEqual(['C', 'D']);
+		expect(scan('A')).toEqual(['C', 'D']);
+		expect(board.combinedOn('B')).toEqual([]);
+
+		// Items edited on the ticket or on a combined order: the same index, the same list.
+		const index = board.combined;
+		const list = board.combinedOn('A');
+		for (const id of ['A', 'C', 'B']) {
+			board.receive(
+				relay.change({
+					type: 'order.event',
+					id,
+					event: {
+						type: 'order.updated',
+						order: order(id, { name: 'Order A', items: [item('1', { qty: 5 })] }),
+						at: T0 + 9000
+					}
+				})
+			);
+		}
+		expect(board.get('C')!.context.items[0].qty).toBe(5);
+		expect(board.combined).toBe(index);
+		expect(board.combinedOn('A')).toBe(list);
+
+		// A combined order bumped leaves the ticket's list, as the scan says.
+		board.receive(
+			relay.change({
+				type: 'order.event',
+				id: 'C',
+				event: { type: 'order.bumped', at: T0 + 9500 }
+			})
+		);
+		expect(board.combinedOn('A').map((e) => e.id)).toEqual(scan('A'));
+		expect(scan('A')).toEqual(['D']);
+		board.receive(relay.change({ type: 'order.removed', id: 'D' }));
+		expect(board.combinedOn('A')).toEqual([]);
+	});
 });
