@@ -3,7 +3,11 @@ import {
 	arrowSelection,
 	inView,
 	numberedTarget,
+	settledSelection,
+	toggledView,
 	turnedPage,
+	undoneBump,
+	viewOf,
 	type KeyLayout
 } from './board-controller.ts';
 
@@ -73,5 +77,83 @@ describe('the keys on a page with a carried-over part', () => {
 		[0, 1, 0, 0]
 	])('page %i turned %i of %i: page %i', (page, direction, count, to) => {
 		expect(turnedPage(page, direction, count)).toBe(to);
+	});
+});
+
+describe('the selection as tickets come and go', () => {
+	const none = { selectedId: null, selectedIndex: 0, reselect: null };
+
+	it('keeps a selected ticket that stays, at its new place in the queue', () => {
+		expect(
+			settledSelection(['x', 'c', 'd'], { ...none, selectedId: 'c', selectedIndex: 2 })
+		).toEqual({ selectedId: 'c', selectedIndex: 1, reselect: null, follow: false });
+	});
+
+	it('hands the selection of a bumped ticket to the one that took its place, or the last', () => {
+		// c (index 2) bumped: d slides into its place.
+		expect(
+			settledSelection(['a', 'b', 'd', 'e'], { ...none, selectedId: 'c', selectedIndex: 2 })
+		).toEqual({ selectedId: 'd', selectedIndex: 2, reselect: null, follow: true });
+		// The last ticket bumped: the new last one.
+		expect(
+			settledSelection(['a', 'b'], { ...none, selectedId: 'c', selectedIndex: 2 })
+		).toMatchObject({ selectedId: 'b', follow: true });
+		// The only ticket bumped: nothing.
+		expect(settledSelection([], { ...none, selectedId: 'c', selectedIndex: 0 })).toMatchObject({
+			selectedId: null
+		});
+	});
+
+	it('selects an undone ticket again once it is back, and not before', () => {
+		const waiting = { selectedId: 'd', selectedIndex: 2, reselect: 'c' };
+		expect(settledSelection(['a', 'b', 'd'], waiting)).toEqual({ ...waiting, follow: false });
+		expect(settledSelection(['a', 'b', 'c', 'd'], waiting)).toEqual({
+			selectedId: 'c',
+			selectedIndex: 2,
+			reselect: null,
+			follow: true
+		});
+	});
+
+	it('changes nothing with nothing selected', () => {
+		expect(settledSelection(['a', 'b'], none)).toEqual({ ...none, follow: false });
+	});
+});
+
+describe('Undo of a bump', () => {
+	it('recalls the bumped ticket, selecting it again only if it was selected', () => {
+		expect(undoneBump({ id: 'c', title: 'Ana', selected: true })).toEqual({
+			recall: 'c',
+			reselect: 'c'
+		});
+		expect(undoneBump({ id: 'c', title: 'Ana', selected: false })).toEqual({
+			recall: 'c',
+			reselect: null
+		});
+	});
+});
+
+describe('orders or takeout', () => {
+	const base = 'http://127.0.0.1:8104/screens/kds-1';
+
+	it('reads the view from the URL, the cards by default', () => {
+		expect(viewOf(new URL(`${base}?view=takeout&kiosk`))).toBe('takeout');
+		expect(viewOf(new URL(`${base}?kiosk`))).toBe('orders');
+		expect(viewOf(new URL(`${base}?view=nonsense`))).toBe('orders');
+	});
+
+	it('switches views keeping the rest of the query, and back', () => {
+		const start = new URL(`${base}?kiosk&cols=3`);
+		const takeout = toggledView('orders', start);
+		expect(takeout.view).toBe('takeout');
+		expect(takeout.url.searchParams.get('view')).toBe('takeout');
+		expect(takeout.url.searchParams.get('cols')).toBe('3');
+		expect(takeout.url.searchParams.has('kiosk')).toBe(true);
+		expect(start.searchParams.has('view')).toBe(false);
+		const back = toggledView(takeout.view, takeout.url);
+		expect(back.view).toBe('orders');
+		expect(back.url.searchParams.has('view')).toBe(false);
+		expect(viewOf(back.url)).toBe('orders');
+		expect(back.url.searchParams.get('cols')).toBe('3');
 	});
 });
