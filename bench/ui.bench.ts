@@ -17,6 +17,14 @@
  *    card (closest article), to check that updating an order changes only that order's card
  *    (timer text is counted apart: the 1 s clock changes every card's timer in one batch, so
  *    timer changes in smaller batches are another cause, e.g. a clock offset moving per message).
+ * 3. Script cost of one relay message (issue 47 part 8: it must not grow with the cards): partial
+ *    updates sent one at a time to a card of page 1 with 1, 100 and 500 live cards; each message
+ *    is timed in the page from the start of the socket's message handler to the end of the
+ *    microtasks it queued (Svelte's flush of the changes), by a wrapper installed before the
+ *    page's scripts. Target: ≤ 5 ms (p50) at 500 cards, and the 500/1 ratio near 1.
+ * 4. A screen page opened on the warm simulator (20 cards, 1280×720): navigation start to its first
+ *    card in the DOM, median of 8, beside the same screen's state JSON opened in the browser (the
+ *    static baseline) in alternating rounds. Target: ≤ 300 ms.
  *
  * Run: npx tsx bench/ui.bench.ts (needs build/: npm run build)
  */
@@ -182,7 +190,8 @@ const PAGE_SCRIPT = `(() => {
 			return new Promise((resolve) => goneWaiters.set(id, resolve));
 		},
 		stopAppear() { appear.disconnect(); },
-		cardCount() { return board.querySelectorAll('article[data-order-id]').length; },
+		/** Tickets on the board (a continued ticket's parts are one). */
+		cardCount() { return new Set([...board.querySelectorAll('article[data-order-id]')].map((a) => a.dataset.orderId)).size; },
 		moreText() { const el = document.querySelector('[data-testid=more-count]'); return el ? el.textContent.trim() : ''; },
 		/** Ids of the cards that start on the visible page, in DOM order. */
 		onScreen() {
@@ -281,6 +290,77 @@ const PAGE_SCRIPT = `(() => {
 		}
 	};
 })()`;
+
+/**
+ * Installed before the page's own scripts: every WebSocket message handler timed from its start
+ * to the end of the microtasks it queued (a chain of two behind Svelte's flush), in ms.
+ */
+const MESSAGE_TIMER = `(() => {
+	const samples = [];
+	window.__kdsMessages = samples;
+	const desc = Object.getOwnPropertyDescriptor(WebSocket.prototype, 'onmessage');
+	Object.defineProperty(WebSocket.prototype, 'onmessage', {
+		configurable: true,
+		get() { return desc.get.call(this); },
+		set(fn) {
+			desc.set.call(this, typeof fn !== 'function' ? fn : function (event) {
+				const start = performance.now();
+				try { return fn.call(this, event); }
+				finally { queueMicrotask(() => queueMicrotask(() => samples.push(performance.now() - start))); }
+			});
+		}
+	});
+})()`;
+
+const MESSAGE_UPDATES = 30;
+
+/** Script ms per relay message: `MESSAGE_UPDATES` partial updates, one at a time, to `ids`. */
+async function messageCost(page: Page, session: TcpSession, ids: string[]): Promise<Stats> {
+	await page.evaluate('window.__kdsMessages.length = 0');
+	for (let k = 0; k < MESSAGE_UPDATES; k++) {
+		const id = ids[k % ids.length];
+		const reply = await session.request({
+			command: 'partial-update-order',
+			order: {
+				id,
+				itemsToUpdate: [{ lineId: '1', name: ITEM_NAMES[0], qty: 20 + k, mods: [] }]
+			}
+		});
+		if (/^[A-Z_]+$/.test(reply)) throw new Error(`partial update refused: ${reply}`);
+		await sleep(40);
+	}
+	await sleep(300);
+	const samples = await page.evaluate<number[]>('window.__kdsMessages.splice(0)');
+	return stats(samples);
+}
+
+/** Navigation start to the first card of a screen page, against the screen's JSON (median ms). */
+async function navigation(browser: Browser, base: string, screenId: string) {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+	try {
+		const page = await context.newPage();
+		const screenMs: number[] = [];
+		const jsonMs: number[] = [];
+		for (let round = -2; round < 8; round++) {
+			await page.goto('about:blank');
+			let t = wallNow();
+			await page.goto(`${base}/api/screens/${screenId}/state`);
+			const json = wallNow() - t;
+			await page.goto('about:blank');
+			t = wallNow();
+			await page.goto(`${base}/screens/${screenId}`, { waitUntil: 'commit' });
+			await page.locator('article[data-order-id]').first().waitFor();
+			const screen = wallNow() - t;
+			if (round >= 0) {
+				jsonMs.push(json);
+				screenMs.push(screen);
+			}
+		}
+		return { screen: stats(screenMs), json: stats(jsonMs) };
+	} finally {
+		await context.close();
+	}
+}
 
 interface Appearance {
 	id: string;
@@ -430,14 +510,27 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 		browser = await chromium.launch(chromiumLaunchOptions);
 		const page = await browser.newPage({ viewport: VIEWPORT });
 		const browserVersion = browser.version();
+		await page.addInitScript(MESSAGE_TIMER);
 		await page.goto(`${agent.httpUrl}/screens/${SCREEN}`);
 		await page.locator('main[aria-label="Orders"]').waitFor();
 		await page.locator('[role=status][data-state=connected]').waitFor();
 		await page.evaluate(PAGE_SCRIPT);
 
+		const runId = Date.now().toString(36);
+		// ---- 3. (first) one relay message's script, 1 card ----
+		progress('message cost, 1 card');
+		const costSession = await TcpSession.open(host, port);
+		sessions.push(costSession);
+		const lone = `M-${runId}`;
+		await fill(host, port, [createOrder(lone, 'Lone', 3)]);
+		await page.locator(`article[data-order-id="${lone}"]`).first().waitFor();
+		await sleep(500);
+		const costOne = await messageCost(page, costSession, [lone]);
+		if (!agent.engine.runAction(SCREEN, 'bump', lone)) throw new Error(`bump ${lone} refused`);
+		await page.locator(`article[data-order-id="${lone}"]`).first().waitFor({ state: 'detached' });
+
 		// ---- 1. TCP reply to card on screen ----
 		progress(`${BACKGROUND_CARDS} background cards`);
-		const runId = Date.now().toString(36);
 		await fill(
 			host,
 			port,
@@ -446,7 +539,12 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			)
 		);
 		await page.waitForFunction(
-			(n) => document.querySelectorAll('article[data-order-id]').length === n,
+			(n) =>
+				new Set(
+					[...document.querySelectorAll('article[data-order-id]')].map((a) =>
+						a.getAttribute('data-order-id')
+					)
+				).size === n,
 			BACKGROUND_CARDS
 		);
 		const clockBefore = await clockOffset(page);
@@ -484,13 +582,30 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 		);
 		const fillReplied = wallNow();
 		await page.waitForFunction(
-			(n) => document.querySelectorAll('article[data-order-id]').length === n,
+			(n) =>
+				new Set(
+					[...document.querySelectorAll('article[data-order-id]')].map((a) =>
+						a.getAttribute('data-order-id')
+					)
+				).size === n,
 			LIVE_CARDS,
 			{ timeout: 60_000 }
 		);
 		const fillShown = wallNow();
 		await page.getByTestId('more-count').waitFor();
 		const moreText = await page.evaluate<string>('window.__kdsBench.moreText()');
+		// CardBoard lays the new cards out in full a few a frame (their real sizes, the pages):
+		// settled when every card is (a continued card's parts always are). The burst below is
+		// measured on a settled board, so what it counts is the updates' own work.
+		await page.waitForFunction(
+			() =>
+				[...document.querySelectorAll('article[data-order-id]')].every(
+					(a) => a.hasAttribute('data-sized') || a.hasAttribute('data-part-index')
+				),
+			undefined,
+			{ timeout: 180_000, polling: 100 }
+		);
+		const fillSettled = wallNow();
 		await sleep(1500);
 
 		progress('idle window (no updates)');
@@ -500,6 +615,8 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 
 		const visible = await page.evaluate<string[]>('window.__kdsBench.onScreen()');
 		if (visible.length === 0) throw new Error('no card on page 1');
+		progress(`message cost, ${LIVE_CARDS} cards`);
+		const costFull = await messageCost(page, costSession, visible.slice(-4));
 		progress(`${BURST_UPDATES} updates to the ${visible.length} cards on page 1`);
 		const expected: Record<string, number> = {};
 		const updateLines: string[] = [];
@@ -532,6 +649,33 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			offset;
 		await sleep(1000);
 		const burst = await page.evaluate<BurstWindow>('window.__kdsBench.burstStop()');
+		progress('message cost, 100 cards');
+		const keep = 100 - BACKGROUND_CARDS;
+		for (let i = keep; i < toAdd; i++) agent.engine.runAction(SCREEN, 'bump', `F-${runId}-${i}`);
+		await page.waitForFunction(
+			() =>
+				new Set(
+					[...document.querySelectorAll('article[data-order-id]')].map((a) =>
+						a.getAttribute('data-order-id')
+					)
+				).size === 100,
+			undefined,
+			{ timeout: 60_000 }
+		);
+		await sleep(1500);
+		const costHundred = await messageCost(page, costSession, visible.slice(-4));
+
+		const other = agent.screens.find((s) => s.id !== SCREEN) ?? screen;
+		progress(`opening /screens/${other.id} (20 cards) against its JSON`);
+		await fill(
+			other.tcp.host,
+			other.tcp.port,
+			Array.from({ length: 20 }, (_, i) =>
+				createOrder(`N-${runId}-${i}`, `Nav ${i + 1}`, 1 + (i % 5))
+			)
+		);
+		const nav = await navigation(browser, agent.httpUrl, other.id);
+
 		const updated = new Set(Object.keys(expected));
 		const idleSummary = summariseBurst(idle, new Set());
 		const burstSummary = summariseBurst(burst, updated);
@@ -561,6 +705,7 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 		lines.push(
 			`   cards named as sent: ${samples.length - badName}/${samples.length}; on the visible page: ${samples.length - offScreen}/${samples.length}`,
 			`2. ${LIVE_CARDS} live cards ("${moreText}" in the header): ${toAdd} orders over ${FILL_CONNECTIONS} connections replied in ${fmt(fillReplied - fillStart)} ms, all in the DOM ${fmt(fillShown - fillReplied)} ms after the last reply`,
+			`   the board settled (every card laid out in full, a few a frame) ${fmt(fillSettled - fillReplied)} ms after the last reply`,
 			`   burst: ${BURST_UPDATES} partial updates (item qty) to ${updated.size} cards on page 1, pipelined on one connection: replies in ${fmt(burstReplied - burstSent)} ms, last card updated ${fmt(burstShown - burstSent)} ms after the first send`
 		);
 		const win = (s: ReturnType<typeof summariseBurst>) =>
@@ -603,8 +748,52 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			`   other DOM changes in the burst window: timers of ${burstSummary.timerCards} cards in ${burstSummary.timerTicks} ticks of the 1 s clock (idle window: ${idleSummary.timerCards} cards, ${idleSummary.timerTicks} ticks) and ${burstSummary.strayTimerCards} timer changes outside ticks; ${burstSummary.layoutMarkCards} cards re-marked by CardBoard (data-layout/-sized/-overflow/-tall, estimate); ${burstSummary.renumberedCards} cards renumbered on their page (a card before them moved page); ${burstSummary.outsideRecords} of ${burstSummary.mutationRecords} mutation records outside the cards`,
 			`   relay messages over 5 ms in long frames: ${burstSummary.slowMessages}, script p50 ${fmt(burstSummary.slowMessageMs.p50, 1)} ms (forced style+layout p50 ${fmt(burstSummary.slowMessageForcedLayoutMs.p50, 1)} ms), max ${fmt(burstSummary.slowMessageMs.max, 1)} ms`
 		);
+		const ratio = costFull.p50 / costOne.p50;
+		lines.push(
+			`3. script of one relay message (handler + its microtasks), ${MESSAGE_UPDATES} partial updates one at a time, p50 / p95 / max ms:`
+		);
+		row('   1 card', ms(costOne), '');
+		row('   100 cards', ms(costHundred), '');
+		row(`   ${LIVE_CARDS} cards`, ms(costFull), 'p50 <= 5 ms', ok(costFull.p50 <= 5));
+		row(`   ${LIVE_CARDS} cards / 1 card (p50)`, `${fmt(ratio, 2)}x`, '(flat: ~1x)', '');
+		row(
+			`   456-order fill: all in the DOM after the last reply`,
+			`${fmt(fillShown - fillReplied)} ms`,
+			'<= 2000 ms',
+			ok(fillShown - fillReplied <= 2000)
+		);
+		lines.push(
+			`4. /screens/${other.id} with 20 cards at 1280x720 on the warm simulator, 8 rounds, p50 / p95 / max ms:`
+		);
+		row('   the state JSON in the browser (static baseline)', ms(nav.json), '');
+		row(
+			'   navigation -> first card in the DOM',
+			ms(nav.screen),
+			'p50 <= 300 ms',
+			ok(nav.screen.p50 <= 300)
+		);
+		row('   screen / baseline (p50)', `${fmt(nav.screen.p50 / nav.json.p50, 2)}x`, '');
 		const json = {
 			bench: 'ui',
+			messageCost: {
+				measured: 'socket message handler start -> end of the microtasks it queued (ms)',
+				oneCard: costOne,
+				hundredCards: costHundred,
+				fullCards: costFull,
+				cards: LIVE_CARDS,
+				ratioFullToOne: ratio,
+				target: { p50Ms: 5 },
+				pass: costFull.p50 <= 5
+			},
+			navigation: {
+				cards: 20,
+				viewport: '1280x720',
+				screenMs: nav.screen,
+				jsonMs: nav.json,
+				ratio: nav.screen.p50 / nav.json.p50,
+				target: { p50Ms: 300 },
+				pass: nav.screen.p50 <= 300
+			},
 			browser: browserVersion,
 			latency: {
 				orders: samples.length,
@@ -633,7 +822,10 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			fill: {
 				orders: toAdd,
 				repliedMs: fillReplied - fillStart,
-				shownAfterMs: fillShown - fillReplied
+				shownAfterMs: fillShown - fillReplied,
+				settledAfterMs: fillSettled - fillReplied,
+				target: { shownAfterMs: 2000 },
+				pass: fillShown - fillReplied <= 2000
 			}
 		};
 		return { lines: lines, json };
