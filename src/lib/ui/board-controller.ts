@@ -120,15 +120,21 @@ export function undoneBump(offer: UndoOffer): { recall: string; reselect: string
 export type BoardView = 'orders' | 'takeout';
 
 /** The view a screen's URL asks for: ?view=takeout, else the cards. */
-export function viewOf(url: URL): BoardView {
+export function viewOf(url: {
+	readonly searchParams: { get(name: string): string | null };
+}): BoardView {
 	return url.searchParams.get('view') === 'takeout' ? 'takeout' : 'orders';
 }
 
 /**
  * The other view, and the URL that keeps it (so a reload or a kiosk URL shows it): only the
- * query's `view` changes, every other parameter (?kiosk, ?cols, …) stays.
+ * query's `view` changes, every other parameter (?kiosk, ?cols, …) stays. (SvelteKit's page URL
+ * is read-only: a copy is made.)
  */
-export function toggledView(view: BoardView, url: URL): { view: BoardView; url: URL } {
+export function toggledView(
+	view: BoardView,
+	url: { readonly href: string }
+): { view: BoardView; url: URL } {
 	const next: BoardView = view === 'takeout' ? 'orders' : 'takeout';
 	const kept = new URL(url.href);
 	if (next === 'takeout') kept.searchParams.set('view', 'takeout');
