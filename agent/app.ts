@@ -53,7 +53,8 @@ import { DEFAULT_MESSAGE_TIMEOUT_MS } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 import { Faults } from './faults/registry.ts';
 import { wireScreenEffects } from './faults/screen-effects.ts';
-import { resolveProfile, type FaultSpecInput } from '#core/fault-kinds';
+import type { FaultSpecInput } from '#core/fault-kinds';
+import { resolveProfile } from '#core/fault-profiles';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 

@@ -5,7 +5,7 @@
  * start-up with one sentence naming the setting, the value and what is expected.
  */
 import { readFileSync } from 'node:fs';
-import { FaultsConfigSchema } from '#core/fault-kinds';
+import { FaultsConfigSchema } from '#core/fault-profiles';
 import * as z from 'zod';
 import { communicationProblems, SCREEN_ROLES } from '#core/expo';
 import { ORDER_MODES } from '#core/order-schema';

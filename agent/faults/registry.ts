@@ -1,7 +1,7 @@
 /**
  * The live faults (docs/faults.md): added, listed, removed and reset through the admin API, the
  * config's profiles and the test fixture; read by the TCP listeners and HTTP's hooks. The rule of
- * when one fires is the core's (#core/fault-kinds); this keeps them, says which applies to a message,
+ * when one fires is the core's (#core/fault-firing); this keeps them, says which applies to a message,
  * and remembers every message a fault touched, for the inspector's judgement of what the client
  * did next (#core/fault-findings).
  *
@@ -9,17 +9,16 @@
  * with no HTTP fault, the hooks read one null (`Faults.http`).
  */
 import {
-	BUILT_IN_PROFILES,
 	FAULT_KIND_TABLE,
-	LiveFault,
 	parseFaultSpec,
-	resolveProfile,
 	type FaultSpecInput,
 	type FaultKind,
 	type FaultRoute,
 	type FaultSpec,
 	type TcpFaultKind
 } from '#core/fault-kinds';
+import { LiveFault } from '#core/fault-firing';
+import { BUILT_IN_PROFILES, resolveProfile } from '#core/fault-profiles';
 import { expectedRetry, type FaultTouch } from '#core/fault-findings';
 import type { MessageEntry } from '#core/message-entry';
 import { systemClock, type Clock, type Timer } from '../clock.ts';

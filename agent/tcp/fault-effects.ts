@@ -9,9 +9,9 @@ import {
 	FAULT_KIND_TABLE,
 	kindsWhere,
 	type KindsWhere,
-	type LiveFault,
 	type TcpFaultKind
 } from '#core/fault-kinds';
+import type { LiveFault } from '#core/fault-firing';
 import { envelopeOf } from '#core/tcp-message';
 import type { Faults, Firing, ScreenFaults } from '../faults/registry.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
