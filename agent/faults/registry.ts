@@ -197,6 +197,22 @@ export class Faults {
 		return { ok: true, specs: resolveProfile(entry, own, this.options.screens?.() ?? []) };
 	}
 
+	/**
+	 * The faults on from the start: the profiles named (the config's `on`, `--faults`), on every
+	 * local screen unless one is named, then `specs`. Throws a sentence naming every wrong field.
+	 */
+	addAtStart(profiles: readonly string[], specs: readonly FaultSpecInput[]): void {
+		const own = this.options.profiles ?? {};
+		const screens = this.options.screens?.() ?? [];
+		const initial = [...profiles.flatMap((name) => resolveProfile(name, own, screens)), ...specs];
+		if (initial.length === 0) return;
+		const added = this.add(initial);
+		if (!added.ok)
+			throw new Error(
+				`Invalid faults: ${added.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
+			);
+	}
+
 	/** The profiles there are: the config's own, then the built-in ones. */
 	profileNames(): string[] {
 		return [...Object.keys(this.options.profiles ?? {}), ...Object.keys(BUILT_IN_PROFILES)];
