@@ -1,8 +1,8 @@
 /**
  * The one builder of the OpenAPI document's operations for the simulator's own APIs (admin,
- * simulator: ./admin-openapi.ts; faults: ./faults-openapi.ts): a route `METHOD /path/:param`
- * with its summary, tag, parameters, request body and the answers its Fastify schemas declare
- * becomes the operation under its OpenAPI path (`/path/{param}`). A route that may answer 403 is
+ * simulator: ./admin-openapi.ts; faults: ./faults-openapi.ts; certification runs:
+ * ./certify-openapi.ts): a route `METHOD /path/:param` with its summary, tag, parameters, request
+ * body and the answers its Fastify schemas declare becomes the operation under its OpenAPI path (`/path/{param}`). A route that may answer 403 is
  * guarded: loopback needs no token (the empty requirement), other hosts the admin token.
  */
 import { openApiPath } from './integrators/paths.ts';
