@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CAPABILITIES } from '#core/certify/catalog';
 import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const CERTIFY_HELP = `Usage: kds-sim certify --capabilities <list> [options]
@@ -37,16 +38,6 @@ an empty line (or "done") when the POS did it, "skip <reason>", or "stop".
 
 Exit code: 0 PASS (WARN too, said on stderr), 1 FAIL, 2 usage or the simulator unreachable.
 `;
-
-const CAPABILITIES = [
-	'tcp',
-	'http',
-	'courses',
-	'itemGroups',
-	'notifications',
-	'webhooks',
-	'scheduled'
-];
 
 export interface CertifyOptions {
 	url: string;
@@ -91,7 +82,7 @@ export function readCertifyArgs(argv: string[]): CertifyOptions {
 			`kds-sim certify: --capabilities is required (some of ${CAPABILITIES.join(', ')}). See --help.`
 		);
 	const capabilities = list(values.capabilities);
-	const unknown = capabilities.filter((c) => !CAPABILITIES.includes(c));
+	const unknown = capabilities.filter((c) => !(CAPABILITIES as readonly string[]).includes(c));
 	if (unknown.length > 0 || capabilities.length === 0)
 		throw new UsageError(
 			`kds-sim certify: invalid --capabilities "${values.capabilities}" (expected some of ${CAPABILITIES.join(', ')}${unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''})`

@@ -80,7 +80,8 @@ export const ScreenInfoSchema = z.strictObject({
 const TakeoutStatusSchema = z.strictObject({
 	orderId: z.string(),
 	arrivedAt: z.number().optional(),
-	etaAt: z.number().optional()
+	etaAt: z.number().optional(),
+	readyAt: z.number().optional()
 }) satisfies z.ZodType<TakeoutStatus>;
 
 const PopupSchema = z.strictObject({
@@ -303,6 +304,8 @@ export const IntegrationSchema = z.strictObject({
 		})
 	)
 });
+/** GET /api/admin/integration: what `kds-sim rush` and `kds-sim replay` read of a simulator. */
+export type Integration = z.output<typeof IntegrationSchema>;
 
 const AllDaySchema = z.array(
 	z.strictObject({
