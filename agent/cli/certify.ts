@@ -213,9 +213,9 @@ export async function certify(options: CertifyOptions, io: CertifyIo): Promise<s
 	const counts: Record<string, number> = {};
 	for (const s of state.steps) if (s.verdict) counts[s.verdict] = (counts[s.verdict] ?? 0) + 1;
 	io.out(
-		`${state.verdict} ${Object.entries(counts)
+		`Verdict: ${state.verdict} (${Object.entries(counts)
 			.map(([k, n]) => `${n} ${k}`)
-			.join(', ')}; report in ${options.out}`
+			.join(', ')}); report in ${options.out}`
 	);
 	for (const s of state.steps.filter((s) => s.verdict === 'FAIL'))
 		io.out(`FAIL ${s.id}: ${s.reason}`);

@@ -100,7 +100,7 @@ describe('kds-sim certify with the sample POS clients', () => {
 		expect(notPassed).toEqual([]);
 		expect(run.code, run.stderr).toBe(0);
 		expect(report.verdict).toBe('PASS');
-		expect(run.stdout).toMatch(/^PASS \d+ PASS; report in /m);
+		expect(run.stdout).toMatch(/^Verdict: PASS \(\d+ PASS\); report in /m);
 		const junit = parseTestResults({ type: 'junit', files: [join(out, 'report.junit.xml')] });
 		expect([junit.status, junit.failed, junit.passed]).toEqual([
 			'PASS',
