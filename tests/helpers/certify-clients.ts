@@ -148,7 +148,7 @@ export function sampleRunProblems(client: SampleClient, report: Graded): string[
 	const failed = report.scenarios.filter((s) => s.verdict === 'FAIL').map((s) => s.id);
 	const expected = NAIVE_FAILS.map(([id]) => id);
 	if (failed.join() !== expected.join())
-		problems.push(`FAIL: ${failed.join(', ')}; expected exactly ${expected.join(', ')}`);
+		problems.push(`FAIL: ${failed.join(', ') || 'none'}; expected exactly ${expected.join(', ')}`);
 	for (const [id, reason] of NAIVE_FAILS) {
 		const s = byId.get(id);
 		if (!s) problems.push(`${id} missing from the report`);
