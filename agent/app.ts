@@ -10,12 +10,11 @@ import 'zod/compile';
 import type { FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import {
-	ConfigError,
 	DEFAULT_CONFIG,
 	DEFAULT_DATA_DIR,
 	DEFAULT_HTTP_PORT,
-	DEFAULT_TOKEN,
 	parseConfig,
+	refuseDemoTokenOffLoopback,
 	withTcpOverrides,
 	type SimConfig
 } from './config.ts';
@@ -53,7 +52,7 @@ import { DEFAULT_MESSAGE_TIMEOUT_MS } from './tcp/server.ts';
 import { MemorySettle, type MemorySettleOptions } from './memory-settle.ts';
 import { Faults } from './faults/registry.ts';
 import { wireScreenEffects } from './faults/screen-effects.ts';
-import { resolveProfile, type FaultSpecInput } from '#core/fault-kinds';
+import type { FaultSpecInput } from '#core/fault-kinds';
 
 export const DEFAULT_UI_DIR = fileURLToPath(new URL('../build', import.meta.url));
 
@@ -177,17 +176,6 @@ export interface RunningAgent {
 	 */
 	reset(screenId?: string): Promise<void>;
 	close(): Promise<void>;
-}
-
-const isLoopbackHost = (host: string) =>
-	host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-
-/** The demo token is public: HTTP on an address other hosts reach must have a token of its own. */
-function refuseDemoTokenOffLoopback(config: SimConfig, httpHost: string): void {
-	if (isLoopbackHost(httpHost) || !config.brands.some((b) => b.token === DEFAULT_TOKEN)) return;
-	throw new ConfigError(
-		`Refusing to serve the demo integration token ${DEFAULT_TOKEN} on ${httpHost}, where other hosts can use it: set a token of your own with --token <at least 8 characters> (KDS_TOKEN) or in the config file (brands[].token).`
-	);
 }
 
 export async function startAgent(options: AgentOptions = {}): Promise<RunningAgent> {
@@ -323,7 +311,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 			faults.forgetTouches();
 		}
 	};
-	// The screens' TCP ports (tcp/listeners.ts); the reboot fault below reads these two names.
+	// The screens' TCP ports (tcp/listeners.ts).
 	const tcp = new ScreenListeners({
 		engine,
 		logger,
@@ -333,8 +321,6 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		recorder,
 		faults
 	});
-	const tcpServers = tcp.servers;
-	const openTcp = (id: string, host: string, port: number) => tcp.open(id, host, port);
 	// A correct retry after a fault is the expected answer, not a refusal (core expectedRetry).
 	recorder.judgeRefusal = (entry) => faults.markExpected(entry);
 	// The faults that act on a screen as a whole (agent/faults/screen-effects.ts).
@@ -343,17 +329,7 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		webhooks,
 		logger,
 		letBrowsersGo: (id) => relay?.disconnect(id),
-		dropConnections: (id) => {
-			const index = tcpServers.findIndex((s) => s.screenId === id);
-			if (index < 0) return;
-			const [server] = tcpServers.splice(index, 1);
-			void server.close(0).then(() => {
-				if (closed !== undefined || !engine.liveScreen(id)) return;
-				openTcp(id, server.host, server.port).catch((err: unknown) =>
-					logger.error({ err, screen: id }, 'TCP listener not back after a reboot fault')
-				);
-			});
-		}
+		dropConnections: (id) => tcp.reboot(id, () => closed === undefined)
 	});
 	try {
 		// The TCP listeners open first, once everything a reply needs is loaded and warm (the order
@@ -362,21 +338,10 @@ export async function startAgent(options: AgentOptions = {}): Promise<RunningAge
 		// that yield to the event loop, so an order that comes meanwhile waits for one step at most,
 		// not for the whole stack (npm run bench -- start measures start -> first reply).
 		await tcp.openAll();
-		const local = [...engine.screens.values()]
-			.filter((s) => !s.config.deleted && !s.config.remote)
-			.map((s) => s.config.id);
-		const profiles = [...(config.faults?.on ?? []), ...(options.faultProfiles ?? [])];
-		const initial = [
-			...profiles.flatMap((name) => resolveProfile(name, config.faults?.profiles ?? {}, local)),
-			...(options.faults ?? [])
-		];
-		if (initial.length > 0) {
-			const added = faults.add(initial);
-			if (!added.ok)
-				throw new Error(
-					`Invalid faults: ${added.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
-				);
-		}
+		faults.addAtStart(
+			[...(config.faults?.on ?? []), ...(options.faultProfiles ?? [])],
+			options.faults ?? []
+		);
 		// The HTTP stack is a chunk of its own in the bundle: loaded, compiled and run only now,
 		// after pino (a lazy logger's pino loads a part per turn of the event loop).
 		const httpLogger = await loadLogger(logger);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-	BUILT_IN_PROFILES,
 	FAULT_KIND_TABLE,
 	FAULT_KINDS,
 	FaultSpecSchema,
 	faultRouteOf,
 	kindsWhere,
-	LiveFault,
 	losesOrder,
 	parseFaultSpec
 } from './fault-kinds.ts';
+import { LiveFault } from './fault-firing.ts';
+import { BUILT_IN_PROFILES } from './fault-profiles.ts';
 import { seededRandom } from './random.ts';
 import { expectedRetry, judgeFaults, orderFingerprint, type FaultTouch } from './fault-findings.ts';
 import type { MessageEntry } from './message-entry.ts';

@@ -1,13 +1,11 @@
 /**
  * Faults on cue (docs/faults.md): what a tester asks the simulator to do wrong, and when. The
  * kinds, their targets and parameters (one zod schema, validated once at the admin API's and the
- * config's edge), and the pure rule of when a fault fires: for the next N messages or
- * connections (`count`), for a while (`durationMs`), with a probability drawn from a seeded PRNG
- * (`probability`, `seed`), or until removed. The agent (agent/faults/) keeps the live faults and
- * applies them; this module knows no socket.
+ * config's edge, and parseFaultSpec, which names every wrong field). When a fault fires is
+ * ./fault-firing.ts, the named sets of faults ./fault-profiles.ts. The agent (agent/faults/)
+ * keeps the live faults and applies them; this module knows no socket.
  */
 import { integratorRouteOf, ORDER_ROUTES, routeFamilyOf } from './integrator-routes.ts';
-import { seededRandom } from './random.ts';
 import * as z from 'zod';
 import { expected, formatPath, parseWith, type ParseResult } from './parse.ts';
 
@@ -306,77 +304,6 @@ export const SCHEMA_COVERS_TABLE: [FaultKind] extends [SchemaKind]
 export type FaultSpec = z.output<typeof FaultSpecSchema>;
 export type FaultSpecInput = z.input<typeof FaultSpecSchema>;
 
-/** A fault as the admin API lists it. */
-export type Fault = FaultSpec & {
-	id: string;
-	/** When it was added (agent time, ms). */
-	addedAt: number;
-	/** How many times it fired. */
-	fired: number;
-	/** The seed its draws use (the one given, or the one chosen: pass it again to replay). */
-	seed: number;
-	/** Whether it still applies (its count not spent, its duration not over). */
-	active: boolean;
-};
-
-/** A live fault: its spec and the state of its firing. */
-export class LiveFault {
-	fired = 0;
-	readonly random: () => number;
-	readonly seed: number;
-
-	constructor(
-		readonly id: string,
-		readonly spec: FaultSpec,
-		readonly addedAt: number,
-		/** Used only when the spec has no seed of its own. */
-		fallbackSeed: number
-	) {
-		const own = (spec as { seed?: number }).seed;
-		this.seed = own ?? fallbackSeed >>> 0;
-		this.random = seededRandom(this.seed);
-	}
-
-	/** Still applies at `now`: its count not spent, its duration not over. */
-	active(now: number): boolean {
-		const { count, durationMs } = this.spec as { count?: number; durationMs?: number };
-		if (count !== undefined && this.fired >= count) return false;
-		if (durationMs !== undefined && now >= this.addedAt + durationMs) return false;
-		return true;
-	}
-
-	/**
-	 * Whether it fires on one matching message or connection at `now`; counts it when it does. A
-	 * probability draws one number per matching event, fired or not, so the same seed fires on
-	 * the same events whatever else happens.
-	 */
-	fires(now: number): boolean {
-		if (!this.active(now)) return false;
-		const p = (this.spec as { probability?: number }).probability;
-		if (p !== undefined && !(this.random() < p)) return false;
-		this.fired++;
-		return true;
-	}
-
-	/** A delay for this firing: fixed, or drawn from [delayMs, maxDelayMs]. */
-	delay(): number {
-		const { delayMs = 0, maxDelayMs } = this.spec as { delayMs?: number; maxDelayMs?: number };
-		if (maxDelayMs === undefined || maxDelayMs <= delayMs) return delayMs;
-		return delayMs + Math.floor(this.random() * (maxDelayMs - delayMs + 1));
-	}
-
-	toJSON(now: number): Fault {
-		return {
-			...this.spec,
-			id: this.id,
-			addedAt: this.addedAt,
-			fired: this.fired,
-			seed: this.seed,
-			active: this.active(now)
-		};
-	}
-}
-
 /** Which fault route a request is on (`METHOD path`, no query, trailing slash allowed). */
 export function faultRouteOf(method: string, path: string): FaultRoute | undefined {
 	const route = integratorRouteOf(method, path);
@@ -385,49 +312,6 @@ export function faultRouteOf(method: string, path: string): FaultRoute | undefin
 	const family = routeFamilyOf(path);
 	return family === 'information' || family === 'notifications' ? family : undefined;
 }
-
-/** Named sets of faults for one screen (config `faultProfiles`, `--faults <name>`). */
-export const BUILT_IN_PROFILES: Record<string, (screen: string) => FaultSpecInput[]> = {
-	/** A kitchen's Wi-Fi that drops now and then: lost replies, slow replies, short outages. */
-	'flaky-wifi': (screen) => [
-		{ kind: 'lost-reply', screen, probability: 0.1, seed: 1, label: 'flaky-wifi' },
-		{
-			kind: 'slow-reply',
-			screen,
-			delayMs: 200,
-			maxDelayMs: 2000,
-			probability: 0.2,
-			seed: 2,
-			label: 'flaky-wifi'
-		},
-		{ kind: 'down', screen, probability: 0.05, seed: 3, label: 'flaky-wifi' }
-	],
-	/** The screen's Wi-Fi is off: TCP refused, and offline from the cloud. */
-	'wifi-down': (screen) => [
-		{ kind: 'down', screen, label: 'wifi-down' },
-		{ kind: 'cloud-offline', screen, label: 'wifi-down' }
-	],
-	/** The vendor's cloud is struggling: some 503s, some slow answers, a 429 now and then. */
-	'cloud-trouble': () => [
-		{
-			kind: 'http-status',
-			status: 503,
-			retryAfter: 2,
-			probability: 0.2,
-			seed: 4,
-			label: 'cloud-trouble'
-		},
-		{
-			kind: 'http-status',
-			status: 429,
-			retryAfter: 1,
-			probability: 0.1,
-			seed: 5,
-			label: 'cloud-trouble'
-		},
-		{ kind: 'http-delay', delayMs: 1500, probability: 0.2, seed: 6, label: 'cloud-trouble' }
-	]
-};
 
 const VARIANTS = new Map(
 	FaultSpecSchema.options.map((variant) => [variant.shape.kind.value as FaultKind, variant])
@@ -467,64 +351,4 @@ export function parseFaultSpec(
 	// The strict object's own word on unknown keys is the one issue without a path: named above.
 	const errors = parsed.ok ? [] : parsed.errors.filter((e) => e.path !== formatPath(prefix));
 	return { ok: false, errors: [...unknown, ...errors] };
-}
-
-/**
- * The config file's `faults` section (docs/faults.md): profiles of its own (named lists of
- * faults), and the profiles on from the start (`name` or `name@screen`, as `--faults` takes).
- */
-export const FaultsConfigSchema = z.strictObject(
-	{
-		profiles: z
-			.record(
-				z.string().min(1),
-				z.array(
-					// Each fault read as the admin API reads it: the same words for the same mistakes.
-					z.unknown().transform((input, ctx) => {
-						const parsed = parseFaultSpec(input);
-						if (parsed.ok) return parsed.value;
-						for (const e of parsed.errors)
-							ctx.addIssue({ code: 'custom', path: e.path ? [e.path] : [], message: e.message });
-						return z.NEVER;
-					})
-				)
-			)
-			.default({}),
-		on: z.array(z.string().min(1)).default([])
-	},
-	{
-		error: (issue) =>
-			issue.code === 'unrecognized_keys'
-				? `unknown field ${issue.keys.join(', ')} (faults has profiles and on)`
-				: undefined
-	}
-);
-export type FaultsConfig = z.output<typeof FaultsConfigSchema>;
-
-/**
- * The faults that `name` or `name@screen` stands for: a profile of the config (as written), or
- * a built-in one for that screen, or for each of `screens` when none is named. Throws a sentence
- * naming the profiles there are.
- */
-export function resolveProfile(
-	entry: string,
-	own: Record<string, FaultSpecInput[]>,
-	screens: readonly string[]
-): FaultSpecInput[] {
-	const at = entry.indexOf('@');
-	const name = at < 0 ? entry : entry.slice(0, at);
-	const screen = at < 0 ? undefined : entry.slice(at + 1);
-	const mine = own[name];
-	if (mine !== undefined)
-		return screen === undefined ? mine : mine.map((f) => ({ ...f, screen }) as FaultSpecInput);
-	const make = BUILT_IN_PROFILES[name];
-	if (make === undefined)
-		throw new Error(
-			`Unknown fault profile "${name}" (profiles: ${[...Object.keys(own), ...Object.keys(BUILT_IN_PROFILES)].join(', ')})`
-		);
-	if (screen !== undefined) return make(screen);
-	const first = make(screens[0] ?? '');
-	// A profile that names no screen (cloud-trouble) is added once.
-	if (!JSON.stringify(first).includes('"screen"')) return first;
-	return screens.flatMap((id) => make(id));
 }

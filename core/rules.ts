@@ -5,6 +5,7 @@
  *
  * Pure: no Node, no DOM.
  */
+import * as z from 'zod';
 import { COURSE_STATUSES, ORDER_MODES } from './order-words.ts';
 
 /** A finding's severities, worst first: the one list every filter and sort reads. */
@@ -34,15 +35,17 @@ export function worstSeverity(findings: readonly { severity: Severity }[]): Seve
 	return worst;
 }
 
-export interface Finding {
-	severity: Severity;
+/** One finding of a message, as the inspector logs it and the admin API answers it. */
+export const FindingSchema = z.strictObject({
+	severity: z.enum(SEVERITIES),
 	/** Stable identifier of the rule, a key of RULES, e.g. 'KDS-GROUP-MISMATCH'. */
-	code: string;
+	code: z.string(),
 	/** Field path such as `order.items[2].itemGroup.name`; '' for the message as a whole. */
-	path: string;
+	path: z.string(),
 	/** One sentence: what is wrong and what the screen does with it. */
-	message: string;
-}
+	message: z.string()
+});
+export type Finding = z.infer<typeof FindingSchema>;
 
 export interface Rule {
 	severity: Severity;

@@ -6,6 +6,7 @@
  * customerArrivedUrl appended. The simulator has no carrier: texts go to an outbox. Pure rules
  * and the outbox entry shape, shared by the agent and the UI.
  */
+import * as z from 'zod';
 import type { OrderFields } from './content.ts';
 
 /** The trigger that sent a text. */
@@ -18,9 +19,9 @@ export const SMS_KINDS = ['received', 'bumped', 'ready'] as const satisfies read
  * sent: the simulated carrier took it (there is no real one, so no queue and no delivery
  * receipt); undeliverable: a carrier would refuse it (see `reason`).
  */
-export type SmsStatus = 'sent' | 'undeliverable';
+export type SmsStatus = SmsEntry['status'];
 /** Forwarding to the brand's webhook: null when none is configured. */
-export type SmsForwarded = 'pending' | 'delivered' | 'failed' | null;
+export type SmsForwarded = SmsEntry['forwarded'];
 
 /**
  * The texts used when a brand configures none: "received" is the real product's default; the
@@ -70,28 +71,32 @@ export function smsTriggered(settings: SmsSettings, kind: SmsKind): boolean {
 	return settings.enabled && settings.triggers[kind];
 }
 
-/** One text in the outbox, as GET /api/sms lists it and the webhook receives it. */
-export interface SmsEntry {
-	id: number;
-	brand: string;
-	location: string;
-	orderId: string;
+/**
+ * One text in the outbox, as GET /api/sms lists it (its schema is that answer's,
+ * agent/http/simulator-bodies.ts) and the webhook receives it.
+ */
+export const SmsEntrySchema = z.strictObject({
+	id: z.int(),
+	brand: z.string(),
+	location: z.string(),
+	orderId: z.string(),
 	/** The screen whose create or bump triggered the text. */
-	screen: string;
-	kind: SmsKind;
-	to: string;
-	text: string;
-	status: SmsStatus;
+	screen: z.string(),
+	kind: z.enum(SMS_KINDS),
+	to: z.string(),
+	text: z.string(),
+	status: z.enum(['sent', 'undeliverable']),
 	/** Why it is undeliverable. */
-	reason: string | null;
+	reason: z.string().nullable(),
 	/** ISO 8601, agent clock. */
-	createdAt: string;
-	forwarded: SmsForwarded;
+	createdAt: z.string(),
+	forwarded: z.enum(['pending', 'delivered', 'failed']).nullable(),
 	/** Forwarding attempts made so far. */
-	forwardAttempts: number;
+	forwardAttempts: z.int(),
 	/** The last forwarding error, while pending or once failed. */
-	forwardError: string | null;
-}
+	forwardError: z.string().nullable()
+});
+export type SmsEntry = z.infer<typeof SmsEntrySchema>;
 
 /** E.164: a +, a country code not starting with 0, at most 15 digits in all. */
 const E164 = /^\+[1-9]\d{1,14}$/;

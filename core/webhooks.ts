@@ -4,6 +4,7 @@
  * webhooks page show. Pure: the agent (agent/notify/webhooks.ts) decides when an event fires and
  * supplies the ids (uuids, the orderId hash) and times; this module only shapes what is sent.
  */
+import * as z from 'zod';
 import type { ItemView, OrderFields } from './content.ts';
 
 /** The vendor's event names, as `triggeredAction` carries them and endpoints' triggers name them. */
@@ -261,58 +262,70 @@ export function orderBumpedBody(args: {
 	};
 }
 
-/** Status of one delivery: every attempt is in its log. */
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
-
 /** One attempt, as the portal's log table shows it. */
-export interface WebhookAttempt {
-	attempt: number;
+const WebhookAttemptSchema = z.strictObject({
+	attempt: z.int(),
 	/** ISO 8601 UTC, when the attempt went. */
-	at: string;
+	at: z.string(),
 	/** The receiver's HTTP status; null when there was no answer (refused, time-out). */
-	status: number | null;
+	status: z.int().nullable(),
 	/** The start of the receiver's answer (at most 500 characters), or why there was none. */
-	answer: string;
-	ok: boolean;
-}
+	answer: z.string(),
+	ok: z.boolean()
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttemptSchema>;
 
-/** One event sent (or being sent) to one endpoint. */
-export interface WebhookDelivery {
+/**
+ * One event sent (or being sent) to one endpoint, as the admin API lists it (its schema is that
+ * answer's, agent/http/simulator-bodies.ts). The body is checked at its top level only; its type
+ * is the event's own (WebhookBody, above).
+ */
+export const WebhookDeliverySchema = z.strictObject({
 	/** Also sent as the x-kds-delivery header: the same for every attempt. */
-	id: string;
-	endpoint: string;
-	event: WebhookEvent;
+	id: z.string(),
+	endpoint: z.string(),
+	event: z.enum(WEBHOOK_EVENTS),
 	/** The integrator's order id (supplierOrderId); null for device events. */
-	order: string | null;
+	order: z.string().nullable(),
 	/** The screen (device) the event is about or came from. */
-	device: string | null;
-	status: WebhookDeliveryStatus;
+	device: z.string().nullable(),
+	/** Every attempt is in the log. */
+	status: z.enum(['pending', 'delivered', 'failed']),
 	/** Attempts made so far. */
-	attempts: number;
+	attempts: z.int(),
 	/** Attempts allowed in all. */
-	maxAttempts: number;
+	maxAttempts: z.int(),
 	/** When the next attempt is due (ISO 8601); null unless pending. */
-	nextAt: string | null;
-	createdAt: string;
+	nextAt: z.string().nullable(),
+	createdAt: z.string(),
 	/** Set on a re-send: the delivery whose body this one sends again. */
-	resendOf: string | null;
-	log: WebhookAttempt[];
+	resendOf: z.string().nullable(),
+	log: z.array(WebhookAttemptSchema),
+	/** The body as sent, checked at its top level. */
+	body: z.looseObject({ triggeredAction: z.enum(WEBHOOK_EVENTS) })
+});
+export type WebhookDelivery = Omit<z.infer<typeof WebhookDeliverySchema>, 'body'> & {
 	body: WebhookBody;
-}
+};
+/** Status of one delivery: every attempt is in its log. */
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
 
 /** A webhook endpoint as the admin API lists it (the URL redacted: it may hold a secret). */
-export interface WebhookEndpointInfo {
-	id: string;
-	brand: string;
-	url: string;
-	triggers: WebhookEvent[];
+export const WebhookEndpointInfoSchema = z.strictObject({
+	id: z.string(),
+	brand: z.string(),
+	url: z
+		.string()
+		.describe('Redacted: scheme, host, port and the path segments that read as words.'),
+	triggers: z.array(z.enum(WEBHOOK_EVENTS)),
 	/** Location ids; empty: every location of the brand. */
-	locations: string[];
-	attempts: number;
+	locations: z.array(z.string()).describe('Empty: every location of the brand.'),
+	attempts: z.int(),
 	/** Seconds between attempts (the portal shows minutes). */
-	secondsBetweenAttempts: number;
-	email: string | null;
-	signed: boolean;
+	secondsBetweenAttempts: z.number(),
+	email: z.string().nullable(),
+	signed: z.boolean(),
 	/** From the config file, or added at run time. */
-	origin: 'config' | 'runtime';
-}
+	origin: z.enum(['config', 'runtime'])
+});
+export type WebhookEndpointInfo = z.infer<typeof WebhookEndpointInfoSchema>;

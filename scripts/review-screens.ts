@@ -10,9 +10,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { startAgent } from '../agent/app.ts';
 import { offsetClock } from '../agent/clock.ts';
-import { withShortcuts } from '../tests/helpers/fixtures.ts';
+import { startSimulator } from '../tests/helpers/fixtures.ts';
 import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
 import { ROOT } from '../tests/helpers/process.ts';
 import { lunchRush, ordinaryTickets } from '../tests/e2e/orders.ts';
@@ -31,17 +30,12 @@ async function main(): Promise<void> {
 	const out = join(ROOT, 'test-results', 'review', label);
 	mkdirSync(out, { recursive: true });
 	const clock = offsetClock(0);
-	const simulator = withShortcuts(
-		await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			httpHost: '127.0.0.1',
-			tcpHost: '127.0.0.1',
-			logLevel: 'silent',
-			clock
-		})
-	);
+	const simulator = await startSimulator({
+		httpHost: '127.0.0.1',
+		tcpHost: '127.0.0.1',
+		logLevel: 'silent',
+		clock
+	});
 	const browser = await chromium.launch(chromiumLaunchOptions);
 	try {
 		const send = (m: object) => simulator.sendTcp('kds-1', m);

@@ -31,10 +31,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { startAgent } from '../agent/app.ts';
 import { offsetClock } from '../agent/clock.ts';
 import { rush as sendRush } from '../agent/rush/rush.ts';
-import { withShortcuts, type Simulator } from '../tests/helpers/fixtures.ts';
+import { startSimulator, type Simulator } from '../tests/helpers/fixtures.ts';
 import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
 import { ROOT } from '../tests/helpers/process.ts';
 import { create, item, order, rush } from '../tests/e2e/orders.ts';
@@ -49,17 +48,12 @@ const REVIEW = join(ROOT, 'test-results', 'screenshots', 'readme');
 
 async function main(): Promise<void> {
 	const clock = offsetClock(0);
-	const simulator = withShortcuts(
-		await startAgent({
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			httpHost: '127.0.0.1',
-			tcpHost: '127.0.0.1',
-			logLevel: 'silent',
-			clock
-		})
-	);
+	const simulator = await startSimulator({
+		httpHost: '127.0.0.1',
+		tcpHost: '127.0.0.1',
+		logLevel: 'silent',
+		clock
+	});
 	const browser = await chromium.launch(chromiumLaunchOptions);
 	try {
 		await sendLunchRush(simulator, clock);
@@ -120,17 +114,12 @@ async function sendLunchRush(simulator: Simulator, clock: { offset: number }): P
  * and changes nothing.
  */
 async function kitchen(browser: Browser): Promise<Array<[string, number]>> {
-	const simulator = withShortcuts(
-		await startAgent({
-			config: JSON.parse(readFileSync(KITCHEN, 'utf8')) as unknown,
-			memory: true,
-			httpPort: 0,
-			tcpPort: 0,
-			httpHost: '127.0.0.1',
-			tcpHost: '127.0.0.1',
-			logLevel: 'silent'
-		})
-	);
+	const simulator = await startSimulator({
+		config: JSON.parse(readFileSync(KITCHEN, 'utf8')) as unknown,
+		httpHost: '127.0.0.1',
+		tcpHost: '127.0.0.1',
+		logLevel: 'silent'
+	});
 	try {
 		const { ids } = await sendRush({
 			url: simulator.httpUrl,

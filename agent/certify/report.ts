@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SCENARIOS, SUITE_VERSION } from '#core/certify/catalog';
-import type { ScenarioVerdict } from '#core/certify/judge';
+import type { ScenarioVerdict } from '#core/certify/evidence';
 import type { MessageEntry } from '#core/message-entry';
 import { Redactor } from '#core/redact';
 import type { CertifyRuns } from './run.ts';

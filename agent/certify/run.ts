@@ -17,14 +17,9 @@ import {
 	type Capability,
 	type Scenario
 } from '#core/certify/catalog';
-import {
-	firstAnswer,
-	judgeScenario,
-	overallVerdict,
-	type ScenarioVerdict,
-	type StepEvidence,
-	type StepStatus
-} from '#core/certify/judge';
+import type { ScenarioVerdict, StepEvidence, StepStatus } from '#core/certify/evidence';
+import { judgeScenario, overallVerdict } from '#core/certify/judge';
+import { firstAnswer } from '#core/certify/judge-webhooks';
 import type { FaultTouch } from '#core/fault-findings';
 import type { FaultSpecInput } from '#core/fault-kinds';
 import type { FieldError } from '#core/parse';

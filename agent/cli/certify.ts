@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CAPABILITIES } from '#core/certify/catalog';
 import { readCommandLine, UsageError } from '../command-line.ts';
 
 export const CERTIFY_HELP = `Usage: kds-sim certify --capabilities <list> [options]
@@ -37,16 +38,6 @@ an empty line (or "done") when the POS did it, "skip <reason>", or "stop".
 
 Exit code: 0 PASS (WARN too, said on stderr), 1 FAIL, 2 usage or the simulator unreachable.
 `;
-
-const CAPABILITIES = [
-	'tcp',
-	'http',
-	'courses',
-	'itemGroups',
-	'notifications',
-	'webhooks',
-	'scheduled'
-];
 
 export interface CertifyOptions {
 	url: string;
@@ -91,7 +82,7 @@ export function readCertifyArgs(argv: string[]): CertifyOptions {
 			`kds-sim certify: --capabilities is required (some of ${CAPABILITIES.join(', ')}). See --help.`
 		);
 	const capabilities = list(values.capabilities);
-	const unknown = capabilities.filter((c) => !CAPABILITIES.includes(c));
+	const unknown = capabilities.filter((c) => !(CAPABILITIES as readonly string[]).includes(c));
 	if (unknown.length > 0 || capabilities.length === 0)
 		throw new UsageError(
 			`kds-sim certify: invalid --capabilities "${values.capabilities}" (expected some of ${CAPABILITIES.join(', ')}${unknown.length > 0 ? `; unknown: ${unknown.join(', ')}` : ''})`
@@ -123,21 +114,13 @@ export function readCertifyArgs(argv: string[]): CertifyOptions {
 /** A refusal of the simulator: exit code 2 (the run cannot be made). */
 export class SimulatorError extends Error {}
 
-interface Step {
-	index: number;
-	id: string;
-	title: string;
-	instruction: string;
-	step: unknown;
-	simulator: string;
-}
 interface RunState {
 	runId: string;
 	seed: number;
 	state: 'running' | 'finished';
 	verdict: string;
 	target: unknown;
-	current: Step | null;
+	current: ExecStep | null;
 	steps: Array<{ id: string; verdict: string | null; reason: string | null }>;
 }
 
@@ -213,22 +196,40 @@ export async function certify(options: CertifyOptions, io: CertifyIo): Promise<s
 	const counts: Record<string, number> = {};
 	for (const s of state.steps) if (s.verdict) counts[s.verdict] = (counts[s.verdict] ?? 0) + 1;
 	io.out(
-		`${state.verdict} ${Object.entries(counts)
+		`Verdict: ${state.verdict} (${Object.entries(counts)
 			.map(([k, n]) => `${n} ${k}`)
-			.join(', ')}; report in ${options.out}`
+			.join(', ')}); report in ${options.out}`
 	);
 	for (const s of state.steps.filter((s) => s.verdict === 'FAIL'))
 		io.out(`FAIL ${s.id}: ${s.reason}`);
 	return state.verdict;
 }
 
-/** The POS's command for one step: 0 done, 3 skipped (its last output line the reason). */
-function runStep(
+/** A step as the admin API's run state gives it (`current`): what an --exec command is told. */
+export interface ExecStep {
+	index: number;
+	id: string;
+	title: string;
+	instruction: string;
+	step: unknown;
+	simulator: string;
+}
+
+/**
+ * The POS's command for one step, as `--exec` runs it: a shell command with the step as JSON in
+ * CERTIFY_STEP (`{index, id, title, instruction, step, simulator, run, target}`) and the
+ * simulator's URL in CERTIFY_URL; exit 3 skips it (its last line of output the reason), anything
+ * else is done. Exported for a harness that runs the same commands another way (the Playwright
+ * fixture's onStep in tests/e2e/certify-clients.e2e.ts).
+ */
+export function runStep(
 	command: string,
-	step: Step,
-	state: RunState,
+	step: ExecStep,
+	run: { runId: string; target: unknown },
 	url: string
 ): Promise<{ skip?: string }> {
+	const { index, id, title, instruction, simulator } = step;
+	const told = { index, id, title, instruction, step: step.step, simulator };
 	return new Promise((resolveStep, reject) => {
 		const child = spawn(command, {
 			shell: true,
@@ -236,7 +237,7 @@ function runStep(
 			env: {
 				...process.env,
 				CERTIFY_URL: url,
-				CERTIFY_STEP: JSON.stringify({ ...step, run: state.runId, target: state.target })
+				CERTIFY_STEP: JSON.stringify({ ...told, run: run.runId, target: run.target })
 			}
 		});
 		let output = '';

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { formatSessionErrors, readSession, type Session, type SessionMessage } from '#core/session';
 import { readCommandLine, UsageError } from '../command-line.ts';
+import type { Integration } from '../http/simulator-bodies.ts';
 import { sendTcp } from '../tcp/client.ts';
 
 export const REPLAY_HELP = `kds-sim replay: send a recorded session again to a running simulator
@@ -155,15 +156,7 @@ async function targetOf(options: ReplayOptions, session: Session): Promise<Targe
 			throw new Error(
 				`${options.url}/api/admin/integration answered ${res.status}: ${(await res.text()).slice(0, 300)}${res.status === 403 ? ' (give --admin-token, or --tcp and --token)' : ''}`
 			);
-		const body = (await res.json()) as {
-			brands: Array<{
-				token: string;
-				locations: Array<{
-					id: string;
-					screens: Array<{ id: string; tcp: { host: string; port: number } }>;
-				}>;
-			}>;
-		};
+		const body = (await res.json()) as Integration;
 		for (const brand of body.brands)
 			for (const location of brand.locations) {
 				target.tokens.set(location.id, brand.token);

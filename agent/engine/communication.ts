@@ -5,8 +5,14 @@
  * it. The rules are the core's (core/expo.ts); this finds the screens and hands the changes back
  * as batches of the same commit, so the expo's card and the station's bump are one unit.
  */
-import { expoCreatedChanges, stationChanges } from '#core/expo';
+import {
+	communicationProblems,
+	expoCreatedChanges,
+	stationChanges,
+	type ScreenRole
+} from '#core/expo';
 import type { ScreenChange } from '#core/screen';
+import { communicatingScreen } from '../config.ts';
 import type { ScreenBatch } from '../store/store.ts';
 import type { Screen } from './screens.ts';
 
@@ -62,4 +68,35 @@ export function communicate(
 		}
 	}
 	return out ?? batches;
+}
+
+/** Whether any screen has a communication rule: else a commit makes no lookups at all. */
+export function anyRule(screens: ReadonlyMap<string, Screen>): boolean {
+	for (const screen of screens.values())
+		if ((screen.config.communication?.bumpsTo.length ?? 0) > 0) return true;
+	return false;
+}
+
+/**
+ * Why a screen may not take this role and rule at run time (the admin API), named as core/expo.ts
+ * words it; or an expo made a station while stations still send to it. Null when it may.
+ */
+export function reconfigurationProblem(
+	screen: Screen,
+	role: ScreenRole,
+	bumpsTo: readonly string[]
+): { index: number | null; message: string } | null {
+	const id = screen.config.id;
+	const others = screen.location.screens.filter((s) => !s.deleted && s.id !== id);
+	const proposed = [...others.map(communicatingScreen), { id, role, bumpsTo }];
+	const problem = communicationProblems(proposed).find((p) => p.screen === id);
+	if (problem) return problem;
+	if (role === 'station' && screen.config.role === 'expo') {
+		const senders = others.filter((s) => s.communication?.bumpsTo.includes(id));
+		if (senders.length > 0) {
+			const names = senders.map((s) => s.id).join(', ');
+			return { index: null, message: `${names} send their bumps to it: change their rules first` };
+		}
+	}
+	return null;
 }

@@ -23,20 +23,14 @@ import {
 	type ScreenAction,
 	type ScreenChange
 } from '#core/screen';
-import { communicationProblems, type ScreenRole } from '#core/expo';
-import {
-	communicatingScreen,
-	type BrandConfig,
-	type LocationConfig,
-	type ScreenConfig,
-	type SimConfig
-} from '../config.ts';
+import type { ScreenRole } from '#core/expo';
+import type { BrandConfig, LocationConfig, ScreenConfig, SimConfig } from '../config.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { ScreenBatch, Store } from '../store/store.ts';
 import { AfterReplies } from './after-replies.ts';
 import { BrowserFanout } from './browser-fanout.ts';
-import { communicate } from './communication.ts';
+import { anyRule, communicate, reconfigurationProblem } from './communication.ts';
 import { createScreens, type Screen } from './screens.ts';
 
 export type { Screen };
@@ -119,13 +113,7 @@ export class Engine {
 		this.now = () => this.clock.now();
 		this.screens = createScreens(options.config, this.store.load());
 		this.fanout = new BrowserFanout(this.screens, this.now);
-		this.communicating = this.anyRule();
-	}
-
-	private anyRule(): boolean {
-		for (const screen of this.screens.values())
-			if ((screen.config.communication?.bumpsTo.length ?? 0) > 0) return true;
-		return false;
+		this.communicating = anyRule(this.screens);
 	}
 
 	/**
@@ -141,23 +129,11 @@ export class Engine {
 		reconnectMs: number
 	): { index: number | null; message: string } | null {
 		const screen = this.mustGet(id);
-		const others = screen.location.screens.filter((s) => !s.deleted && s.id !== id);
-		const proposed = [...others.map(communicatingScreen), { id, role, bumpsTo }];
-		const problem = communicationProblems(proposed).find((p) => p.screen === id);
+		const problem = reconfigurationProblem(screen, role, bumpsTo);
 		if (problem) return problem;
-		if (role === 'station' && screen.config.role === 'expo') {
-			const senders = others.filter((s) => s.communication?.bumpsTo.includes(id));
-			if (senders.length > 0) {
-				const names = senders.map((s) => s.id).join(', ');
-				return {
-					index: null,
-					message: `${names} send their bumps to it: change their rules first`
-				};
-			}
-		}
 		screen.config.role = role;
 		screen.config.communication = { bumpsTo: [...bumpsTo] };
-		this.communicating = this.anyRule();
+		this.communicating = anyRule(this.screens);
 		if (reconnectMs > 0) this.reconnects.set(id, this.now() + reconnectMs);
 		for (const listener of this.reconfiguredListeners) listener(screen);
 		return null;

@@ -1,7 +1,7 @@
 /**
  * The live faults (docs/faults.md): added, listed, removed and reset through the admin API, the
  * config's profiles and the test fixture; read by the TCP listeners and HTTP's hooks. The rule of
- * when one fires is the core's (#core/fault-kinds); this keeps them, says which applies to a message,
+ * when one fires is the core's (#core/fault-firing); this keeps them, says which applies to a message,
  * and remembers every message a fault touched, for the inspector's judgement of what the client
  * did next (#core/fault-findings).
  *
@@ -9,17 +9,16 @@
  * with no HTTP fault, the hooks read one null (`Faults.http`).
  */
 import {
-	BUILT_IN_PROFILES,
 	FAULT_KIND_TABLE,
-	LiveFault,
 	parseFaultSpec,
-	resolveProfile,
 	type FaultSpecInput,
 	type FaultKind,
 	type FaultRoute,
 	type FaultSpec,
 	type TcpFaultKind
 } from '#core/fault-kinds';
+import { LiveFault } from '#core/fault-firing';
+import { BUILT_IN_PROFILES, resolveProfile } from '#core/fault-profiles';
 import { expectedRetry, type FaultTouch } from '#core/fault-findings';
 import type { MessageEntry } from '#core/message-entry';
 import { systemClock, type Clock, type Timer } from '../clock.ts';
@@ -196,6 +195,22 @@ export class Faults {
 			};
 		const entry = screen === undefined ? name : `${name}@${screen}`;
 		return { ok: true, specs: resolveProfile(entry, own, this.options.screens?.() ?? []) };
+	}
+
+	/**
+	 * The faults on from the start: the profiles named (the config's `on`, `--faults`), on every
+	 * local screen unless one is named, then `specs`. Throws a sentence naming every wrong field.
+	 */
+	addAtStart(profiles: readonly string[], specs: readonly FaultSpecInput[]): void {
+		const own = this.options.profiles ?? {};
+		const screens = this.options.screens?.() ?? [];
+		const initial = [...profiles.flatMap((name) => resolveProfile(name, own, screens)), ...specs];
+		if (initial.length === 0) return;
+		const added = this.add(initial);
+		if (!added.ok)
+			throw new Error(
+				`Invalid faults: ${added.errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`
+			);
 	}
 
 	/** The profiles there are: the config's own, then the built-in ones. */

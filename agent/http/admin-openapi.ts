@@ -1,5 +1,5 @@
 /**
- * The simulator's and admin API's part of the OpenAPI document (./integrators/openapi.ts), tagged
+ * The simulator's and admin API's part of the OpenAPI document (./openapi-document.ts), tagged
  * apart from the integrator contract's routes (Simulator, Admin) so that a client generated in any
  * language has reset, the JSON view of each screen, the message log and the screen actions too.
  *

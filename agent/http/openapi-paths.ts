@@ -1,8 +1,8 @@
 /**
  * The one builder of the OpenAPI document's operations for the simulator's own APIs (admin,
- * simulator: ./admin-openapi.ts; faults: ./faults-openapi.ts): a route `METHOD /path/:param`
- * with its summary, tag, parameters, request body and the answers its Fastify schemas declare
- * becomes the operation under its OpenAPI path (`/path/{param}`). A route that may answer 403 is
+ * simulator: ./admin-openapi.ts; faults: ./faults-openapi.ts; certification runs:
+ * ./certify-openapi.ts): a route `METHOD /path/:param` with its summary, tag, parameters, request
+ * body and the answers its Fastify schemas declare becomes the operation under its OpenAPI path (`/path/{param}`). A route that may answer 403 is
  * guarded: loopback needs no token (the empty requirement), other hosts the admin token.
  */
 import { openApiPath } from './integrators/paths.ts';
@@ -19,9 +19,23 @@ export interface PathOperation {
 	parameters?: object[];
 	/** The request body's component, and whether it is required. */
 	body?: { component: string; required: boolean };
-	/** Each declared answer: its words and its body's schema. */
-	responses: Record<string, { description: string; schema: object }>;
+	/**
+	 * Each declared answer: its words and its body's schema (JSON), or its schema per media type
+	 * (an answer in several formats).
+	 */
+	responses: Record<string, PathResponse>;
 }
+
+export type PathResponse =
+	| { description: string; schema: object }
+	| { description: string; content: Record<string, object> };
+
+const contentOf = (response: PathResponse) =>
+	'content' in response
+		? Object.fromEntries(
+				Object.entries(response.content).map(([type, schema]) => [type, { schema }])
+			)
+		: { 'application/json': { schema: response.schema } };
 
 /** The operations under their OpenAPI paths, in the order given. */
 export function openApiPaths(operations: PathOperation[]): Record<string, Record<string, unknown>> {
@@ -47,9 +61,9 @@ export function openApiPaths(operations: PathOperation[]): Record<string, Record
 					}
 				: {}),
 			responses: Object.fromEntries(
-				Object.entries(op.responses).map(([status, { description, schema }]) => [
+				Object.entries(op.responses).map(([status, response]) => [
 					status,
-					{ description, content: { 'application/json': { schema } } }
+					{ description: response.description, content: contentOf(response) }
 				])
 			)
 		};

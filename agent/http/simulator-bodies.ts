@@ -3,16 +3,21 @@
  * entries, the screen as JSON, webhooks, SMS, rush, clear, …) as strict zod schemas: what
  * ./responses.ts's table of routes declares per status, and what the OpenAPI document and
  * tests/integration/http-responses.spec.ts read. The integrator routes' bodies are in
- * ./integrators/responses.ts; shapes the core owns (the tracker's boards) are taken from it.
+ * ./integrators/responses.ts; shapes the core owns (the tracker's boards, the SMS outbox's, the
+ * webhooks' and the inspector's entries) are taken from it.
  */
 import * as z from 'zod';
-import { SEVERITIES, type Finding } from '#core/conformance';
 import { SCREEN_ROLES } from '#core/expo';
-import type { MessageEntry } from '#core/message-entry';
+import { MessageEntrySchema } from '#core/message-entry';
+import { FindingSchema } from '#core/rules';
 import type { Popup, ScreenInfo, TakeoutStatus } from '#core/relay';
-import { SMS_KINDS, type SmsEntry } from '#core/sms';
+import { SmsEntrySchema } from '#core/sms';
 import { TrackerViewSchema } from '#core/view/tracker';
-import { WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpointInfo } from '#core/webhooks';
+import {
+	WebhookDeliverySchema as CoreWebhookDeliverySchema,
+	WebhookEndpointInfoSchema,
+	type WebhookDelivery
+} from '#core/webhooks';
 import { ERROR_CODES, FieldErrorSchema } from './integrators/responses.ts';
 
 /** The simulator's and admin API's errors: the integrator API's shape, with their own codes. */
@@ -75,7 +80,8 @@ export const ScreenInfoSchema = z.strictObject({
 const TakeoutStatusSchema = z.strictObject({
 	orderId: z.string(),
 	arrivedAt: z.number().optional(),
-	etaAt: z.number().optional()
+	etaAt: z.number().optional(),
+	readyAt: z.number().optional()
 }) satisfies z.ZodType<TakeoutStatus>;
 
 const PopupSchema = z.strictObject({
@@ -176,88 +182,11 @@ export const ScreenNotificationsSchema = NotificationStateSchema.extend({
 	deliveries: z.array(DeliverySchema)
 });
 
-export const SmsEntrySchema = z.strictObject({
-	id: z.int(),
-	brand: z.string(),
-	location: z.string(),
-	orderId: z.string(),
-	screen: z.string(),
-	kind: z.enum(SMS_KINDS),
-	to: z.string(),
-	text: z.string(),
-	status: z.enum(['sent', 'undeliverable']),
-	reason: z.string().nullable(),
-	createdAt: z.string(),
-	forwarded: z.enum(['pending', 'delivered', 'failed']).nullable(),
-	forwardAttempts: z.int(),
-	forwardError: z.string().nullable()
-}) satisfies z.ZodType<SmsEntry>;
-
-export const WebhookEndpointInfoSchema = z.strictObject({
-	id: z.string(),
-	brand: z.string(),
-	url: z
-		.string()
-		.describe('Redacted: scheme, host, port and the path segments that read as words.'),
-	triggers: z.array(z.enum(WEBHOOK_EVENTS)),
-	locations: z.array(z.string()).describe('Empty: every location of the brand.'),
-	attempts: z.int(),
-	secondsBetweenAttempts: z.number(),
-	email: z.string().nullable(),
-	signed: z.boolean(),
-	origin: z.enum(['config', 'runtime'])
-}) satisfies z.ZodType<WebhookEndpointInfo>;
-
-export const WebhookDeliverySchema = z.strictObject({
-	id: z.string(),
-	endpoint: z.string(),
-	event: z.enum(WEBHOOK_EVENTS),
-	order: z.string().nullable(),
-	device: z.string().nullable(),
-	status: z.enum(['pending', 'delivered', 'failed']),
-	attempts: z.int(),
-	maxAttempts: z.int(),
-	nextAt: z.string().nullable(),
-	createdAt: z.string(),
-	resendOf: z.string().nullable(),
-	log: z.array(
-		z.strictObject({
-			attempt: z.int(),
-			at: z.string(),
-			status: z.int().nullable(),
-			answer: z.string(),
-			ok: z.boolean()
-		})
-	),
-	/** The body as sent (#core/webhooks), checked at its top level. */
-	body: z.looseObject({ triggeredAction: z.enum(WEBHOOK_EVENTS) })
-}) as unknown as z.ZodType<WebhookDelivery>;
-
-const FindingSchema = z.strictObject({
-	severity: z.enum(SEVERITIES),
-	code: z.string(),
-	path: z.string(),
-	message: z.string()
-}) satisfies z.ZodType<Finding>;
-
-export const MessageEntrySchema = z.strictObject({
-	id: z.int(),
-	at: z.number(),
-	interface: z.enum(['tcp', 'http']),
-	source: z.string(),
-	editedFrom: z.int().optional(),
-	screenIds: z.array(z.string()),
-	command: z.string().nullable(),
-	orderId: z.string().nullable(),
-	result: z.string(),
-	reply: z.string().optional(),
-	why: z.string().nullable().optional(),
-	ok: z.boolean(),
-	raw: z.string(),
-	contentType: z.string().nullable().optional(),
-	fault: z.string().optional(),
-	findings: z.array(FindingSchema)
-}) satisfies z.ZodType<MessageEntry>;
+// The SMS outbox's, the webhooks' and the inspector's entries are the core's schemas (their types
+// are read from them); a delivery's body is typed as its event's, beyond the top level checked.
+export { MessageEntrySchema, SmsEntrySchema, WebhookEndpointInfoSchema };
+export const WebhookDeliverySchema =
+	CoreWebhookDeliverySchema as unknown as z.ZodType<WebhookDelivery>;
 
 /** An item as the JSON view shows it (agent/inspector/screen-view.ts). */
 const ItemJsonSchema = z.strictObject({
@@ -375,6 +304,8 @@ export const IntegrationSchema = z.strictObject({
 		})
 	)
 });
+/** GET /api/admin/integration: what `kds-sim rush` and `kds-sim replay` read of a simulator. */
+export type Integration = z.output<typeof IntegrationSchema>;
 
 const AllDaySchema = z.array(
 	z.strictObject({

@@ -16,6 +16,7 @@ import {
 	RUSH_SCREENS,
 	type RushNumberName
 } from '../rush-options.ts';
+import type { Integration } from '../http/simulator-bodies.ts';
 import { sendTcp } from '../tcp/client.ts';
 
 export const RUSH_HELP = `kds-sim rush: send realistic orders to a running simulator
@@ -204,15 +205,7 @@ export async function rush(
 		: {};
 	const res = await fetch(`${options.url}/api/admin/integration`, { headers });
 	if (!res.ok) throw new Error(`GET /api/admin/integration answered ${res.status}`);
-	const integration = (await res.json()) as {
-		brands: Array<{
-			token: string;
-			locations: Array<{
-				id: string;
-				screens: Array<{ id: string; tcp: { host: string; port: number } }>;
-			}>;
-		}>;
-	};
+	const integration = (await res.json()) as Integration;
 	// Each screen's role (stations and expo), from the JSON view of the screens.
 	const views = await fetch(`${options.url}/api/admin/screens`, { headers });
 	const roles = new Map(

@@ -9,13 +9,13 @@ import {
 	FAULT_KIND_TABLE,
 	kindsWhere,
 	type KindsWhere,
-	type LiveFault,
 	type TcpFaultKind
 } from '#core/fault-kinds';
+import type { LiveFault } from '#core/fault-firing';
 import { envelopeOf } from '#core/tcp-message';
 import type { Faults, Firing, ScreenFaults } from '../faults/registry.ts';
 import type { MessageRecorder } from '../inspector/recorder.ts';
-import type { ReplyFault } from './server.ts';
+import type { ReplyFault, TcpScreenOptions } from './server.ts';
 import type { TcpMessageHandler } from './messages.ts';
 
 /** The kinds that act on a message (before its commit or on its reply), from the kinds table. */
@@ -73,12 +73,7 @@ export function screenTcpFaults(
 	recorder: MessageRecorder | undefined
 ): {
 	gate: ScreenFaults & { connection(socket: import('node:net').Socket, source: string): boolean };
-	handle: (
-		text: string,
-		source: string,
-		reply: (text: string | null, fault?: ReplyFault) => void,
-		terminator: () => string | null
-	) => void;
+	handle: TcpScreenOptions['handle'];
 } {
 	const screen = faults.screen(screenId);
 	const gate = Object.assign(screen, {

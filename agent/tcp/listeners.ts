@@ -101,6 +101,22 @@ export class ScreenListeners {
 	}
 
 	/**
+	 * A reboot fault: the screen's listener closes at once (its connections end) and opens again
+	 * on the same endpoint, unless the agent is closing (`stillWanted`) or the screen was removed.
+	 */
+	reboot(id: string, stillWanted: () => boolean): void {
+		const index = this.servers.findIndex((s) => s.screenId === id);
+		if (index < 0) return;
+		const [server] = this.servers.splice(index, 1);
+		void server.close(0).then(() => {
+			if (!stillWanted() || !this.options.engine.liveScreen(id)) return;
+			this.open(id, server.host, server.port).catch((err: unknown) =>
+				this.options.logger.error({ err, screen: id }, 'TCP listener not back after a reboot fault')
+			);
+		});
+	}
+
+	/**
 	 * Warm the order path, then open every local screen's port, in config order; each one's
 	 * bound endpoint is the engine's (port 0 becomes the port the OS gave).
 	 */

@@ -411,9 +411,10 @@ const badDay: Scenario[] = [
 	bad(4, 'tcp', {
 		title: 'Screen rebooting over TCP: the order there when it is back',
 		instruction:
-			'Send one order over TCP while the screen reboots (about 3 s, connections refused): retry, backing off, until it is taken.',
+			'Send one order over TCP while the screen reboots (about 3 s, each connection reset): retry, backing off, until it is taken.',
 		meets: 'reboot',
-		simulator: 'Arms a 3 s reboot: the port is closed (ECONNREFUSED), then back with every order.',
+		simulator:
+			'Arms a 3 s reboot: each connection is reset (ECONNRESET) while it is away, then it is back with every order.',
 		faults: [{ kind: 'reboot', seconds: 3 }],
 		checks:
 			'The order accepted once the screen is back; no storm finding against the rebooting screen.',

@@ -4,7 +4,8 @@ import type { FaultTouch } from '../fault-findings.ts';
 import type { MessageEntry } from '../message-entry.ts';
 import type { WebhookDelivery } from '../webhooks.ts';
 import { CAPABILITIES, SCENARIOS, scenarioById, SUITE_VERSION } from './catalog.ts';
-import { judgeScenario, overallVerdict, type StepEvidence } from './judge.ts';
+import type { StepEvidence } from './evidence.ts';
+import { judgeScenario, overallVerdict } from './judge.ts';
 
 let nextId = 1;
 function entry(over: Partial<MessageEntry> & { payload?: unknown }): MessageEntry {

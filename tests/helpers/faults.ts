@@ -3,7 +3,8 @@
  * running simulator (the test fixture's, a container's) given its base URL. A refused fault
  * throws with the simulator's field-path errors.
  */
-import type { Fault, FaultSpecInput } from '#core/fault-kinds';
+import type { FaultSpecInput } from '#core/fault-kinds';
+import type { Fault } from '#core/fault-firing';
 import type { ResilienceReport } from '#core/fault-findings';
 
 export type { Fault, FaultSpecInput, ResilienceReport };

@@ -11,21 +11,17 @@ import { join } from 'node:path';
 import { parse as parseTestResults } from 'test-results-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningAgent } from '../../agent/app.ts';
-import { DEFAULT_CONFIG } from '../../agent/config.ts';
+import {
+	certifyKitchen,
+	clientCommand,
+	SAMPLE_CLIENTS,
+	sampleRunProblems,
+	startClientEndpoint,
+	type SampleClient
+} from '../helpers/certify-clients.ts';
 import { ROOT } from '../helpers/process.ts';
 import { startTestAgent } from '../helpers/test-agent.ts';
-import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
-
-const ALL = 'tcp,http,courses,itemGroups,notifications,webhooks,scheduled';
-
-/** The demo kitchen, its first screen holding future orders (a scheduled order is held). */
-function kitchen() {
-	const config = structuredClone(DEFAULT_CONFIG) as {
-		brands: Array<{ locations: Array<{ screens: Array<Record<string, unknown>> }> }>;
-	};
-	config.brands[0].locations[0].screens[0].settings = { autoHoldFutureOrders: true };
-	return config;
-}
+import type { Receiver } from '../helpers/webhook-receiver.ts';
 
 function certify(
 	args: string[],
@@ -51,24 +47,27 @@ afterEach(async () => {
 	agent = receiver = undefined;
 });
 
-/** A simulator, and the POS's webhook endpoint registered for KDS Order Created (the portal step). */
-async function setUp(answer: (orders: Set<string>, order: string) => number) {
-	agent = await startTestAgent({ config: kitchen() as never });
-	receiver = await startReceiver();
-	const seen = new Set<string>();
-	receiver.answer((_n, req) => {
-		const order = String(req.body?.supplierOrderId ?? req.body?.data?.supplierOrderId ?? req.raw);
-		const status = answer(seen, order);
-		seen.add(order);
-		return { status, body: status < 300 ? 'ok' : 'already have it' };
-	});
-	const res = await fetch(`${agent.httpUrl}/api/admin/webhooks`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ url: receiver.url, triggers: ['KDS Order Created'] })
-	});
-	expect(res.status).toBe(201);
+/** A simulator, and the client's webhook endpoint registered for KDS Order Created. */
+async function setUp(client: SampleClient) {
+	agent = await startTestAgent({ config: certifyKitchen() as never });
+	receiver = await startClientEndpoint(agent.httpUrl, client);
 	return agent;
+}
+
+/** `kds-sim certify --exec` with a sample client, its whole suite, the report in `out`. */
+function certifyWith(client: SampleClient, url: string, out: string) {
+	return certify([
+		'--url',
+		url,
+		'--capabilities',
+		SAMPLE_CLIENTS[client].capabilities.join(','),
+		'--seed',
+		'44',
+		'--out',
+		out,
+		'--exec',
+		clientCommand(client)
+	]);
 }
 
 type Report = {
@@ -79,28 +78,13 @@ type Report = {
 
 describe('kds-sim certify with the sample POS clients', () => {
 	it('the careful POS passes every scenario it declares: exit 0, PASS, JUnit without failures', async () => {
-		const sim = await setUp(() => 200);
+		const sim = await setUp('careful');
 		const out = mkdtempSync(join(tmpdir(), 'kds-cert-careful-'));
-		const run = await certify([
-			'--url',
-			sim.httpUrl,
-			'--capabilities',
-			ALL,
-			'--seed',
-			'44',
-			'--out',
-			out,
-			'--exec',
-			'node tests/clients/certify_careful.mjs'
-		]);
+		const run = await certifyWith('careful', sim.httpUrl, out);
 		const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
-		const notPassed = report.scenarios
-			.filter((s) => s.verdict !== 'PASS')
-			.map((s) => `${s.id} ${s.verdict}: ${s.reason}`);
-		expect(notPassed).toEqual([]);
+		expect(sampleRunProblems('careful', report)).toEqual([]);
 		expect(run.code, run.stderr).toBe(0);
-		expect(report.verdict).toBe('PASS');
-		expect(run.stdout).toMatch(/^PASS \d+ PASS; report in /m);
+		expect(run.stdout).toMatch(/^Verdict: PASS \(\d+ PASS\); report in /m);
 		const junit = parseTestResults({ type: 'junit', files: [join(out, 'report.junit.xml')] });
 		expect([junit.status, junit.failed, junit.passed]).toEqual([
 			'PASS',
@@ -115,72 +99,14 @@ describe('kds-sim certify with the sample POS clients', () => {
 
 	it('the naive POS fails exactly what it should, each for the stated reason: exit 1', async () => {
 		// Its endpoint refuses an event it has already seen (the same order delivered twice).
-		const sim = await setUp((seen, order) => (seen.has(order) ? 409 : 200));
+		const sim = await setUp('naive');
 		const out = mkdtempSync(join(tmpdir(), 'kds-cert-naive-'));
-		const run = await certify([
-			'--url',
-			sim.httpUrl,
-			'--capabilities',
-			'tcp,http,notifications,webhooks',
-			'--seed',
-			'44',
-			'--out',
-			out,
-			'--exec',
-			'node tests/clients/certify_naive.mjs'
-		]);
+		const run = await certifyWith('naive', sim.httpUrl, out);
 		expect(run.code, run.stderr).toBe(1);
 		const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
-		const verdicts = Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict]));
-		const reasons = Object.fromEntries(report.scenarios.map((s) => [s.id, s.reason]));
-		const failed = Object.keys(verdicts).filter((id) => verdicts[id] === 'FAIL');
-		expect(failed, JSON.stringify(reasons, null, 1)).toEqual([
-			'KDS-CERT-TCP-001',
-			'KDS-CERT-TCP-008',
-			'KDS-CERT-HTTP-001',
-			'KDS-CERT-HTTP-008',
-			'KDS-CERT-HTTP-010',
-			'KDS-CERT-HOOK-002',
-			'KDS-CERT-BAD-001',
-			'KDS-CERT-BAD-003',
-			'KDS-CERT-BAD-004',
-			'KDS-CERT-BAD-006',
-			'KDS-CERT-BAD-101',
-			'KDS-CERT-BAD-102',
-			'KDS-CERT-BAD-103',
-			'KDS-CERT-BAD-105',
-			'KDS-CERT-BAD-106',
-			'KDS-CERT-BAD-107'
-		]);
-		// No modifiers; partial updates that only add; HTTP times without offset.
-		expect(reasons['KDS-CERT-TCP-001']).toMatch(/no item carried modifiers/);
-		expect(reasons['KDS-CERT-HTTP-008']).toMatch(/no itemsToUpdate/);
-		expect(reasons['KDS-CERT-HTTP-010']).toMatch(/KDS-TIME-NO-OFFSET/);
-		// Its endpoint refuses the same event delivered twice.
-		expect(reasons['KDS-CERT-HOOK-002']).toMatch(/answered 409, not 2xx/);
-		// Never reads a reply: a lost reply or none at all goes unnoticed.
-		expect(reasons['KDS-CERT-BAD-001']).toMatch(/KDS-FAULT-NEVER-RESENT|neither sent it again/);
-		expect(reasons['KDS-CERT-BAD-006']).toMatch(/KDS-FAULT-NEVER-RESENT|neither sent it again/);
-		// Retries at once: a storm against a screen that is down; a rebooting screen: it gives up.
-		expect(reasons['KDS-CERT-BAD-003']).toMatch(/^KDS-FAULT-RETRY-STORM/);
-		expect(reasons['KDS-CERT-BAD-004']).toMatch(
-			/^KDS-FAULT-RETRY-STORM: .* while it was rebooting/
-		);
-		// Gives up on an error status: the order is lost (503, 429, 500, the screen offline).
-		for (const id of [
-			'KDS-CERT-BAD-101',
-			'KDS-CERT-BAD-102',
-			'KDS-CERT-BAD-103',
-			'KDS-CERT-BAD-107'
-		])
-			expect(reasons[id], id).toMatch(/^KDS-FAULT-ORDER-LOST/);
-		// Re-sends under a new id after a time-out: two tickets for one order.
-		expect(reasons['KDS-CERT-BAD-105']).toMatch(/^KDS-FAULT-RESENT-NEW-ID/);
-		expect(reasons['KDS-CERT-BAD-106']).toMatch(/^two tickets for one order/);
-		// What it does right is not called wrong: a reset retried at once, a new id after a drop.
-		expect(verdicts['KDS-CERT-BAD-002']).toBe('PASS');
-		expect(verdicts['KDS-CERT-BAD-104']).toBe('PASS');
-		expect(verdicts['KDS-CERT-TCP-003']).toBe('NOT_APPLICABLE');
+		// The rule (which scenarios, for which reasons) is tests/helpers/certify-clients.ts's.
+		expect(sampleRunProblems('naive', report)).toEqual([]);
+		const failed = report.scenarios.filter((s) => s.verdict === 'FAIL').map((s) => s.id);
 		expect(run.stdout).toMatch(/^FAIL KDS-CERT-BAD-003: KDS-FAULT-RETRY-STORM/m);
 		// Read by a JUnit consumer CI reporting tools use (test-results-parser, of testbeats).
 		const junit = parseTestResults({ type: 'junit', files: [join(out, 'report.junit.xml')] });
@@ -197,7 +123,7 @@ describe('kds-sim certify with the sample POS clients', () => {
 	}, 300_000);
 
 	it('by hand: each instruction printed, answered on standard input (skip with a reason, stop)', async () => {
-		const sim = await setUp(() => 200);
+		const sim = await setUp('careful');
 		const out = mkdtempSync(join(tmpdir(), 'kds-cert-hand-'));
 		const run = await certify(
 			[

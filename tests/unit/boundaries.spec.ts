@@ -227,7 +227,8 @@ const agentFloors: string[][] = [
 	['memory-settle.ts'],
 	// Tools every room may use: they import no room.
 	['config.ts', 'log.ts', 'clock.ts', 'byte-budget.ts', 'command-line.ts', 'rush-options.ts'],
-	['load-in-steps.ts']
+	// config-schema.ts: the config's schema, which config.ts reads configs with.
+	['config-schema.ts', 'load-in-steps.ts']
 ];
 const roomOf = (path: string) => path.split('/')[0];
 const floorOf = (room: string) => agentFloors.findIndex((rooms) => rooms.includes(room));

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireInSteps } from '../../load-in-steps.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { buildOpenApiDocument } from '../openapi-document.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -1,17 +1,11 @@
 /**
- * The OpenAPI 3.1 document of the integrator routes. Request bodies are generated from the
+ * The integrator routes' part of the OpenAPI 3.1 document (the whole is ../openapi-document.ts). Request bodies are generated from the
  * same zod schemas that validate them (core/order-schema.ts), response bodies from the zod
  * schemas the routes declare and build their answers from (./responses.ts), so the document
  * cannot drift from either; OpenAPI 3.1 schemas are JSON Schema 2020-12, zod's default target.
  * Built once at start-up.
  */
 import * as z from 'zod';
-import {
-	ADMIN_COMPONENTS,
-	ADMIN_SECURITY_SCHEME,
-	ADMIN_TAGS,
-	adminPaths
-} from '../admin-openapi.ts';
 import {
 	CustomerArrivedSchema,
 	EstimatedArrivalSchema,
@@ -35,8 +29,6 @@ import {
 	type CallbackBody
 } from '../../notify/takeout-queue.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_TIMEOUT_MS } from '../../notify/webhook.ts';
-import { FAULT_COMPONENTS, FAULTS_TAG, faultPaths } from '../faults-openapi.ts';
-import { CERTIFY_COMPONENTS, CERTIFY_TAG, certifyPaths } from '../certify-openapi.ts';
 import { DUPLICATE_MESSAGE, NOT_FOUND_MESSAGE } from './errors.ts';
 import { INTEGRATOR_ROUTES, openApiPath } from './paths.ts';
 import {
@@ -74,8 +66,8 @@ export const CallbackSchema = z.strictObject({
 	expiration: z.string().describe('ISO 8601: retry.expiration, or submission + 2 minutes.'),
 	minutes: z.int().optional().describe('Estimated arrival update only.')
 }) satisfies z.ZodType<CallbackBody>;
-/** The named schemas of the document: id, zod schema, description. */
-export const COMPONENTS: Array<[string, z.ZodType, string]> = [
+/** The named schemas of the integrator routes: id, zod schema, description. */
+export const INTEGRATOR_COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['Order', HttpOrderSchema, 'An order (contract 2.1): body of create and full update.'],
 	[
 		'PartialOrder',
@@ -117,36 +109,8 @@ export const COMPONENTS: Array<[string, z.ZodType, string]> = [
 	['LocationWithDevices', LocationWithDevicesSchema, 'A location with its active screens.'],
 	['Health', HealthSchema, 'Answer to GET /health.'],
 	['FieldError', FieldErrorSchema, 'One offending field.'],
-	['Error', ErrorSchema, 'Every error answer of the integrator API.'],
-	// The simulator's and the admin API's (tags Simulator and Admin; ../admin-openapi.ts).
-	...ADMIN_COMPONENTS,
-	// Faults on cue (tag Faults; ../faults-openapi.ts).
-	...FAULT_COMPONENTS,
-	// Certification runs (tag Certify; ../certify-openapi.ts).
-	...CERTIFY_COMPONENTS
+	['Error', ErrorSchema, 'Every error answer of the integrator API.']
 ];
-
-function componentSchemas(): Record<string, unknown> {
-	const registry = z.registry<{ id: string }>();
-	for (const [id, schema] of COMPONENTS) registry.add(schema, { id });
-	const { schemas } = z.toJSONSchema(registry, {
-		target: 'draft-2020-12',
-		io: 'input',
-		unrepresentable: 'any',
-		uri: (id) => `#/components/schemas/${id}`,
-		// The answers' schemas are strict (so the tests see a field no schema names), but the
-		// document leaves objects open: a client should take a field added in a later version.
-		override: ({ jsonSchema }) => {
-			if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
-		}
-	});
-	const out: Record<string, unknown> = {};
-	for (const [id, , description] of COMPONENTS) {
-		const { $schema: _s, $id: _i, ...schema } = schemas[id] as Record<string, unknown>;
-		out[id] = { description, ...schema };
-	}
-	return out;
-}
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object, example?: unknown) => ({
@@ -157,7 +121,8 @@ const error = (description: string, code: string, message: string) => ({
 	content: json(ref('Error'), { code, message })
 });
 
-const RESPONSES = {
+/** The integrator routes' shared answers (components.responses). */
+export const INTEGRATOR_RESPONSES = {
 	InvalidRequest: error(
 		'A required header is missing (MISSING_HEADER), or the body is not JSON (INVALID_JSON).',
 		'INVALID_JSON',
@@ -306,7 +271,7 @@ const TAKEOUT_RULES = `Goes to the named screens where the order is live (on the
  * (#core/integrator-routes), keyed by its name, so a route added there and not documented here
  * does not compile.
  */
-function integratorPaths(): Record<string, Record<string, unknown>> {
+export function integratorPaths(): Record<string, Record<string, unknown>> {
 	const operations: Record<(typeof INTEGRATOR_ROUTES)[number]['name'], object> = {
 		activeOrders: {
 			summary: 'Active orders of the named screens',
@@ -413,92 +378,51 @@ function integratorPaths(): Record<string, Record<string, unknown>> {
 	return paths;
 }
 
-/** The whole document; `version` is the simulator's version. */
-export function buildOpenApiDocument(version: string): Record<string, unknown> {
-	return {
-		openapi: '3.1.0',
-		info: {
-			title: 'KDS integrator API (simulator), with the simulator and admin API',
-			version,
+/** GET /health (tag Health): for a client to call before it starts. */
+export const HEALTH_PATH = {
+	'/health': {
+		get: {
+			summary: 'Whether the simulator takes orders (no token needed)',
 			description:
-				'The HTTP integrator interface of the kitchen display contract, as served by the simulator ' +
-				'(tags Orders, Information, Notifications, Health). Point {base_url} here. Every error answers ' +
-				'{code, message, errors?}. See docs/http-api.md. The tags Simulator and Admin are the ' +
-				"simulator's own API for test suites (reset, the JSON view of each screen, the message log, " +
-				"a cook's actions): not part of the contract, so a real screen has none of them."
-		},
-		servers: [{ url: '/', description: 'This simulator' }],
-		security: [{ integrationToken: [] }],
-		tags: [
-			{ name: 'Orders' },
-			{ name: 'Information' },
-			{ name: 'Notifications' },
-			{ name: 'Health' },
-			...ADMIN_TAGS,
-			FAULTS_TAG,
-			CERTIFY_TAG
-		],
-		paths: {
-			'/health': {
-				get: {
-					summary: 'Whether the simulator takes orders (no token needed)',
-					description:
-						"For a client to call before it starts. No x-integration-token: answered for probes. A token that is sent but is not a brand's: 401, as the vendor's /health answers it. Every path also answers with a trailing slash.",
-					tags: ['Health'],
-					security: [],
-					responses: {
-						'200': {
-							description: 'Every screen listens on its TCP port, and this HTTP port answers.',
-							content: json(ref('Health'))
-						},
-						'401': {
-							description: 'An x-integration-token was sent and is not a valid integration token.',
-							content: json(ref('Error'))
-						},
-						'503': {
-							description:
-								'A TCP listener is closed (status unavailable; see screens[].listening), or the simulator is shutting down.',
-							content: json(ref('Health'))
-						}
-					}
-				}
-			},
-			...integratorPaths(),
-			...adminPaths(),
-			...faultPaths(),
-			...certifyPaths()
-		},
-		components: {
-			schemas: componentSchemas(),
-			securitySchemes: {
-				integrationToken: {
-					type: 'apiKey',
-					in: 'header',
-					name: 'x-integration-token',
-					description: 'Identifies the brand. The demo token is kds-demo-token.'
+				"For a client to call before it starts. No x-integration-token: answered for probes. A token that is sent but is not a brand's: 401, as the vendor's /health answers it. Every path also answers with a trailing slash.",
+			tags: ['Health'],
+			security: [],
+			responses: {
+				'200': {
+					description: 'Every screen listens on its TCP port, and this HTTP port answers.',
+					content: json(ref('Health'))
 				},
-				adminToken: ADMIN_SECURITY_SCHEME
-			},
-			parameters: {
-				LocationId: {
-					name: 'x-location-id',
-					in: 'header',
-					required: true,
-					description: "One of the brand's active locations.",
-					schema: { type: 'string' },
-					example: 'loc-1'
+				'401': {
+					description: 'An x-integration-token was sent and is not a valid integration token.',
+					content: json(ref('Error'))
 				},
-				DeviceIds: {
-					name: 'x-device-ids',
-					in: 'header',
-					required: true,
+				'503': {
 					description:
-						'One screen id, several separated by commas, or all (every active screen of the location).',
-					schema: { type: 'string' },
-					example: 'kds-1,kds-2'
+						'A TCP listener is closed (status unavailable; see screens[].listening), or the simulator is shutting down.',
+					content: json(ref('Health'))
 				}
-			},
-			responses: RESPONSES
+			}
 		}
-	};
-}
+	}
+};
+
+/** The integrator routes' shared header parameters (components.parameters). */
+export const INTEGRATOR_PARAMETERS = {
+	LocationId: {
+		name: 'x-location-id',
+		in: 'header',
+		required: true,
+		description: "One of the brand's active locations.",
+		schema: { type: 'string' },
+		example: 'loc-1'
+	},
+	DeviceIds: {
+		name: 'x-device-ids',
+		in: 'header',
+		required: true,
+		description:
+			'One screen id, several separated by commas, or all (every active screen of the location).',
+		schema: { type: 'string' },
+		example: 'kds-1,kds-2'
+	}
+};

@@ -5,7 +5,7 @@
  * and the judge's types are the core's own.
  */
 import { CAPABILITIES, type Scenario } from '#core/certify/catalog';
-import type { EvidenceItem, StepStatus, Verdict } from '#core/certify/judge';
+import type { EvidenceItem, StepStatus, Verdict } from '#core/certify/evidence';
 
 export const CERTIFY_URL = '/api/admin/certify';
 

@@ -3,7 +3,8 @@
  * plain indicator, from GET /api/faults, open to every browser: no customer data), and the faults
  * themselves for the panel (the admin API). One instance per page; `follow()` polls while mounted.
  */
-import type { Fault, FaultSpecInput } from '#core/fault-kinds';
+import type { FaultSpecInput } from '#core/fault-kinds';
+import type { Fault } from '#core/fault-firing';
 import type { ResilienceReport } from '#core/fault-findings';
 
 export type { Fault, ResilienceReport };
