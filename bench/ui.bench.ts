@@ -323,7 +323,15 @@ async function messageCost(page: Page, session: TcpSession, ids: string[]): Prom
 			command: 'partial-update-order',
 			order: {
 				id,
-				itemsToUpdate: [{ lineId: '1', name: ITEM_NAMES[0], qty: 20 + k, mods: [] }]
+				// Item 1 as every bench order has it, only its qty changed.
+				itemsToUpdate: [
+					{
+						lineId: '1',
+						name: ITEM_NAMES[0],
+						qty: 2 + (k % 7),
+						mods: MODS[0].map((name) => ({ name }))
+					}
+				]
 			}
 		});
 		if (/^[A-Z_]+$/.test(reply)) throw new Error(`partial update refused: ${reply}`);
@@ -615,8 +623,6 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 
 		const visible = await page.evaluate<string[]>('window.__kdsBench.onScreen()');
 		if (visible.length === 0) throw new Error('no card on page 1');
-		progress(`message cost, ${LIVE_CARDS} cards`);
-		const costFull = await messageCost(page, costSession, visible.slice(-4));
 		progress(`${BURST_UPDATES} updates to the ${visible.length} cards on page 1`);
 		const expected: Record<string, number> = {};
 		const updateLines: string[] = [];
@@ -649,6 +655,10 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 			offset;
 		await sleep(1000);
 		const burst = await page.evaluate<BurstWindow>('window.__kdsBench.burstStop()');
+		// After the burst, so that its cards are as the burst found them before (these updates
+		// change the same cards of page 1).
+		progress(`message cost, ${LIVE_CARDS} cards`);
+		const costFull = await messageCost(page, costSession, visible.slice(-4));
 		progress('message cost, 100 cards');
 		const keep = 100 - BACKGROUND_CARDS;
 		for (let i = keep; i < toAdd; i++) agent.engine.runAction(SCREEN, 'bump', `F-${runId}-${i}`);
