@@ -323,14 +323,23 @@ for (const size of SIZES) {
 			const body = first.querySelector('[data-card-body]')!.getBoundingClientRect();
 			const lines = first.querySelector('[data-lines]')!.getBoundingClientRect();
 			const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-			// Text squeezed to a sliver (a letter a line): a box of long text far narrower than the card.
+			// Text squeezed (a letter a line, or a column beside it): a box of text that wraps to more
+			// than one line yet is far narrower than the card (the seat chip once took a column beside
+			// the modifiers and instructions, wrapping them in half the card's width).
 			const squeezed: string[] = [];
 			for (const box of first.querySelectorAll<HTMLElement>(
-				'.name > span, .mod, .instructions, .info > div'
+				'.name > span:not(.seat), .mod, .instructions, .info > div'
 			)) {
 				const text = box.textContent!.trim();
-				if (text.length > 12 && box.getBoundingClientRect().width < card.width * 0.5)
-					squeezed.push(text.slice(0, 30));
+				const r = box.getBoundingClientRect();
+				const wraps = r.height > 1.5 * parseFloat(getComputedStyle(box).lineHeight);
+				if (
+					text.length > 12 &&
+					(r.width < card.width * 0.5 || (wraps && r.width < card.width * 0.7))
+				)
+					squeezed.push(
+						`${text.slice(0, 30)} (${Math.round(r.width)} of ${Math.round(card.width)} px)`
+					);
 			}
 			return {
 				parts: parts.length,
