@@ -9,7 +9,7 @@
  *   on a page share a number, and pressing each digit key bumps the ticket whose card shows it;
  * - a continued part that starts inside a course repeats the course's heading with its state;
  * - no text box extends past its card, none is cut;
- * - the allergy line is bold on red.
+ * - the allergy line is bold white on bright red, a "no …" bold on a calmer dark red.
  *
  * Screenshots of every page go to test-results/screenshots/messy-<size>-p<n>.png.
  */
@@ -269,10 +269,18 @@ for (const size of SIZES) {
 				expect(look.weight, `${text}: bold`).toBeGreaterThanOrEqual(700);
 				expect(look.opacity, `${text}: not dimmed`).toBe(1);
 			}
+			// A "no …" naming no allergen is bold on a dark red: calmer than the allergy, so a card of
+			// "no …" modifiers does not drown it (docs/screens.md#alerts).
 			const noOnion = page.locator('article[data-order-id="T-7"] .mod', { hasText: 'No onion' });
-			expect(
-				parseRgb(await noOnion.evaluate((el) => getComputedStyle(el).backgroundColor))[0]
-			).toBeGreaterThanOrEqual(150);
+			const calm = await noOnion.evaluate((el) => {
+				const s = getComputedStyle(el);
+				return { bg: s.backgroundColor, weight: Number(s.fontWeight) };
+			});
+			const [cr, cg, cb] = parseRgb(calm.bg);
+			expect(cr, 'No onion: on red').toBeGreaterThanOrEqual(100);
+			expect(Math.max(cg, cb), 'No onion: on red').toBeLessThan(50);
+			expect(cr, 'No onion: a darker red than the allergy').toBeLessThan(150);
+			expect(calm.weight, 'No onion: bold').toBeGreaterThanOrEqual(700);
 			const plain = page.locator('article[data-order-id="T-7"] .mod', { hasText: 'Medium' });
 			expect(await plain.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
 				'rgba(0, 0, 0, 0)'
