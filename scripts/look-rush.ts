@@ -8,8 +8,8 @@
  *   1024x600 kiosk, 1280x720, 1920x1080 and 1080x1920: rush-<size>-p<n>.png. Each page's bump
  *   numbers are printed in reading order (column by column, top to bottom) beside the tickets.
  * - the three-screen kitchen (docs/examples/three-screen-kitchen.json) gets the same rush on the
- *   grill, the fry and the expo; both stations bump the first tickets, so the expo shows complete
- *   tickets: expo-<size>-p<n>.png.
+ *   grill and the fry (a new order's items by turns) and the expo (all of them); both stations
+ *   bump the first tickets, so the expo shows complete tickets: expo-<size>-p<n>.png.
  *
  * Needs `npm run build` first (the simulator serves build/).
  *
@@ -19,13 +19,14 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { offsetClock } from '../agent/clock.ts';
-
-type OffsetClock = ReturnType<typeof offsetClock>;
 import { loadConfigFile } from '../agent/config.ts';
 import { startSimulator, type Simulator } from '../tests/helpers/fixtures.ts';
 import { chromiumLaunchOptions } from '../tests/helpers/chromium.ts';
 import { ROOT } from '../tests/helpers/process.ts';
 import { messyRush, unbrokenOrder } from '../tests/e2e/orders.ts';
+
+type OffsetClock = ReturnType<typeof offsetClock>;
+type Sent = { command: string; order: { id: string; items?: object[] } };
 
 const SIZES = [
 	{ width: 800, height: 480, kiosk: true },
@@ -35,11 +36,30 @@ const SIZES = [
 	{ width: 1080, height: 1920, kiosk: false }
 ];
 
-/** The rush, as messy-rush.e2e.ts sends it, to each of `screens`. */
-async function sendRush(sim: Simulator, clock: OffsetClock, screens: string[]): Promise<string[]> {
+/**
+ * The rush, as messy-rush.e2e.ts sends it, to each of `screens`. With `split`, a new order's items
+ * go to the stations by turns (the first to screens[0], the second to screens[1], …) and all of
+ * them to the last screen (the expo), so an expo card waits on two stations.
+ */
+async function sendRush(
+	sim: Simulator,
+	clock: OffsetClock,
+	screens: string[],
+	split = false
+): Promise<string[]> {
 	const orders = messyRush();
+	const stations = screens.slice(0, -1);
 	const send = async (m: object) => {
-		for (const s of screens) await sim.sendTcp(s, m);
+		const sent = m as Sent;
+		if (!split || sent.command !== 'create-order' || !sent.order.items) {
+			for (const s of screens) await sim.sendTcp(s, m);
+			return;
+		}
+		for (const [n, s] of stations.entries()) {
+			const items = sent.order.items.filter((_, i) => i % stations.length === n);
+			if (items.length > 0) await sim.sendTcp(s, { ...sent, order: { ...sent.order, items } });
+		}
+		await sim.sendTcp(screens.at(-1)!, m);
 	};
 	clock.offset = -9 * 60_000;
 	for (const o of orders.early) await send(o);
@@ -47,7 +67,7 @@ async function sendRush(sim: Simulator, clock: OffsetClock, screens: string[]): 
 	for (const o of orders.warm) await send(o);
 	clock.offset = 0;
 	for (const o of [...orders.fresh, ...orders.after]) await send(o);
-	return orders.early.map((m) => (m as { order: { id: string } }).order.id);
+	return orders.early.map((m) => (m as Sent).order.id);
 }
 
 /** The parts drawn on the page in view, in reading order: "number id#part". */
@@ -150,7 +170,7 @@ async function main(): Promise<void> {
 			config: loadConfigFile(join(ROOT, 'docs/examples/three-screen-kitchen.json'))
 		});
 		try {
-			const first = await sendRush(kitchen, expoClock, ['grill', 'fry', 'expo']);
+			const first = await sendRush(kitchen, expoClock, ['grill', 'fry', 'expo'], true);
 			// Both stations bump the first two tickets: complete on the expo. The grill alone bumps
 			// the third: one of two done.
 			for (const id of first.slice(0, 2))
