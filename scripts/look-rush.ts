@@ -6,7 +6,8 @@
  *   tests/e2e/messy-rush.e2e.ts sends it: `early` 9 minutes back, `warm` 6, then the rest) plus
  *   the unbroken-string order `unbrokenOrder()`; every page of it is photographed at 800x480 and
  *   1024x600 kiosk, 1280x720, 1920x1080 and 1080x1920: rush-<size>-p<n>.png. Each page's bump
- *   numbers are printed in reading order (column by column, top to bottom) beside the tickets.
+ *   numbers are printed in reading order (column by column, top to bottom) beside the tickets;
+ *   rush-<size>-selected.png shows the long-named ticket selected (its whole name and chips).
  * - the three-screen kitchen (docs/examples/three-screen-kitchen.json) gets the same rush on the
  *   grill and the fry (a new order's items by turns) and the expo (all of them); both stations
  *   bump the first tickets, so the expo shows complete tickets: expo-<size>-p<n>.png.
@@ -146,6 +147,43 @@ async function walk(
 	}
 }
 
+/**
+ * At every size, the page that shows ticket `id`, with that ticket selected (a tap on its
+ * header: its whole name and chips): <prefix>-<size>-selected.png.
+ */
+async function selected(
+	browser: Browser,
+	sim: Simulator,
+	screen: string,
+	id: string,
+	prefix: string,
+	out: string
+): Promise<void> {
+	for (const size of SIZES) {
+		const label = `${size.width}x${size.height}`;
+		const context = await browser.newContext({
+			viewport: { width: size.width, height: size.height },
+			locale: 'en-US',
+			timezoneId: 'America/Chicago'
+		});
+		const page = await context.newPage();
+		await page.goto(sim.screenUrl(screen, { kiosk: size.kiosk }));
+		const ticket = page.locator(`article[data-order-id="${id}"]`).first();
+		await ticket.waitFor({ state: 'attached', timeout: 20_000 });
+		await settle(page);
+		for (let p = 0; p < 10 && !(await drawn(page)).some((d) => d.includes(` ${id}#`)); p++) {
+			await page.keyboard.press('PageDown');
+			await settle(page);
+		}
+		await ticket.locator('h2').click();
+		await settle(page);
+		const name = `${prefix}-${label}-selected.png`;
+		await page.screenshot({ path: join(out, name) });
+		console.log(name, (await drawn(page)).join(' | '));
+		await context.close();
+	}
+}
+
 async function main(): Promise<void> {
 	const label = process.argv[2] ?? 'now';
 	const out = join(ROOT, 'test-results', 'look', label);
@@ -159,6 +197,7 @@ async function main(): Promise<void> {
 			await sendRush(sim, clock, ['kds-1']);
 			await sim.sendTcp('kds-1', unbrokenOrder());
 			await walk(browser, sim, 'kds-1', 'rush', out, 21);
+			await selected(browser, sim, 'kds-1', 'LONG-1', 'rush', out);
 		} finally {
 			await sim.close();
 		}
