@@ -7,7 +7,8 @@
  *   the unbroken-string order `unbrokenOrder()`; every page of it is photographed at 800x480 and
  *   1024x600 kiosk, 1280x720, 1920x1080 and 1080x1920: rush-<size>-p<n>.png. Each page's bump
  *   numbers are printed in reading order (column by column, top to bottom) beside the tickets;
- *   rush-<size>-selected.png shows the long-named ticket selected (its whole name and chips).
+ *   rush-<size>-selected.png shows the long-named ticket selected (its whole name and chips),
+ *   rush-<size>-allday.png and -takeout.png the All Day and Takeout views.
  * - the three-screen kitchen (docs/examples/three-screen-kitchen.json) gets the same rush on the
  *   grill and the fry (a new order's items by turns) and the expo (all of them); both stations
  *   bump the first tickets, so the expo shows complete tickets: expo-<size>-p<n>.png.
@@ -184,6 +185,39 @@ async function selected(
 	}
 }
 
+/** At every size, the All Day and Takeout views: <prefix>-<size>-allday.png, -takeout.png. */
+async function views(
+	browser: Browser,
+	sim: Simulator,
+	screen: string,
+	prefix: string,
+	out: string
+): Promise<void> {
+	for (const size of SIZES) {
+		const label = `${size.width}x${size.height}`;
+		const context = await browser.newContext({
+			viewport: { width: size.width, height: size.height },
+			locale: 'en-US',
+			timezoneId: 'America/Chicago'
+		});
+		const page = await context.newPage();
+		await page.goto(sim.screenUrl(screen, { kiosk: size.kiosk }));
+		await page.locator('article[data-order-id]').first().waitFor({ timeout: 20_000 });
+		await settle(page);
+		await page.keyboard.press('a');
+		await page.getByRole('region', { name: 'All Day' }).waitFor();
+		await page.waitForTimeout(500);
+		await page.screenshot({ path: join(out, `${prefix}-${label}-allday.png`) });
+		await page.keyboard.press('a');
+		await page.getByRole('button', { name: /^Takeout/ }).click();
+		await page.getByRole('region', { name: 'Takeout' }).waitFor();
+		await page.waitForTimeout(500);
+		await page.screenshot({ path: join(out, `${prefix}-${label}-takeout.png`) });
+		console.log(`${prefix}-${label}-allday.png, -takeout.png`);
+		await context.close();
+	}
+}
+
 async function main(): Promise<void> {
 	const label = process.argv[2] ?? 'now';
 	const out = join(ROOT, 'test-results', 'look', label);
@@ -198,6 +232,7 @@ async function main(): Promise<void> {
 			await sim.sendTcp('kds-1', unbrokenOrder());
 			await walk(browser, sim, 'kds-1', 'rush', out, 21);
 			await selected(browser, sim, 'kds-1', 'LONG-1', 'rush', out);
+			await views(browser, sim, 'kds-1', 'rush', out);
 		} finally {
 			await sim.close();
 		}

@@ -367,6 +367,22 @@ for (const size of SIZES) {
 		// No more room than its words need: the lines the words take (core card-estimate.ts), within 25%.
 		expect(drawn.heightRem).toBeLessThanOrEqual(drawn.estimateRem * 1.25);
 		expect(drawn.heightRem).toBeGreaterThanOrEqual(drawn.estimateRem * 0.75);
+
+		// The Takeout view's tile: the delivery id wraps inside it too (it once ran past the tile
+		// into the next one at 1080x1920).
+		await page.getByRole('button', { name: /^Takeout/ }).click();
+		const tile = page
+			.getByRole('region', { name: 'Takeout' })
+			.locator('li[data-order-id="UNBROKEN-1"]');
+		await expect(tile).toBeVisible();
+		await page.screenshot({ path: join(SHOTS, `unbroken-takeout-${label}.png`) });
+		const overflowing = await tile.evaluate((li) =>
+			[li, ...li.querySelectorAll<HTMLElement>('*')]
+				.filter((e) => getComputedStyle(e).textOverflow !== 'ellipsis')
+				.filter((e) => e.scrollWidth > e.clientWidth + 1)
+				.map((e) => (e.textContent ?? '').trim().slice(0, 40))
+		);
+		expect(overflowing, 'Takeout: text past its tile').toEqual([]);
 	});
 }
 
