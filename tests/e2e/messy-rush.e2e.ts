@@ -2,7 +2,8 @@
  * The line can trust the screen (issue 47), with the messy twenty-order rush of orders.ts
  * `messyRush()` (modifiers on half the items, a 15-item order, a coursed party with a nut allergy
  * on a held course, emails, URLs and delivery ids in the notes, CJK and emoji, an update, two
- * cancels, a scheduled order) and the unbroken-string order, at 800x480 and 1024x600 kiosk,
+ * cancels, a scheduled order) with the unbroken-string order among them, and that order alone
+ * beside a plain one, at 800x480 and 1024x600 kiosk,
  * 1280x720, 1920x1080 and 1080x1920, page by page:
  *
  * - bump numbers: the parts on a page are numbered 1…n in reading order, two parts of one ticket
@@ -199,9 +200,11 @@ for (const size of SIZES) {
 			for (const o of orders.warm) await simulator.sendTcp('kds-1', o);
 			clock.offset = 0;
 			for (const o of [...orders.fresh, ...orders.after]) await simulator.sendTcp('kds-1', o);
+			// The unbroken-string order arrives in the rush too: its parts are numbered with the rest.
+			await simulator.sendTcp('kds-1', unbrokenOrder());
 			await page.setViewportSize(size);
 			await page.goto(simulator.screenUrl('kds-1', { kiosk: size.kiosk }));
-			await expect(cards(page)).toHaveCount(20);
+			await expect(cards(page)).toHaveCount(21);
 			await expect(
 				page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
 			).toHaveCount(0, { timeout: 20_000 });
@@ -233,9 +236,9 @@ for (const size of SIZES) {
 					const target = page.locator(`article[data-order-id="${now[n - 1]}"]`);
 					await page.keyboard.press(String(n));
 					await expect(target, `${where}: key ${n} bumps ${now[n - 1]}`).toHaveCount(0);
-					await expect(cards(page)).toHaveCount(19);
-					await page.keyboard.press('r');
 					await expect(cards(page)).toHaveCount(20);
+					await page.keyboard.press('r');
+					await expect(cards(page)).toHaveCount(21);
 					// A bump that emptied the last page showed the page before: back to this one.
 					await expect(async () => {
 						const shown = Number(
