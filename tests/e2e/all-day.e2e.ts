@@ -57,6 +57,8 @@ test.describe('All Day', () => {
 		await page.getByRole('button', { name: 'All Day' }).click();
 		const view = allDay(page);
 		await expect(view).toBeVisible();
+		// The header's pager steps aside while All Day covers the cards.
+		await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
 		await expect(lines(view)).toHaveText([
 			/^4\s*Cheeseburger\s*2\s*No onion\s*1\s*no modifiers\s*1\s*2 × Bacon$/,
 			/^1\s*Fries\s*1\s*Extra salt$/,
@@ -101,6 +103,7 @@ test.describe('All Day', () => {
 			await expect(view).toBeVisible();
 			await view.getByRole('button', { name: 'Close' }).click();
 			await expect(view).toHaveCount(0);
+			await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
 		});
 	});
 
