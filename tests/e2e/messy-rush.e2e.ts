@@ -284,6 +284,18 @@ for (const size of SIZES) {
 			expect(Math.max(cg, cb), 'No onion: on red').toBeLessThan(50);
 			expect(cr, 'No onion: a darker red than the allergy').toBeLessThan(150);
 			expect(calm.weight, 'No onion: bold').toBeGreaterThanOrEqual(700);
+			// Nor dimmed on a held course ("No basil" on the party's Lasagna, course 2 on hold).
+			const noBasil = party.locator('.mod', { hasText: 'No basil' });
+			await expect(noBasil).toHaveAttribute('data-alert', 'caution');
+			expect(
+				await noBasil.evaluate((el) => {
+					let opacity = 1;
+					for (let e: Element | null = el; e; e = e.parentElement)
+						opacity *= Number(getComputedStyle(e).opacity);
+					return opacity;
+				}),
+				'No basil: not dimmed'
+			).toBe(1);
 			const plain = page.locator('article[data-order-id="T-7"] .mod', { hasText: 'Medium' });
 			expect(await plain.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
 				'rgba(0, 0, 0, 0)'
