@@ -123,6 +123,15 @@ async function textOutside(page: Page): Promise<string[]> {
 				if (!ellipsis && box.scrollWidth > box.clientWidth + 1 && style.display !== 'inline')
 					bad.push(`${id}: "${text}" cut`);
 			}
+			// A letter (or a few) a line: text that wraps yet takes under 40% of the card's width.
+			for (const box of card.querySelectorAll<HTMLElement>(
+				'.name > span:not(.seat), .mod, .instructions, .info > div, .group-name, .group-note'
+			)) {
+				const r = box.getBoundingClientRect();
+				const lines = r.height / parseFloat(getComputedStyle(box).lineHeight);
+				if (r.width > 0 && lines > 1.5 && r.width < a.width * 0.4)
+					bad.push(`${id}: "${(box.textContent ?? '').trim().slice(0, 40)}" squeezed`);
+			}
 			if (
 				card.querySelector('.more') &&
 				getComputedStyle(card.querySelector('.more')!).display !== 'none'
