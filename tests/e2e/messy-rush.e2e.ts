@@ -392,6 +392,27 @@ for (const size of SIZES) {
 		expect(drawn.heightRem).toBeLessThanOrEqual(drawn.estimateRem * 1.25);
 		expect(drawn.heightRem).toBeGreaterThanOrEqual(drawn.estimateRem * 0.75);
 
+		// All Day: the unbroken names and modifiers wrap inside their column (the modifiers once ran
+		// over the next column at 1920x1080).
+		await page.keyboard.press('a');
+		const counts = page.getByRole('list', { name: 'All Day counts' });
+		await expect(counts).toBeVisible();
+		await page.screenshot({ path: join(SHOTS, `unbroken-allday-${label}.png`) });
+		const overColumn = await counts.evaluate((list) => {
+			const bad: string[] = [];
+			for (const line of list.querySelectorAll<HTMLElement>(':scope > li')) {
+				const box = line.getBoundingClientRect();
+				for (const e of line.querySelectorAll<HTMLElement>('*')) {
+					const r = e.getBoundingClientRect();
+					if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1))
+						bad.push((e.textContent ?? '').trim().slice(0, 40));
+				}
+			}
+			return bad;
+		});
+		expect(overColumn, 'All Day: text past its column').toEqual([]);
+		await page.keyboard.press('a');
+
 		// The Takeout view's tile: the delivery id wraps inside it too (it once ran past the tile
 		// into the next one at 1080x1920).
 		await page.getByRole('button', { name: /^Takeout/ }).click();
