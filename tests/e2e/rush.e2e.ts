@@ -337,14 +337,32 @@ test('two cancel toasts at 800x480 and 1024x600 kiosk cover no card: a strip of 
 	simulator
 }) => {
 	await page.setViewportSize({ width: 800, height: 480 });
-	for (const o of ordinaryTickets(10)) await simulator.sendTcp('kds-1', o);
+	// Tall tickets first: each fills its column to the foot of the board and continues, so at
+	// both sizes a card reaches down to where the toasts once were.
+	const dishes = ['Cheeseburger', 'Fries', 'Caesar Salad', 'Club Sandwich', 'Tomato Soup', 'Cola'];
+	for (let n = 1; n <= 4; n++)
+		await simulator.sendTcp(
+			'kds-1',
+			create(
+				order(
+					`T-${n}`,
+					`Table ${n}`,
+					Array.from({ length: 10 }, (_, i) =>
+						item(String(i + 1), dishes[(n + i) % dishes.length], {
+							mods: i % 2 ? [] : [{ name: 'No onion' }]
+						})
+					)
+				)
+			)
+		);
+	for (const o of ordinaryTickets(6)) await simulator.sendTcp('kds-1', o);
 	for (const [id, name] of [
 		['C-1', 'Eli'],
 		['C-2', 'Fay']
 	])
 		await simulator.sendTcp('kds-1', create(order(id, name, [item('1', 'Flat White')])));
 	await screenPage(page, simulator, 'kds-1', { kiosk: true });
-	await expect(cards(page)).toHaveCount(12);
+	await expect(page.locator('article[data-order-id="C-2"]')).toHaveCount(1);
 	await simulator.sendTcp('kds-1', cancel('C-1'));
 	await simulator.sendTcp('kds-1', cancel('C-2'));
 	const toasts = page.getByRole('button', { name: /^Cancelled: .*\. Show$/ });
@@ -398,7 +416,7 @@ test('two cancel toasts at 800x480 and 1024x600 kiosk cover no card: a strip of 
 			});
 			expect(found.toasts, 'both toasts drawn').toBe(2);
 			expect(found.outside, 'toasts inside the window').toBe(0);
-			expect(found.checked, 'cards in the window checked').toBeGreaterThanOrEqual(4);
+			expect(found.checked, 'cards in the window checked').toBeGreaterThanOrEqual(3);
 			expect(found.covered).toEqual([]);
 		});
 	}
