@@ -836,6 +836,9 @@ export async function runUiBench(): Promise<{ lines: string[]; json: object }> {
 		);
 		await sleep(1500);
 		const costHundred = await messageCost(page, costSession, visible.slice(-4));
+		// Parts 1–3's page (100 cards, its clock and layout running) closed first: a test opening a
+		// screen has no such page beside it, and its renderer would share the two cores.
+		await page.close();
 
 		const nav = await openScreen(agent, browser, runId);
 
