@@ -426,23 +426,42 @@ async function navigation(browser: Browser, base: string, screenId: string, roun
 				screen.push(open);
 			}
 		}
-		const of = (list: OpenTimes[], key: keyof OpenTimes) => stats(list.map((o) => o[key]));
-		return {
-			screen: {
-				inDom: of(screen, 'inDom'),
-				painted: of(screen, 'painted'),
-				test: of(screen, 'test')
-			},
-			static: {
-				inDom: of(staticPage, 'inDom'),
-				painted: of(staticPage, 'painted'),
-				test: of(staticPage, 'test')
-			},
-			json: stats(jsonMs)
-		};
+		return { screen: summary(screen), static: summary(staticPage), json: stats(jsonMs) };
 	} finally {
 		await context.close();
 	}
+}
+
+function summary(list: OpenTimes[]) {
+	const of = (key: keyof OpenTimes) => stats(list.map((o) => o[key]));
+	return { inDom: of('inDom'), painted: of('painted'), test: of('test') };
+}
+
+/**
+ * The same opens, each in a new browser context, as each Playwright test gets one: nothing in the
+ * browser's cache (every module fetched and compiled again), the simulator still warm.
+ */
+async function freshNavigation(browser: Browser, base: string, screenId: string, rounds = 8) {
+	const screen: OpenTimes[] = [];
+	const staticPage: OpenTimes[] = [];
+	const inContext = async (url: string, kind: string, selector: string) => {
+		const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+		try {
+			await context.addInitScript(OPEN_TIMER);
+			return await openOnce(await context.newPage(), url, kind, selector);
+		} finally {
+			await context.close();
+		}
+	};
+	for (let round = -1; round < rounds; round++) {
+		const still = await inContext(`${base}/access`, 'form', 'form');
+		const open = await inContext(`${base}/screens/${screenId}`, 'card', 'article[data-order-id]');
+		if (round >= 0) {
+			staticPage.push(still);
+			screen.push(open);
+		}
+	}
+	return { screen: summary(screen), static: summary(staticPage) };
 }
 
 /** Part 4's screen: 20 cards on the agent's second screen (the first one's board is part 1–3's). */
@@ -457,7 +476,9 @@ async function openScreen(agent: RunningAgent, browser: Browser, runId: string) 
 		)
 	);
 	const rounds = Number(process.env.KDS_UI_OPEN_ROUNDS) || 8;
-	return { id: other.id, rounds, ...(await navigation(browser, agent.httpUrl, other.id, rounds)) };
+	const warm = await navigation(browser, agent.httpUrl, other.id, rounds);
+	const fresh = await freshNavigation(browser, agent.httpUrl, other.id, rounds);
+	return { id: other.id, rounds, ...warm, fresh };
 }
 
 type Opened = Awaited<ReturnType<typeof openScreen>>;
@@ -492,6 +513,18 @@ function openReport(nav: Opened, row: Row, lines: string[]) {
 		`${fmt(nav.screen.painted.p50 / nav.static.painted.p50, 2)}x`,
 		''
 	);
+	lines.push(
+		'   each open in a new browser context (as each Playwright test: the browser cache empty):'
+	);
+	row('   static page: painted', ms(nav.fresh.static.painted), '');
+	row('   static page: as a test waits for it', ms(nav.fresh.static.test), '');
+	row('   screen: first card painted', ms(nav.fresh.screen.painted), '');
+	row('   screen: as a test waits for it', ms(nav.fresh.screen.test), '');
+	row(
+		'   screen / static page, as a test waits (p50)',
+		`${fmt(nav.fresh.screen.test.p50 / nav.fresh.static.test.p50, 2)}x`,
+		''
+	);
 	return {
 		cards: 20,
 		viewport: '1280x720',
@@ -502,6 +535,7 @@ function openReport(nav: Opened, row: Row, lines: string[]) {
 		staticPage: nav.static,
 		jsonMs: nav.json,
 		ratioPainted: nav.screen.painted.p50 / nav.static.painted.p50,
+		freshContext: nav.fresh,
 		target: { paintedP50Ms: 300 },
 		pass: nav.screen.painted.p50 <= 300 && nav.screen.test.p50 <= 300
 	};
