@@ -200,3 +200,62 @@ describe('a screen socket opened ahead of its page (EarlySockets + ScreenConnect
 		expect(early.take(URL_1)).toBeNull();
 	});
 });
+
+describe("the socket the page's HTML opened (src/app.html: window.__kdsEarlySocket)", () => {
+	beforeEach(() => {
+		vi.useFakeTimers();
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
+	it('is pending from the start: what it got before and after is handed over in order, and the load function opens no second one', () => {
+		const socket = new FakeSocket(URL_1);
+		// As the page's script leaves it: its own handlers fill the same array.
+		const opened = { url: URL_1, socket, messages: [] as MessageEvent[], closed: false };
+		socket.onmessage = (event) => void opened.messages.push(event);
+		socket.open();
+		socket.deliver(snapshot);
+		const created: FakeSocket[] = [];
+		const early = new EarlySockets(
+			(url) => {
+				const s = new FakeSocket(url);
+				created.push(s);
+				return s;
+			},
+			10_000,
+			opened
+		);
+		socket.deliver(removed);
+		early.open(URL_1);
+		expect(created).toHaveLength(0);
+		const taken = early.take(URL_1);
+		expect(taken?.socket).toBe(socket);
+		expect(taken?.messages.map((e) => JSON.parse(e.data as string).type)).toEqual([
+			'snapshot',
+			'change'
+		]);
+	});
+
+	it('closed before the page took it (a refused screen): not taken, so the page opens its own', () => {
+		const socket = new FakeSocket(URL_1);
+		const opened = { url: URL_1, socket, messages: [], closed: false };
+		const early = new EarlySockets(() => new FakeSocket(URL_1), 10_000, opened);
+		socket.drop();
+		expect(early.take(URL_1)).toBeNull();
+		expect(socket.closed).toBe(true);
+	});
+
+	it('not taken in 10 s: closed', () => {
+		const socket = new FakeSocket(URL_1);
+		const early = new EarlySockets(() => new FakeSocket(URL_1), 10_000, {
+			url: URL_1,
+			socket,
+			messages: [],
+			closed: false
+		});
+		vi.advanceTimersByTime(10_000);
+		expect(socket.closed).toBe(true);
+		expect(early.take(URL_1)).toBeNull();
+	});
+});

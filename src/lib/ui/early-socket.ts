@@ -1,10 +1,12 @@
 /**
- * A screen's WebSocket opened ahead of its page: the route's load function opens it while the
- * page's code, its settings and its access check are still loading, so the snapshot is there
- * when the page's connection (ScreenConnection) starts, rather than asked for only then. The
- * messages it gets meanwhile are kept in order and handed over with it. One at a time; not taken
- * within `takeWithinMs` (the navigation went elsewhere), or closed before it was taken, it is
- * dropped, and the connection opens its own as before.
+ * A screen's WebSocket opened ahead of its page, so the snapshot is there when the page's
+ * connection (ScreenConnection) starts, rather than asked for only then: on a page load by the
+ * page's HTML itself (src/app.html, a few lines run before anything else loads:
+ * `window.__kdsEarlySocket`, taken over here when this module loads), on a navigation inside the
+ * app by the route's load function, while the page's code, its settings and its access check
+ * load. The messages it gets meanwhile are kept in order and handed over with it. One at a time;
+ * not taken within `takeWithinMs` (the navigation went elsewhere), or closed before it was taken,
+ * it is dropped, and the connection opens its own as before.
  */
 import type { SocketLike } from './connection.svelte';
 
@@ -27,8 +29,24 @@ export class EarlySockets {
 
 	constructor(
 		private readonly createSocket: (url: string) => SocketLike = (url) => new WebSocket(url),
-		private readonly takeWithinMs = 10_000
-	) {}
+		private readonly takeWithinMs = 10_000,
+		/** One the page's HTML opened (`window.__kdsEarlySocket`): pending from now on. */
+		opened?: OpenedByHtml
+	) {
+		if (!opened || typeof opened.url !== 'string' || !opened.socket) return;
+		const pending: Pending = {
+			url: opened.url,
+			socket: opened.socket,
+			// The same array and flag the page's script fills, now filled by these handlers.
+			messages: Array.isArray(opened.messages) ? opened.messages : [],
+			closed: opened.closed === true,
+			timer: setTimeout(() => {
+				if (this.#pending === pending) this.#drop();
+			}, this.takeWithinMs)
+		};
+		this.#watch(pending);
+		this.#pending = pending;
+	}
 
 	/**
 	 * Open a socket to `url` for the connection that will start soon. Nothing when one to that URL
@@ -54,11 +72,16 @@ export class EarlySockets {
 				if (this.#pending === pending) this.#drop();
 			}, this.takeWithinMs)
 		};
+		this.#watch(pending);
+		this.#pending = pending;
+	}
+
+	#watch(pending: Pending): void {
+		const { socket } = pending;
 		socket.onmessage = (event) => void pending.messages.push(event);
 		socket.onclose = () => void (pending.closed = true);
 		socket.onerror = () => {};
 		socket.onopen = () => {};
-		this.#pending = pending;
 	}
 
 	/**
@@ -102,5 +125,24 @@ export class EarlySockets {
 	}
 }
 
-/** The page's one registry: the screen route's load function opens, ScreenConnection takes. */
-export const earlySockets = new EarlySockets();
+/** What src/app.html's script leaves in `window.__kdsEarlySocket`. */
+export interface OpenedByHtml {
+	url: string;
+	socket: SocketLike;
+	messages: MessageEvent[];
+	closed: boolean;
+}
+
+function openedByHtml(): OpenedByHtml | undefined {
+	if (typeof window === 'undefined') return undefined;
+	const holder = window as { __kdsEarlySocket?: OpenedByHtml };
+	const opened = holder.__kdsEarlySocket;
+	delete holder.__kdsEarlySocket;
+	return opened;
+}
+
+/**
+ * The page's one registry: the page's HTML or the screen route's load function opens,
+ * ScreenConnection takes.
+ */
+export const earlySockets = new EarlySockets(undefined, undefined, openedByHtml());
