@@ -1,5 +1,5 @@
 import { error, isHttpError } from '@sveltejs/kit';
-import { browser } from '$app/environment';
+import { browser } from '$app/env';
 import type { ScreenInfo } from '#core/relay';
 import { readChangeMarks } from '#core/view/format';
 import { preconnectScreen } from '#lib/ui/screen-session.svelte.ts';
