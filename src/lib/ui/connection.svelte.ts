@@ -5,20 +5,11 @@
  * connection dot.
  */
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '#core/relay';
-import { earlySockets, type EarlySockets } from './early-socket';
+import { earlySockets, type EarlySockets, type SocketLike } from './early-socket';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
-/** The part of the WebSocket API used here, so tests can pass a fake. */
-export interface SocketLike {
-	readonly readyState: number;
-	onopen: ((ev: Event) => unknown) | null;
-	onclose: ((ev: CloseEvent) => unknown) | null;
-	onmessage: ((ev: MessageEvent) => unknown) | null;
-	onerror: ((ev: Event) => unknown) | null;
-	send(data: string): void;
-	close(code?: number, reason?: string): void;
-}
+export type { SocketLike };
 
 export interface ConnectionOptions {
 	url: string;

@@ -8,7 +8,20 @@
  * not taken within `takeWithinMs` (the navigation went elsewhere), or closed before it was taken,
  * it is dropped, and the connection opens its own as before.
  */
-import type { SocketLike } from './connection.svelte';
+
+/**
+ * The part of the WebSocket API used by the screen's connection (./connection.svelte.ts) and
+ * here, so tests can pass a fake.
+ */
+export interface SocketLike {
+	readonly readyState: number;
+	onopen: ((ev: Event) => unknown) | null;
+	onclose: ((ev: CloseEvent) => unknown) | null;
+	onmessage: ((ev: MessageEvent) => unknown) | null;
+	onerror: ((ev: Event) => unknown) | null;
+	send(data: string): void;
+	close(code?: number, reason?: string): void;
+}
 
 export interface EarlySocket {
 	socket: SocketLike;
