@@ -92,18 +92,34 @@ test.describe('the messy lunch rush', () => {
 					await expect(part.locator('[role=timer]')).toHaveCount(1);
 					await expect(part.getByText('cont.', { exact: true })).toHaveCount(i > 0 ? 1 : 0);
 				}
-				const shown = await parts.evaluateAll((els) =>
-					els.flatMap((el) => {
-						const body = el.querySelector('[data-card-body]')!.getBoundingClientRect();
-						return [...el.querySelectorAll('li')]
-							.filter((li) => {
-								const r = li.getBoundingClientRect();
-								return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
-							})
-							.map((li) => li.getAttribute('data-line-id'));
-					})
+				// (A part draws its lines on the page shown and next to it: page through them all.)
+				const shown = new Set<string | null>();
+				const pageCount = Number(
+					(await page.locator('[aria-label^="Page "]').getAttribute('aria-label'))?.match(
+						/of (\d+)/
+					)?.[1] ?? 1
 				);
-				expect(new Set(shown).size).toBe(15);
+				for (let p = 0; p < pageCount; p++) {
+					if (p > 0) await page.keyboard.press('PageDown');
+					await expect(page.locator('[aria-label^="Page "]')).toHaveAttribute(
+						'aria-label',
+						new RegExp(`^Page ${p + 1} of`)
+					);
+					const lines = await parts.evaluateAll((els) =>
+						els.flatMap((el) => {
+							const body = el.querySelector('[data-card-body]')!.getBoundingClientRect();
+							if (body.left < 0 || body.right > innerWidth) return [];
+							return [...el.querySelectorAll('li')]
+								.filter((li) => {
+									const r = li.getBoundingClientRect();
+									return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
+								})
+								.map((li) => li.getAttribute('data-line-id'));
+						})
+					);
+					for (const line of lines) shown.add(line);
+				}
+				expect(shown.size).toBe(15);
 			} finally {
 				await simulator.close();
 			}
