@@ -4,48 +4,53 @@ import { alertMatcher, DEFAULT_ALERT_WORDS } from './alerts.ts';
 describe('alertMatcher with the default list', () => {
 	const alert = alertMatcher();
 	it.each([
-		// [line, drawn bold on red]
-		['Nut allergy', true],
-		['No nuts, no sesame: severe allergy (seat 4)', true],
-		['No onion', true],
-		['no ice', true],
-		['» no pickles', true],
-		['NO MAYO', true],
-		['Without cheese', true],
-		['Gluten-free bread', true],
-		['Peanut sauce on the side', true],
-		['🥜 ピーナッツアレルギー', true],
-		['Shellfish', true],
-		['Extra cheese', false],
-		['Medium rare', false],
-		['Nutella crepe', false],
-		['Donut', false],
-		['Know your server', false],
-		['Nothing on top', false],
-		['Snow peas', false],
-		['', false],
-		[undefined, false]
-	])('%s → %s', (line, red) => {
-		expect(alert(line)).toBe(red);
+		// [line, how loud: danger (an allergy, bright red), caution ("no …", dark red), or none]
+		['Nut allergy', 'danger'],
+		['No nuts, no sesame: severe allergy (seat 4)', 'danger'],
+		['No nuts', 'danger'],
+		['Without gluten', 'danger'],
+		['Gluten-free bread', 'danger'],
+		['Peanut sauce on the side', 'danger'],
+		['🥜 ピーナッツアレルギー', 'danger'],
+		['Shellfish', 'danger'],
+		['No onion', 'caution'],
+		['no ice', 'caution'],
+		['» no pickles', 'caution'],
+		['NO MAYO', 'caution'],
+		['Without cheese', 'caution'],
+		['Extra cheese', null],
+		['Medium rare', null],
+		['Nutella crepe', null],
+		['Donut', null],
+		['Know your server', null],
+		['Nothing on top', null],
+		['Snow peas', null],
+		['', null],
+		[undefined, null]
+	])('%s → %s', (line, level) => {
+		expect(alert(line)).toBe(level);
 	});
 });
 
 describe('alertMatcher with a screen’s own list', () => {
 	it.each([
-		[['shrimp'], 'Shrimp free please', true],
-		[['shrimp'], 'Nut allergy', false],
-		[['light …'], 'Light ice', true],
-		[['light...'], 'Extra light', false],
-		[['tree nut'], 'TREE   NUT allergy', true],
-		[['えび'], 'えびアレルギー', true],
-		[[], 'Nut allergy', false],
-		[['  '], 'anything', false]
-	] as const)('%j: %s → %s', (words, line, red) => {
-		expect(alertMatcher(words)(line)).toBe(red);
+		[['shrimp'], 'Shrimp free please', 'danger'],
+		[['shrimp'], 'Nut allergy', null],
+		[['light …'], 'Light ice', 'caution'],
+		[['light...'], 'Extra light', null],
+		[['no …', 'shrimp'], 'No shrimp', 'danger'],
+		[['no …'], 'No nuts', 'caution'],
+		[['tree nut'], 'TREE   NUT allergy', 'danger'],
+		[['えび'], 'えびアレルギー', 'danger'],
+		[[], 'Nut allergy', null],
+		[['  '], 'anything', null]
+	] as const)('%j: %s → %s', (words, line, level) => {
+		expect(alertMatcher(words)(line)).toBe(level);
 	});
 
 	it('the default list is the one a screen without the setting uses', () => {
-		expect(alertMatcher(undefined)('No onion')).toBe(true);
+		expect(alertMatcher(undefined)('No onion')).toBe('caution');
+		expect(alertMatcher(undefined)('Nut allergy')).toBe('danger');
 		expect(DEFAULT_ALERT_WORDS).toContain('no …');
 	});
 });

@@ -8,6 +8,12 @@
  * "…" (or "...") matches a line that starts with it ("no …": "No onion", "» no ice", not
  * "Nothing"); an entry in a script written without spaces (CJK: "アレルギー") or an emoji
  * matches anywhere in the line.
+ *
+ * Two levels, so red keeps meaning danger on a card full of "no …" modifiers: a line with a word
+ * or phrase of the list (an allergy, an allergen: "Nut allergy", "No nuts", "Gluten-free bread")
+ * is `danger`, white on bright red, the loudest line on the card; a line that only starts with a
+ * "…" entry ("No onion", "Without cheese") is `caution`, still bold on red but a dark red, calmer
+ * than an allergy. A line that is both is `danger`.
  */
 
 /** The list a screen uses when its settings give none (docs/configuration.md). */
@@ -53,33 +59,41 @@ function escape(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Whether a line matches: built once per list. */
-export type AlertMatcher = (line: string | undefined) => boolean;
+/**
+ * How loud a matching line is drawn: `danger` (a word or phrase of the list: an allergy) or
+ * `caution` (only a "…" entry's start: "No onion").
+ */
+export type AlertLevel = 'danger' | 'caution';
+
+/** How loud a line is, or null when it matches nothing: built once per list. */
+export type AlertMatcher = (line: string | undefined) => AlertLevel | null;
 
 export function alertMatcher(
 	words: readonly string[] | undefined = DEFAULT_ALERT_WORDS
 ): AlertMatcher {
-	const patterns: RegExp[] = [];
+	const dangers: RegExp[] = [];
+	const cautions: RegExp[] = [];
 	for (const raw of words) {
 		const entry = raw.trim().toLocaleLowerCase();
 		if (!entry) continue;
 		if (PREFIX.test(entry)) {
 			const head = entry.replace(PREFIX, '').trim();
-			if (head) patterns.push(new RegExp(`^${escape(head)}(?![\\p{L}\\p{N}])`, 'u'));
+			if (head) cautions.push(new RegExp(`^${escape(head)}(?![\\p{L}\\p{N}])`, 'u'));
 			continue;
 		}
 		const body = escape(entry).replace(/\s+/g, '\\s+');
-		patterns.push(
+		dangers.push(
 			SPACELESS.test(entry)
 				? new RegExp(body, 'u')
 				: new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'u')
 		);
 	}
-	if (patterns.length === 0) return () => false;
+	if (dangers.length === 0 && cautions.length === 0) return () => null;
 	return (line) => {
-		if (!line) return false;
+		if (!line) return null;
 		const text = line.toLocaleLowerCase();
+		if (dangers.some((p) => p.test(text))) return 'danger';
 		const words = text.replace(LEAD, '');
-		return patterns.some((p) => (p.source.startsWith('^') ? p.test(words) : p.test(text)));
+		return cautions.some((p) => p.test(words)) ? 'caution' : null;
 	};
 }

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, screenPage, test } from '../helpers/fixtures.ts';
-import { create, item, order, update } from './orders.ts';
+import { create, item, order, ordinaryTickets, update } from './orders.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
 const allDay = (page: Page) => page.getByRole('region', { name: 'All Day' });
@@ -57,6 +57,8 @@ test.describe('All Day', () => {
 		await page.getByRole('button', { name: 'All Day' }).click();
 		const view = allDay(page);
 		await expect(view).toBeVisible();
+		// The header's pager steps aside while All Day covers the cards.
+		await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
 		await expect(lines(view)).toHaveText([
 			/^4\s*Cheeseburger\s*2\s*No onion\s*1\s*no modifiers\s*1\s*2 × Bacon$/,
 			/^1\s*Fries\s*1\s*Extra salt$/,
@@ -101,6 +103,36 @@ test.describe('All Day', () => {
 			await expect(view).toBeVisible();
 			await view.getByRole('button', { name: 'Close' }).click();
 			await expect(view).toHaveCount(0);
+			await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
 		});
+	});
+
+	test('kiosk: the All Day button is lit while the view is open, and the pager steps aside', async ({
+		page,
+		simulator
+	}) => {
+		for (const o of ordinaryTickets(12)) await simulator.sendTcp('kds-1', o);
+		await page.setViewportSize({ width: 800, height: 480 });
+		await screenPage(page, simulator, 'kds-1', { kiosk: true });
+		const controls = page.getByRole('navigation', { name: 'Screen controls' });
+		const button = controls.getByRole('button', { name: 'All Day' });
+		const pager = controls.getByLabel(/^Page 1 of \d+$/);
+		await expect(pager).toBeVisible();
+		const idle = await button.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+		await button.click();
+		await expect(allDay(page)).toBeVisible();
+		// Lit: a tap away from the view reads as open, not as the idle grey of the other buttons.
+		await expect(button).toHaveAttribute('aria-pressed', 'true');
+		await expect(button).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+		// No pager over All Day: its pages would turn the cards out of sight.
+		await expect(controls.getByLabel(/^Page \d+ of \d+$/)).toHaveCount(0);
+		await expect(controls.getByRole('button', { name: /next page$/i })).toHaveCount(0);
+		await page.screenshot({ path: join(SHOTS, 'all-day-kiosk-open-800x480.png') });
+
+		await button.click();
+		await expect(allDay(page)).toHaveCount(0);
+		await expect(pager).toBeVisible();
+		await expect(button).toHaveCSS('background-color', idle);
 	});
 });

@@ -2,12 +2,23 @@
  * A cook's marks in real browsers (issue 47 part 6): a tap on an item in one browser strikes it
  * in a second browser of the same screen; a second tap takes it back; a tap on the header still
  * selects and a second one bumps; "▶ Start" on the selected card marks it started everywhere;
- * the bump bar's I / D / S keys do the same; the JSON view says what the cards show.
+ * the bump bar's I / D / S keys do the same; the JSON view says what the cards show. Ticks survive
+ * a restart of the agent over its file store: a browser opened after it shows them, and a tick
+ * made after it reaches the browsers that were open before.
  * Screenshots at 800×480 and 1280×720 go to test-results/screenshots/.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
-import { card, expect, screenPage, test } from '../helpers/fixtures.ts';
+import {
+	card,
+	expect,
+	expectConnection,
+	screenPage,
+	startSimulator,
+	test
+} from '../helpers/fixtures.ts';
 import { create, item, order } from './orders.ts';
 
 const SHOTS = join(process.cwd(), 'test-results', 'screenshots');
@@ -113,5 +124,81 @@ test.describe("a cook's marks", () => {
 			await expect(card(other, 'Ana')).toBeVisible();
 		});
 		await other.close();
+	});
+
+	test('ticks survive an agent restart over its file store and reach a second browser', async ({
+		page,
+		browser
+	}) => {
+		const dataDir = await mkdtemp(join(tmpdir(), 'kds-e2e-marks-'));
+		let simulator = await startSimulator({ memory: false, dataDir });
+		const other = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+		const late = await browser.newPage({ viewport: { width: 1024, height: 600 } });
+		try {
+			await simulator.sendTcp(
+				'kds-1',
+				create(
+					order('R-1', 'Table 9', [
+						item('1', 'Ribeye', { mods: [{ name: 'Medium rare' }] }),
+						item('2', 'Fries', { qty: 2 }),
+						item('3', 'Caesar Salad')
+					])
+				)
+			);
+			await page.setViewportSize({ width: 800, height: 480 });
+			await screenPage(page, simulator, 'kds-1', { kiosk: true });
+			await screenPage(other, simulator, 'kds-1');
+			const here = card(page, 'Table 9');
+			const there = card(other, 'Table 9');
+			await line(here, 'Fries').click();
+			await expect(line(there, 'Fries')).toHaveAttribute('data-ticked', '');
+			await expect(there.getByLabel('1 of 3 items done')).toBeVisible();
+
+			await test.step('the agent restarts on its store: both browsers reconnect, Fries still ticked', async () => {
+				const port = Number(new URL(simulator.httpUrl).port);
+				await simulator.close();
+				await expectConnection(page, 'Reconnecting');
+				simulator = await startSimulator({ memory: false, dataDir, httpPort: port });
+				for (const p of [page, other]) await expectConnection(p, 'Connected', 15_000);
+				for (const c of [here, there]) {
+					await expect(line(c, 'Fries')).toHaveAttribute('data-ticked', '');
+					await expect(line(c, 'Ribeye')).not.toHaveAttribute('data-ticked', '');
+				}
+			});
+
+			await test.step('a browser opened after the restart shows the tick from the store', async () => {
+				await screenPage(late, simulator, 'kds-1', { kiosk: true });
+				const fresh = card(late, 'Table 9');
+				await expect(line(fresh, 'Fries')).toHaveAttribute('data-ticked', '');
+				await expect(line(fresh, 'Fries')).toHaveAccessibleName('2 × Fries (marked done)');
+				await expect(fresh.getByLabel('1 of 3 items done')).toHaveText('✓ 1/3');
+				expect(
+					(await simulator.screenJson('kds-1')).cards[0].sections[0].entries.map((e) =>
+						e.kind === 'item' ? [e.item.name, e.item.doneAt !== null] : []
+					)
+				).toEqual([
+					['Ribeye', false],
+					['Fries', true],
+					['Caesar Salad', false]
+				]);
+			});
+
+			await test.step('ticks after the restart reach the browsers open before it, and back', async () => {
+				await line(card(late, 'Table 9'), 'Ribeye').click();
+				for (const c of [here, there]) {
+					await expect(line(c, 'Ribeye')).toHaveAttribute('data-ticked', '');
+					await expect(c.getByLabel('2 of 3 items done')).toBeVisible();
+				}
+				await line(there, 'Fries').click();
+				for (const c of [here, card(late, 'Table 9')])
+					await expect(line(c, 'Fries')).not.toHaveAttribute('data-ticked', '');
+			});
+			await page.screenshot({ path: join(SHOTS, 'cook-marks-restart-800x480.png') });
+		} finally {
+			await other.close();
+			await late.close();
+			await simulator.close();
+			await rm(dataDir, { recursive: true, force: true });
+		}
 	});
 });

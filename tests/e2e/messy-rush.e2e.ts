@@ -2,14 +2,15 @@
  * The line can trust the screen (issue 47), with the messy twenty-order rush of orders.ts
  * `messyRush()` (modifiers on half the items, a 15-item order, a coursed party with a nut allergy
  * on a held course, emails, URLs and delivery ids in the notes, CJK and emoji, an update, two
- * cancels, a scheduled order) and the unbroken-string order, at 800x480 and 1024x600 kiosk,
+ * cancels, a scheduled order) with the unbroken-string order among them, and that order alone
+ * beside a plain one, at 800x480 and 1024x600 kiosk,
  * 1280x720, 1920x1080 and 1080x1920, page by page:
  *
  * - bump numbers: the parts on a page are numbered 1…n in reading order, two parts of one ticket
  *   on a page share a number, and pressing each digit key bumps the ticket whose card shows it;
  * - a continued part that starts inside a course repeats the course's heading with its state;
  * - no text box extends past its card, none is cut;
- * - the allergy line is bold on red.
+ * - the allergy line is bold white on bright red, a "no …" bold on a calmer dark red.
  *
  * Screenshots of every page go to test-results/screenshots/messy-<size>-p<n>.png.
  */
@@ -122,6 +123,15 @@ async function textOutside(page: Page): Promise<string[]> {
 				if (!ellipsis && box.scrollWidth > box.clientWidth + 1 && style.display !== 'inline')
 					bad.push(`${id}: "${text}" cut`);
 			}
+			// A letter (or a few) a line: text that wraps yet takes under 40% of the card's width.
+			for (const box of card.querySelectorAll<HTMLElement>(
+				'.name > span:not(.seat), .mod, .instructions, .info > div, .group-name, .group-note'
+			)) {
+				const r = box.getBoundingClientRect();
+				const lines = r.height / parseFloat(getComputedStyle(box).lineHeight);
+				if (r.width > 0 && lines > 1.5 && r.width < a.width * 0.4)
+					bad.push(`${id}: "${(box.textContent ?? '').trim().slice(0, 40)}" squeezed`);
+			}
 			if (
 				card.querySelector('.more') &&
 				getComputedStyle(card.querySelector('.more')!).display !== 'none'
@@ -199,9 +209,11 @@ for (const size of SIZES) {
 			for (const o of orders.warm) await simulator.sendTcp('kds-1', o);
 			clock.offset = 0;
 			for (const o of [...orders.fresh, ...orders.after]) await simulator.sendTcp('kds-1', o);
+			// The unbroken-string order arrives in the rush too: its parts are numbered with the rest.
+			await simulator.sendTcp('kds-1', unbrokenOrder());
 			await page.setViewportSize(size);
 			await page.goto(simulator.screenUrl('kds-1', { kiosk: size.kiosk }));
-			await expect(cards(page)).toHaveCount(20);
+			await expect(cards(page)).toHaveCount(21);
 			await expect(
 				page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
 			).toHaveCount(0, { timeout: 20_000 });
@@ -233,9 +245,9 @@ for (const size of SIZES) {
 					const target = page.locator(`article[data-order-id="${now[n - 1]}"]`);
 					await page.keyboard.press(String(n));
 					await expect(target, `${where}: key ${n} bumps ${now[n - 1]}`).toHaveCount(0);
-					await expect(cards(page)).toHaveCount(19);
-					await page.keyboard.press('r');
 					await expect(cards(page)).toHaveCount(20);
+					await page.keyboard.press('r');
+					await expect(cards(page)).toHaveCount(21);
 					// A bump that emptied the last page showed the page before: back to this one.
 					await expect(async () => {
 						const shown = Number(
@@ -269,10 +281,30 @@ for (const size of SIZES) {
 				expect(look.weight, `${text}: bold`).toBeGreaterThanOrEqual(700);
 				expect(look.opacity, `${text}: not dimmed`).toBe(1);
 			}
+			// A "no …" naming no allergen is bold on a dark red: calmer than the allergy, so a card of
+			// "no …" modifiers does not drown it (docs/screens.md#alerts).
 			const noOnion = page.locator('article[data-order-id="T-7"] .mod', { hasText: 'No onion' });
+			const calm = await noOnion.evaluate((el) => {
+				const s = getComputedStyle(el);
+				return { bg: s.backgroundColor, weight: Number(s.fontWeight) };
+			});
+			const [cr, cg, cb] = parseRgb(calm.bg);
+			expect(cr, 'No onion: on red').toBeGreaterThanOrEqual(100);
+			expect(Math.max(cg, cb), 'No onion: on red').toBeLessThan(50);
+			expect(cr, 'No onion: a darker red than the allergy').toBeLessThan(150);
+			expect(calm.weight, 'No onion: bold').toBeGreaterThanOrEqual(700);
+			// Nor dimmed on a held course ("No basil" on the party's Lasagna, course 2 on hold).
+			const noBasil = party.locator('.mod', { hasText: 'No basil' });
+			await expect(noBasil).toHaveAttribute('data-alert', 'caution');
 			expect(
-				parseRgb(await noOnion.evaluate((el) => getComputedStyle(el).backgroundColor))[0]
-			).toBeGreaterThanOrEqual(150);
+				await noBasil.evaluate((el) => {
+					let opacity = 1;
+					for (let e: Element | null = el; e; e = e.parentElement)
+						opacity *= Number(getComputedStyle(e).opacity);
+					return opacity;
+				}),
+				'No basil: not dimmed'
+			).toBe(1);
 			const plain = page.locator('article[data-order-id="T-7"] .mod', { hasText: 'Medium' });
 			expect(await plain.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe(
 				'rgba(0, 0, 0, 0)'
@@ -323,14 +355,23 @@ for (const size of SIZES) {
 			const body = first.querySelector('[data-card-body]')!.getBoundingClientRect();
 			const lines = first.querySelector('[data-lines]')!.getBoundingClientRect();
 			const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
-			// Text squeezed to a sliver (a letter a line): a box of long text far narrower than the card.
+			// Text squeezed (a letter a line, or a column beside it): a box of text that wraps to more
+			// than one line yet is far narrower than the card (the seat chip once took a column beside
+			// the modifiers and instructions, wrapping them in half the card's width).
 			const squeezed: string[] = [];
 			for (const box of first.querySelectorAll<HTMLElement>(
-				'.name > span, .mod, .instructions, .info > div'
+				'.name > span:not(.seat), .mod, .instructions, .info > div'
 			)) {
 				const text = box.textContent!.trim();
-				if (text.length > 12 && box.getBoundingClientRect().width < card.width * 0.5)
-					squeezed.push(text.slice(0, 30));
+				const r = box.getBoundingClientRect();
+				const wraps = r.height > 1.5 * parseFloat(getComputedStyle(box).lineHeight);
+				if (
+					text.length > 12 &&
+					(r.width < card.width * 0.5 || (wraps && r.width < card.width * 0.7))
+				)
+					squeezed.push(
+						`${text.slice(0, 30)} (${Math.round(r.width)} of ${Math.round(card.width)} px)`
+					);
 			}
 			return {
 				parts: parts.length,
@@ -350,6 +391,43 @@ for (const size of SIZES) {
 		// No more room than its words need: the lines the words take (core card-estimate.ts), within 25%.
 		expect(drawn.heightRem).toBeLessThanOrEqual(drawn.estimateRem * 1.25);
 		expect(drawn.heightRem).toBeGreaterThanOrEqual(drawn.estimateRem * 0.75);
+
+		// All Day: the unbroken names and modifiers wrap inside their column (the modifiers once ran
+		// over the next column at 1920x1080).
+		await page.keyboard.press('a');
+		const counts = page.getByRole('list', { name: 'All Day counts' });
+		await expect(counts).toBeVisible();
+		await page.screenshot({ path: join(SHOTS, `unbroken-allday-${label}.png`) });
+		const overColumn = await counts.evaluate((list) => {
+			const bad: string[] = [];
+			for (const line of list.querySelectorAll<HTMLElement>(':scope > li')) {
+				const box = line.getBoundingClientRect();
+				for (const e of line.querySelectorAll<HTMLElement>('*')) {
+					const r = e.getBoundingClientRect();
+					if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1))
+						bad.push((e.textContent ?? '').trim().slice(0, 40));
+				}
+			}
+			return bad;
+		});
+		expect(overColumn, 'All Day: text past its column').toEqual([]);
+		await page.keyboard.press('a');
+
+		// The Takeout view's tile: the delivery id wraps inside it too (it once ran past the tile
+		// into the next one at 1080x1920).
+		await page.getByRole('button', { name: /^Takeout/ }).click();
+		const tile = page
+			.getByRole('region', { name: 'Takeout' })
+			.locator('li[data-order-id="UNBROKEN-1"]');
+		await expect(tile).toBeVisible();
+		await page.screenshot({ path: join(SHOTS, `unbroken-takeout-${label}.png`) });
+		const overflowing = await tile.evaluate((li) =>
+			[li, ...li.querySelectorAll<HTMLElement>('*')]
+				.filter((e) => getComputedStyle(e).textOverflow !== 'ellipsis')
+				.filter((e) => e.scrollWidth > e.clientWidth + 1)
+				.map((e) => (e.textContent ?? '').trim().slice(0, 40))
+		);
+		expect(overflowing, 'Takeout: text past its tile').toEqual([]);
 	});
 }
 

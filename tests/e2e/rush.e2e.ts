@@ -324,3 +324,110 @@ test('a cancel: a red toast names the order and shows its page; the takeout view
 	await expect(row.getByRole('note', { name: 'Cancelled' })).toHaveText('✕ Cancelled');
 	await expect(row.getByRole('button', { name: 'Ready for pickup' })).toHaveCount(0);
 });
+
+/**
+ * The cancel toasts take a strip of their own below the cards (CancelToasts.svelte): drawn over
+ * the board, two of them hid the last lines of the cards under them for 12 s at 800×480, and a
+ * tap there landed on a toast. With two shown, at both kiosk panel sizes, no card in the window
+ * is under a toast: no box meets a toast's, and at the card's corners and the middle of its foot
+ * the card itself is what a touch there hits.
+ */
+test('two cancel toasts at 800x480 and 1024x600 kiosk cover no card: a strip of their own', async ({
+	page,
+	simulator
+}) => {
+	await page.setViewportSize({ width: 800, height: 480 });
+	// Tall tickets first: each fills its column to the foot of the board and continues, so at
+	// both sizes a card reaches down to where the toasts once were.
+	const dishes = ['Cheeseburger', 'Fries', 'Caesar Salad', 'Club Sandwich', 'Tomato Soup', 'Cola'];
+	for (let n = 1; n <= 4; n++)
+		await simulator.sendTcp(
+			'kds-1',
+			create(
+				order(
+					`T-${n}`,
+					`Table ${n}`,
+					Array.from({ length: 10 }, (_, i) =>
+						item(String(i + 1), dishes[(n + i) % dishes.length], {
+							mods: i % 2 ? [] : [{ name: 'No onion' }]
+						})
+					)
+				)
+			)
+		);
+	for (const o of ordinaryTickets(6)) await simulator.sendTcp('kds-1', o);
+	for (const [id, name] of [
+		['C-1', 'Eli'],
+		['C-2', 'Fay']
+	])
+		await simulator.sendTcp('kds-1', create(order(id, name, [item('1', 'Flat White')])));
+	await screenPage(page, simulator, 'kds-1', { kiosk: true });
+	await expect(page.locator('article[data-order-id="C-2"]')).toHaveCount(1);
+	await simulator.sendTcp('kds-1', cancel('C-1'));
+	await simulator.sendTcp('kds-1', cancel('C-2'));
+	const toasts = page.getByRole('button', { name: /^Cancelled: .*\. Show$/ });
+	await expect(toasts).toHaveCount(2);
+
+	for (const size of [
+		{ width: 800, height: 480 },
+		{ width: 1024, height: 600 }
+	]) {
+		await test.step(`${size.width}x${size.height}`, async () => {
+			await page.setViewportSize(size);
+			await page.evaluate(
+				() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+			);
+			mkdirSync(SHOTS, { recursive: true });
+			await page.screenshot({
+				path: join(SHOTS, `cancel-toasts-${size.width}x${size.height}.png`)
+			});
+			const found = await page.evaluate(() => {
+				const toasts = [
+					...document.querySelectorAll<HTMLElement>('button[aria-label^="Cancelled: "]')
+				].map((t) => t.getBoundingClientRect());
+				const covered: string[] = [];
+				let checked = 0;
+				for (const el of document.querySelectorAll<HTMLElement>('article[data-order-id]')) {
+					const r = el.getBoundingClientRect();
+					// Cards on the other pages are slid out of the window.
+					if (r.right <= 1 || r.left >= innerWidth - 1) continue;
+					checked++;
+					const name = `${el.dataset.orderId} part ${el.dataset.partIndex ?? 0}`;
+					for (const t of toasts)
+						if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom)
+							covered.push(`${name}: box under a toast`);
+					const inset = 10;
+					for (const [x, y] of [
+						[r.left + inset, r.top + inset],
+						[r.right - inset, r.top + inset],
+						[r.left + inset, r.bottom - inset],
+						[r.right - inset, r.bottom - inset],
+						[(r.left + r.right) / 2, r.bottom - inset]
+					]) {
+						const hit = document.elementFromPoint(x, y);
+						if (hit?.closest('article[data-order-id]') !== el)
+							covered.push(`${name}: (${x}, ${y}) hits ${hit?.outerHTML.slice(0, 80)}`);
+					}
+				}
+				const outside = toasts.filter(
+					(t) => t.top < 0 || t.bottom > innerHeight || t.left < 0 || t.right > innerWidth
+				).length;
+				return { covered, checked, outside, toasts: toasts.length };
+			});
+			expect(found.toasts, 'both toasts drawn').toBe(2);
+			expect(found.outside, 'toasts inside the window').toBe(0);
+			expect(found.checked, 'cards in the window checked').toBeGreaterThanOrEqual(3);
+			expect(found.covered).toEqual([]);
+		});
+	}
+
+	// Each toast still shows its card; once both are gone the cards have the room back.
+	const fay = card(page, 'Fay');
+	await page.getByRole('button', { name: 'Cancelled: Fay. Show' }).click();
+	await expect(fay).toBeInViewport({ ratio: 0.99 });
+	await expect(fay).toHaveAttribute('data-selected', '');
+	await expect(toasts).toHaveCount(1);
+	await page.getByRole('button', { name: 'Cancelled: Eli. Show' }).click();
+	await expect(card(page, 'Eli')).toHaveAttribute('data-selected', '');
+	await expect(page.getByTestId('cancel-toasts')).toHaveCount(0);
+});

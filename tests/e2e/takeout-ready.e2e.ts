@@ -53,7 +53,11 @@ test('a cook taps "Ready for pickup": every browser sees it, the customer gets t
 	);
 	await simulator.sendTcp('kds-2', createFromSample('http-create-curbside.json'));
 	await screenPage(page, simulator, 'kds-1');
+	await expect(page.getByRole('navigation', { name: 'Pages' })).toBeVisible();
 	await page.getByRole('button', { name: 'Takeout' }).click();
+	await expect(takeoutView(page)).toBeVisible();
+	// The board's pager steps aside while the Takeout view covers the cards.
+	await expect(page.getByRole('navigation', { name: 'Pages' })).toBeHidden();
 	const other = await context.newPage();
 	await other.goto(`${simulator.screenUrl('kds-1')}?kiosk&view=takeout`);
 	const expo = await context.newPage();

@@ -2,9 +2,10 @@
  * What the bump bar's keys mean on the board as drawn (issue 47 part 8, the first piece of the
  * screen's controller): which ticket a digit, Enter or an arrow acts on, and which page shows.
  * Pure decisions over the board's layout (CardBoard's BoardLayout: the numbers on the page shown,
- * the page each ticket starts on), so they are tested under Vitest; ScreenView applies them
- * (sends the bump, moves the selection, turns the page). Likewise the selection as tickets come
- * and go, Undo of a bump, and the switch between the cards and the takeout view.
+ * the page each ticket starts on), so they are tested under Vitest; the BoardController of
+ * board-controller.svelte.ts applies them (sends the bump, moves the selection, turns the page).
+ * Likewise the selection as tickets come and go, Undo of a bump, and the switch between the
+ * cards and the takeout view.
  */
 
 /** The part of the board's layout the keys read. */
@@ -63,7 +64,7 @@ export function turnedPage(page: number, direction: number, pageCount: number): 
 
 // ---- The selection as the cards come and go, and Undo ----
 
-/** What is selected, and an undone bump's card waiting to come back (ScreenView's state). */
+/** What is selected, and an undone bump's card waiting to come back (BoardController's state). */
 export interface Selection {
 	selectedId: string | null;
 	/** Where the selected ticket was in the queue: its place goes to the next one if it leaves. */

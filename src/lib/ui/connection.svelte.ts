@@ -5,19 +5,11 @@
  * connection dot.
  */
 import { parseServerMessage, type ClientMessage, type ServerMessage } from '#core/relay';
+import { earlySockets, type EarlySockets, type SocketLike } from './early-socket';
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline';
 
-/** The part of the WebSocket API used here, so tests can pass a fake. */
-export interface SocketLike {
-	readonly readyState: number;
-	onopen: ((ev: Event) => unknown) | null;
-	onclose: ((ev: CloseEvent) => unknown) | null;
-	onmessage: ((ev: MessageEvent) => unknown) | null;
-	onerror: ((ev: Event) => unknown) | null;
-	send(data: string): void;
-	close(code?: number, reason?: string): void;
-}
+export type { SocketLike };
 
 export interface ConnectionOptions {
 	url: string;
@@ -28,6 +20,12 @@ export interface ConnectionOptions {
 	/** A message from the agent that failed the relay's schema (core/relay.ts): dropped, and named here. */
 	onInvalid?: (error: string) => void;
 	createSocket?: (url: string) => SocketLike;
+	/**
+	 * Sockets opened ahead of their connection, with what they received (the screen route's load
+	 * function opens one: ./early-socket.ts): taken on the first open instead of a new one, and
+	 * told while this connection runs (no early socket for it meanwhile). Default: the page's one.
+	 */
+	early?: Pick<EarlySockets, 'take' | 'running'>;
 	/** First retry delay and cap (ms). */
 	minDelayMs?: number;
 	maxDelayMs?: number;
@@ -74,6 +72,7 @@ export class ScreenConnection {
 	constructor(options: ConnectionOptions) {
 		this.#options = {
 			createSocket: (url) => new WebSocket(url),
+			early: earlySockets,
 			minDelayMs: 500,
 			maxDelayMs: 5000,
 			probeAfterMs: 12_000,
@@ -93,10 +92,12 @@ export class ScreenConnection {
 			window.addEventListener('offline', this.#onOffline);
 		}
 		this.#silenceTimer = setInterval(this.#checkSilence, 1000);
+		this.#options.early.running(this.#options.url, true);
 		this.#open();
 	}
 
 	stop(): void {
+		if (!this.#stopped) this.#options.early.running(this.#options.url, false);
 		this.#stopped = true;
 		clearTimeout(this.#retryTimer);
 		clearInterval(this.#silenceTimer);
@@ -125,9 +126,10 @@ export class ScreenConnection {
 		if (this.#stopped) return;
 		this.#discard();
 		if (this.state !== 'offline') this.state = this.#everConnected ? 'reconnecting' : 'connecting';
+		const early = this.#everConnected ? null : this.#options.early.take(this.#options.url);
 		let socket: SocketLike;
 		try {
-			socket = this.#options.createSocket(this.#options.url);
+			socket = early?.socket ?? this.#options.createSocket(this.#options.url);
 		} catch {
 			this.#scheduleRetry();
 			return;
@@ -135,29 +137,8 @@ export class ScreenConnection {
 		this.#socket = socket;
 		this.#lastMessageAt = Date.now();
 		this.#probedAt = null;
-		socket.onopen = () => {
-			if (socket !== this.#socket) return;
-			this.#everConnected = true;
-			this.failures = 0;
-			this.state = 'connected';
-			this.#lastMessageAt = Date.now();
-			this.#options.onOpen?.();
-		};
-		socket.onmessage = (event) => {
-			if (socket !== this.#socket) return;
-			this.#lastMessageAt = Date.now();
-			this.#probedAt = null;
-			if (this.state !== 'connected') this.state = 'connected';
-			// Validated here (core/relay.ts): a bad message is dropped, never drawn, and named to the
-			// screen (onInvalid), which says its cards may be out of date.
-			const parsed = parseServerMessage(String(event.data));
-			if (!parsed.ok) {
-				console.warn(`kds: dropped a bad message from the agent: ${parsed.error}`);
-				this.#options.onInvalid?.(parsed.error);
-				return;
-			}
-			if (this.#options.onMessage(parsed.message) === 'gap') this.send({ type: 'resync' });
-		};
+		socket.onopen = () => this.#opened(socket);
+		socket.onmessage = (event) => this.#received(socket, event);
 		socket.onerror = () => {
 			// A close event follows; retrying is scheduled there.
 		};
@@ -166,6 +147,37 @@ export class ScreenConnection {
 			this.#socket = null;
 			this.#scheduleRetry();
 		};
+		// An early socket already open: what it got meanwhile, in order, as if it came now (any
+		// message still queued for it comes after, to the handler just set).
+		if (early && socket.readyState === OPEN) {
+			this.#opened(socket);
+			for (const event of early.messages) this.#received(socket, event);
+		}
+	}
+
+	#opened(socket: SocketLike): void {
+		if (socket !== this.#socket) return;
+		this.#everConnected = true;
+		this.failures = 0;
+		this.state = 'connected';
+		this.#lastMessageAt = Date.now();
+		this.#options.onOpen?.();
+	}
+
+	#received(socket: SocketLike, event: MessageEvent): void {
+		if (socket !== this.#socket) return;
+		this.#lastMessageAt = Date.now();
+		this.#probedAt = null;
+		if (this.state !== 'connected') this.state = 'connected';
+		// Validated here (core/relay.ts): a bad message is dropped, never drawn, and named to the
+		// screen (onInvalid), which says its cards may be out of date.
+		const parsed = parseServerMessage(String(event.data));
+		if (!parsed.ok) {
+			console.warn(`kds: dropped a bad message from the agent: ${parsed.error}`);
+			this.#options.onInvalid?.(parsed.error);
+			return;
+		}
+		if (this.#options.onMessage(parsed.message) === 'gap') this.send({ type: 'resync' });
 	}
 
 	#scheduleRetry(): void {

@@ -359,6 +359,24 @@ describe('OrderBoard', () => {
 		board.receive(relay.created('B', 2));
 		expect(created).toEqual(['B']);
 	});
+	it('reports a cancel when the POS cancels, not when a bumped cancelled ticket is recalled', () => {
+		const cancelled: string[] = [];
+		const board = new OrderBoard({ onCancelled: (entry) => cancelled.push(entry.id) });
+		const relay = new Relay();
+		board.receive(relay.snapshot([createRecord(input('A', 1))]));
+		const event = (type: 'order.cancelled' | 'order.bumped' | 'order.recalled', at: number) =>
+			board.receive(relay.change({ type: 'order.event', id: 'A', event: { type, at } }));
+		event('order.cancelled', T0 + 5000);
+		expect(cancelled).toEqual(['A']);
+		event('order.bumped', T0 + 6000);
+		expect(names(board)).toEqual([]);
+		// The cook recalls it: the card comes back cancelled, but nothing new was cancelled (no
+		// second toast, no second cancel tone).
+		event('order.recalled', T0 + 7000);
+		expect(board.get('A')?.state).toBe('cancelled');
+		expect(cancelled).toEqual(['A']);
+	});
+
 	it('indexes the orders combined onto each ticket once for the board, stable while they stay', () => {
 		const board = new OrderBoard();
 		const relay = new Relay();

@@ -117,7 +117,10 @@ export type ReceiveResult = 'applied' | 'stale' | 'gap' | 'waiting' | 'error';
 export interface OrderBoardOptions {
 	/** Called for each order created by a change (not by a snapshot): the new-order sound. */
 	onCreated?: (entry: OrderEntry) => void;
-	/** Called for each order a change cancelled (not a snapshot): the cancel sound and toast. */
+	/**
+	 * Called for each order a change cancelled (not a snapshot, nor the recall of a bumped
+	 * cancelled ticket): the cancel sound and toast.
+	 */
 	onCancelled?: (entry: OrderEntry) => void;
 	/** The browser clock; tests replace it. */
 	now?: () => number;
@@ -337,7 +340,12 @@ export class OrderBoard {
 				if (!actor) return false;
 				const before = actor.getSnapshot().hasTag('cancelled');
 				actor.send(change.event);
-				if (!before && actor.getSnapshot().hasTag('cancelled')) {
+				// A recall brings a bumped cancelled ticket back cancelled: nothing new was cancelled.
+				if (
+					!before &&
+					change.event.type !== 'order.recalled' &&
+					actor.getSnapshot().hasTag('cancelled')
+				) {
 					const entry = this.entries.get(change.id);
 					if (entry) this.#options.onCancelled?.(entry);
 				}

@@ -7,6 +7,7 @@ import type { ClientMessage } from '#core/relay';
 import type { ActionTarget } from '#core/screen';
 import { displayName } from '#core/view/format';
 import { ScreenConnection, type ConnectionOptions } from './connection.svelte';
+import { earlySockets } from './early-socket';
 import { ScreenNotifications } from './screen-notifications.svelte';
 import { OrderBoard } from './orders.svelte';
 import { beep, cancelTone } from './sound';
@@ -157,4 +158,12 @@ export class ScreenSession {
 export function screenSocketUrl(screenId: string, location: Location = window.location): string {
 	const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
 	return `${protocol}//${location.host}/ws?screen=${encodeURIComponent(screenId)}`;
+}
+
+/**
+ * Open the screen's socket ahead of its page (the route's load function): the page's session
+ * takes it, with the snapshot it got meanwhile (./early-socket.ts).
+ */
+export function preconnectScreen(screenId: string): void {
+	earlySockets.open(screenSocketUrl(screenId));
 }

@@ -2,7 +2,7 @@
  * The inspector's filters: read from and written to its URL's query, and the test the agent
  * applies to GET /api/admin/messages, for entries that come from the stream.
  */
-import { SEVERITIES, type Severity } from '#core/conformance';
+import { SEVERITIES, type Severity } from '#core/rules';
 import {
 	isRefusal,
 	MESSAGE_RESULTS,

@@ -6,7 +6,7 @@
 /* eslint-disable svelte/prefer-svelte-reactivity -- the Maps and Sets here are deliberately not
    reactive: each card reads only its own OrderFindings, assigned whole to $state.raw. */
 import { createContext } from 'svelte';
-import { countBySeverity, type Finding } from '#core/conformance';
+import { countBySeverity, type Finding } from '#core/rules';
 import { LogFollower, type FeedStatus, type FollowerOptions } from './log-follower';
 import type { InspectorEntry } from './messages-api';
 import { isRefusal } from '#core/message-entry';
