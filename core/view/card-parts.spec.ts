@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planParts, type CardLines, type PlannedCard } from './card-parts.ts';
+import { partHeights, planParts, type CardLines, type PlannedCard } from './card-parts.ts';
 
 /** A card of `n` items, each `line` px high, with `chrome` px of header and frame. */
 function card(id: string, n: number, line = 30, chrome = 50): PlannedCard {
@@ -137,5 +137,39 @@ describe('planParts', () => {
 	it('a card it cannot read is placed whole', () => {
 		const unread: PlannedCard = { id: 'u', height: 900, lines: () => null };
 		expect(planParts([unread, card('b', 2)], 400, 10).size).toBe(0);
+	});
+});
+
+describe('partHeights', () => {
+	// The course of 29 items under a 30 px heading, in 400 px columns (the rows above).
+	const lines = (repeat?: number[]): CardLines => ({
+		chrome: 50,
+		contChrome: 40,
+		footer: 20,
+		body: 900,
+		tops: Array.from({ length: 30 }, (_, i) => i * 30),
+		items: Array.from({ length: 30 }, (_, i) => i > 0),
+		repeat
+	});
+	const rows: Array<[string, CardLines, number[], number[]]> = [
+		// header + window + cont. for all but the last part; every part fits its 400 px column
+		['no repeated heading', lines(), [0, 300, 630], [50 + 300 + 20, 40 + 330 + 20, 40 + 270]],
+		[
+			'a later part repeats its course heading',
+			lines(Array.from({ length: 30 }, (_, i) => (i > 0 ? 30 : 0))),
+			[0, 300, 600],
+			[50 + 300 + 20, 40 + 30 + 300 + 20, 40 + 30 + 300]
+		],
+		['one part: the whole card', lines(), [0], [50 + 900]]
+	];
+	it.each(rows)('%s', (_, card, starts, heights) => {
+		expect(partHeights(card, starts)).toEqual(heights);
+		// As planParts plans them: no part but a lone one is taller than the column.
+		if (starts.length > 1) for (const h of heights) expect(h).toBeLessThanOrEqual(400);
+	});
+	it('matches the plan planParts made', () => {
+		const card = lines(Array.from({ length: 30 }, (_, i) => (i > 0 ? 30 : 0)));
+		const plan = planParts([{ id: 'c', height: 950, lines: () => card }], 400, 10).get('c')!;
+		expect(partHeights(card, plan)).toEqual([370, 390, 370]);
 	});
 });

@@ -86,13 +86,6 @@ export function planParts(
 			continue;
 		}
 		const { chrome, contChrome, footer, body, tops, items } = lines;
-		// The heading a part starting at `at` repeats: that of the last line starting at or above it.
-		const repeatAt = (at: number): number => {
-			if (!lines.repeat) return 0;
-			let height = 0;
-			for (const [i, top] of tops.entries()) if (top <= at) height = lines.repeat[i] ?? 0;
-			return height;
-		};
 		// The lowest cut that leaves a part from `from` no taller than `room`: before a line, never
 		// right under a heading (a course's heading stays with its first item).
 		const keep = lines.keep ?? items.map((item) => !item);
@@ -140,7 +133,7 @@ export function planParts(
 			used = 0;
 		}
 		// The rest: a column each, until what is left fits.
-		const head = (at: number) => (at === 0 ? chrome : contChrome + repeatAt(at));
+		const head = (at: number) => (at === 0 ? chrome : contChrome + repeatAt(lines, at));
 		while (head(from) + (body - from) > columnHeight) {
 			const room = columnHeight - head(from) - footer;
 			const cut = cutIn(from, room) ?? fineCut(from, room) ?? Math.floor(from + room - SLACK_PX);
@@ -154,4 +147,26 @@ export function planParts(
 		if (starts.length > 1) plan.set(card.id, starts);
 	}
 	return plan;
+}
+
+/** The heading a part starting at `at` repeats: that of the last line starting at or above it. */
+function repeatAt(lines: CardLines, at: number): number {
+	if (!lines.repeat) return 0;
+	let height = 0;
+	for (const [i, top] of lines.tops.entries()) if (top <= at) height = lines.repeat[i] ?? 0;
+	return height;
+}
+
+/**
+ * The height (px) each part of a continued card is drawn at, as planParts counts it: its header
+ * (the first part's, or a later part's and the course heading it repeats), its window of the
+ * lines from its start to the next part's (the last: to the end), and "cont." under all but the
+ * last. The board gives an off-screen part this height without laying it out.
+ */
+export function partHeights(lines: CardLines, starts: readonly number[]): number[] {
+	return starts.map((from, i) => {
+		const to = starts[i + 1] ?? lines.body;
+		const head = from === 0 ? lines.chrome : lines.contChrome + repeatAt(lines, from);
+		return head + (to - from) + (i < starts.length - 1 ? lines.footer : 0);
+	});
 }

@@ -85,25 +85,47 @@ test.describe('the messy lunch rush', () => {
 				// and drawn together, the parts show every one of its 15 lines.
 				const parts = page.locator('article[data-order-id="BIG-15"]');
 				const count = await parts.count();
-				for (let i = 0; i < count; i++) {
-					const part = parts.nth(i);
-					await expect(part.locator('.bump')).toHaveCount(1);
-					await expect(part.locator('h2')).toHaveText('Office Lunch');
-					await expect(part.locator('[role=timer]')).toHaveCount(1);
-					await expect(part.getByText('cont.', { exact: true })).toHaveCount(i > 0 ? 1 : 0);
-				}
-				const shown = await parts.evaluateAll((els) =>
-					els.flatMap((el) => {
-						const body = el.querySelector('[data-card-body]')!.getBoundingClientRect();
-						return [...el.querySelectorAll('li')]
-							.filter((li) => {
-								const r = li.getBoundingClientRect();
-								return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
-							})
-							.map((li) => li.getAttribute('data-line-id'));
-					})
+				// (A part is drawn on the page shown and next to it: page through them all.)
+				const headed = new Set<number>();
+				const shown = new Set<string | null>();
+				const pageCount = Number(
+					(await page.locator('[aria-label^="Page "]').getAttribute('aria-label'))?.match(
+						/of (\d+)/
+					)?.[1] ?? 1
 				);
-				expect(new Set(shown).size).toBe(15);
+				for (let p = 0; p < pageCount; p++) {
+					if (p > 0) await page.keyboard.press('PageDown');
+					await expect(page.locator('[aria-label^="Page "]')).toHaveAttribute(
+						'aria-label',
+						new RegExp(`^Page ${p + 1} of`)
+					);
+					const lines = await parts.evaluateAll((els) =>
+						els.flatMap((el) => {
+							const box = el.querySelector('[data-card-body]')?.getBoundingClientRect();
+							if (!box || box.left < 0 || box.right > innerWidth) return [];
+							const body = box;
+							return [...el.querySelectorAll('li')]
+								.filter((li) => {
+									const r = li.getBoundingClientRect();
+									return r.top >= body.top - 1 && r.bottom <= body.bottom + 1;
+								})
+								.map((li) => li.getAttribute('data-line-id'));
+						})
+					);
+					for (const line of lines) shown.add(line);
+					for (let i = 0; i < count; i++) {
+						const part = parts.nth(i);
+						const box = await part.boundingBox();
+						if (!box || box.x < 0 || box.x + box.width > size.width) continue;
+						await expect(part.locator('.bump')).toHaveCount(1);
+						await expect(part.locator('h2')).toHaveText('Office Lunch');
+						await expect(part.locator('[role=timer]')).toHaveCount(1);
+						await expect(part.getByText('cont.', { exact: true })).toHaveCount(i > 0 ? 1 : 0);
+						headed.add(i);
+					}
+				}
+				expect(shown.size).toBe(15);
+				expect(headed.size).toBe(count);
 			} finally {
 				await simulator.close();
 			}
