@@ -1,7 +1,8 @@
 /**
  * Where the screen's short notices ("No card 9 on this page", "Not connected: bump not sent")
- * are drawn: at every panel size, kiosk or not, never over what a cook needs: the connection
- * status, the page controls, the cards' titles and timers. (At the top of the screen the notice
+ * and "Bumped … — Undo" are drawn: at every panel size, kiosk or not, never over what a cook
+ * needs: the connection status, the page controls, any card (a tap on a card's last line once
+ * landed on Undo). (At the top of the screen the notice
  * once covered the header's "Reconnecting…" at 800×480 and 720×1280.) Screenshots of each are
  * left in test-results/screenshots/notice-*.png.
  */
@@ -74,11 +75,11 @@ async function settled(page: Page): Promise<void> {
  */
 async function expectNoticeCoversNothing(
 	page: Page,
-	key: string,
+	key: string | null,
 	text: string,
-	shot: string
+	shot: string,
+	notice: Locator = page.getByRole('alert').filter({ hasText: text })
 ): Promise<string[]> {
-	const notice = page.getByRole('alert').filter({ hasText: text });
 	await expect(notice).toBeVisible();
 	const [box] = await visibleBoxes(notice);
 	expect(box, 'the notice is drawn in the window').toBeDefined();
@@ -94,6 +95,8 @@ async function expectNoticeCoversNothing(
 			page.getByRole('button', { name: /^(Previous|Next) page$|more orders/ })
 		)),
 		...(await visibleBoxes(page.getByLabel(/^Page \d+ of \d+$/))),
+		// Any card at all (a tap on a card's last line must never land on a notice or Undo).
+		...(await visibleBoxes(cards(page))),
 		...(await visibleBoxes(cards(page).getByRole('heading', { level: 2 }))),
 		...(await visibleBoxes(cards(page).getByRole('timer'))),
 		...(await visibleBoxes(cards(page).getByRole('button', { name: /^Bump / })))
@@ -102,7 +105,7 @@ async function expectNoticeCoversNothing(
 	expect(covered, `notice ${JSON.stringify(box.box)} covers`).toEqual([]);
 	// The picture: the key again (the notice shows 4 s from the last press; a loaded machine's
 	// screenshot can take a second or two).
-	await page.keyboard.press(key);
+	if (key !== null) await page.keyboard.press(key);
 	await expect(notice).toBeVisible();
 	await page.screenshot({ path: join(SHOTS, shot) });
 	return needed.map((n) => n.name);
@@ -110,7 +113,7 @@ async function expectNoticeCoversNothing(
 
 for (const kiosk of [false, true]) {
 	const mode = kiosk ? 'kiosk' : 'screen';
-	test(`${mode}: both notices at five sizes cover neither the connection status, the pages nor a card's title or timer`, async ({
+	test(`${mode}: both notices and Undo at five sizes cover neither the connection status, the pages nor any card`, async ({
 		page
 	}) => {
 		test.setTimeout(120_000);
@@ -136,6 +139,25 @@ for (const kiosk of [false, true]) {
 					// The check saw the status and the cards: not an empty test.
 					expect(checked.length).toBeGreaterThan(CARD_COUNT / 2);
 					await expect(cards(page)).toHaveCount(CARD_COUNT);
+				});
+				await test.step(`connected, ${size.width}x${size.height}: Undo after a bump`, async () => {
+					const first = cards(page).first();
+					const title = (await first.getByRole('heading', { level: 2 }).textContent())!.trim();
+					await first.getByRole('button', { name: /^Bump / }).click();
+					await expect(cards(page)).toHaveCount(CARD_COUNT - 1);
+					const undo = page.getByRole('status', { name: `Bumped ${title}` });
+					await settled(page);
+					const checked = await expectNoticeCoversNothing(
+						page,
+						null,
+						`Bumped ${title}`,
+						`notice-undo-${mode}-${size.width}x${size.height}.png`,
+						undo
+					);
+					expect(checked.length).toBeGreaterThan(CARD_COUNT / 2);
+					await undo.getByRole('button', { name: 'Undo' }).click();
+					await expect(cards(page)).toHaveCount(CARD_COUNT);
+					await expect(undo).toBeHidden();
 				});
 			}
 
