@@ -66,7 +66,7 @@ for (const size of SIZES) {
 		await screenPage(page, simulator, 'kds-1');
 		await expect(page.getByRole('article')).toHaveCount(60);
 		// Settled: every card laid out for real once and keeping that size (a continued card's
-		// parts are always laid out).
+		// parts count as their planned height: the comparison below holds them to it).
 		await expect(
 			page.locator('article[data-order-id]:not([data-sized]):not([data-part-index])')
 		).toHaveCount(0, { timeout: 30_000 });
