@@ -1,32 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '#core/relay';
-import { backoffDelay, ScreenConnection, type SocketLike } from './connection.svelte';
-
-class FakeSocket implements SocketLike {
-	readyState = 0;
-	sent: unknown[] = [];
-	onopen: SocketLike['onopen'] = null;
-	onclose: SocketLike['onclose'] = null;
-	onmessage: SocketLike['onmessage'] = null;
-	onerror: SocketLike['onerror'] = null;
-	send(data: string) {
-		this.sent.push(JSON.parse(data));
-	}
-	close() {
-		this.readyState = 3;
-	}
-	open() {
-		this.readyState = 1;
-		this.onopen?.(new Event('open'));
-	}
-	drop() {
-		this.readyState = 3;
-		this.onclose?.({} as CloseEvent);
-	}
-	deliver(message: ServerMessage) {
-		this.onmessage?.({ data: JSON.stringify(message) } as MessageEvent);
-	}
-}
+import { backoffDelay, ScreenConnection } from './connection.svelte';
+import { FakeSocket } from '../../../tests/doubles/screen-socket.ts';
 
 function setup(onMessage: (m: ServerMessage) => string | void = () => {}) {
 	const sockets: FakeSocket[] = [];

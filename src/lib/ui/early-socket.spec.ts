@@ -1,36 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '#core/relay';
-import { ScreenConnection, type SocketLike } from './connection.svelte';
+import { ScreenConnection } from './connection.svelte';
 import { EarlySockets } from './early-socket';
-
-class FakeSocket implements SocketLike {
-	readyState = 0;
-	closed = false;
-	sent: unknown[] = [];
-	onopen: SocketLike['onopen'] = null;
-	onclose: SocketLike['onclose'] = null;
-	onmessage: SocketLike['onmessage'] = null;
-	onerror: SocketLike['onerror'] = null;
-	constructor(readonly url: string) {}
-	send(data: string) {
-		this.sent.push(JSON.parse(data));
-	}
-	close() {
-		this.closed = true;
-		this.readyState = 3;
-	}
-	open() {
-		this.readyState = 1;
-		this.onopen?.(new Event('open'));
-	}
-	drop() {
-		this.readyState = 3;
-		this.onclose?.({} as CloseEvent);
-	}
-	deliver(message: object) {
-		this.onmessage?.({ data: JSON.stringify(message) } as MessageEvent);
-	}
-}
+import { FakeSocket } from '../../../tests/doubles/screen-socket.ts';
 
 const URL_1 = 'ws://test/ws?screen=kds-1';
 const URL_2 = 'ws://test/ws?screen=kds-2';
